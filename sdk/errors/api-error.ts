@@ -1,0 +1,227 @@
+import {
+  BadRequest,
+  ErrorInfo,
+  type FieldViolation,
+  PreconditionFailure,
+  type PreconditionViolation,
+  RequestInfo,
+  RetryInfo,
+  Status,
+} from "../schemas/status.js";
+import { Code, type CodeName, codeForHttpStatus, codeName } from "./codes.js";
+import { redactSecrets } from "./redact.js";
+
+/**
+ * Root of every error the client throws. Messages never hold a credential.
+ *
+ * @example
+ * try { await client.groups.get(uid); } catch (e) { if (e instanceof IrvError) console.error(e.message); }
+ */
+export class IrvError extends Error {
+  override readonly name: string = "IrvError";
+  constructor(message: string, options?: ErrorOptions) {
+    super(redactSecrets(message), options);
+  }
+}
+
+/** Where a failed request went (path without query secrets). */
+export interface RequestSummary {
+  method: string;
+  path: string;
+}
+
+/** What {@link ApiError} is built from. */
+export interface ApiErrorInit extends RequestSummary {
+  httpStatus: number;
+  status: Status;
+  requestId?: string | undefined;
+  retryAfterMs?: number | undefined;
+}
+
+/**
+ * An error answered by the API: the AIP-193 body parsed into code, reason, domain, field and
+ * precondition violations, plus the HTTP status and the request id.
+ *
+ * @example
+ * try {
+ *   await client.groups.delete(uid);
+ * } catch (e) {
+ *   if (e instanceof ApiError && e.isResourceNotEmpty()) console.log(e.preconditionViolations);
+ * }
+ */
+export class ApiError extends IrvError {
+  override readonly name: string = "ApiError";
+  /** Canonical RPC code from the body (or implied by the HTTP status when the body has none). */
+  readonly code: number;
+  /** Name of {@link code}, e.g. `FAILED_PRECONDITION`. */
+  readonly codeName: CodeName;
+  readonly httpStatus: number;
+  /** `ErrorInfo.reason`, e.g. `INVALID_ARGUMENT`. */
+  readonly reason: string | undefined;
+  /** `ErrorInfo.domain`. */
+  readonly domain: string | undefined;
+  readonly fieldViolations: readonly FieldViolation[];
+  readonly preconditionViolations: readonly PreconditionViolation[];
+  /** Server request id (from a RequestInfo detail or the `x-request-id` header). */
+  readonly requestId: string | undefined;
+  /** Delay the server asked for (Retry-After or RetryInfo), in ms. */
+  readonly retryAfterMs: number | undefined;
+  /** The server's message, without our prefix. */
+  readonly serverMessage: string;
+  readonly method: string;
+  readonly path: string;
+  /** Every detail of the body, known types or not. */
+  readonly details: readonly Record<string, unknown>[];
+
+  constructor(init: ApiErrorInit) {
+    const { status } = init;
+    const info = pick(status.details, ErrorInfo);
+    const bad = pick(status.details, BadRequest);
+    const pre = pick(status.details, PreconditionFailure);
+    const reqInfo = pick(status.details, RequestInfo);
+    const retryInfo = pick(status.details, RetryInfo);
+    const requestId = reqInfo?.requestId ?? init.requestId;
+    const fieldViolations = bad?.fieldViolations ?? [];
+    const preconditionViolations = pre?.violations ?? [];
+    const name = codeName(status.code);
+    const parts = [`${init.method} ${init.path} failed: ${name} (${status.code}): ${status.message}`];
+    for (const v of fieldViolations) parts.push(`field ${v.field}: ${v.description}`);
+    for (const v of preconditionViolations)
+      parts.push(`${v.type}${v.subject ? ` (${v.subject})` : ""}: ${v.description}`);
+    if (requestId) parts.push(`request id ${requestId}`);
+    super(parts.join("; "));
+    this.code = status.code;
+    this.codeName = name;
+    this.httpStatus = init.httpStatus;
+    this.reason = info?.reason;
+    this.domain = info?.domain;
+    this.fieldViolations = fieldViolations;
+    this.preconditionViolations = preconditionViolations;
+    this.requestId = requestId;
+    this.retryAfterMs = init.retryAfterMs ?? parseDuration(retryInfo?.retryDelay);
+    this.serverMessage = redactSecrets(status.message);
+    this.method = init.method;
+    this.path = redactSecrets(init.path);
+    this.details = status.details;
+  }
+
+  /**
+   * Builds an ApiError from an HTTP error response body (any text). A body that is not an AIP-193
+   * status still gives an error, with the code implied by the HTTP status.
+   *
+   * @example
+   * throw ApiError.fromResponse({ method: "GET", path, httpStatus: 503, body: "upstream down" });
+   */
+  static fromResponse(
+    init: RequestSummary & {
+      httpStatus: number;
+      body: string;
+      requestId?: string | undefined;
+      retryAfterMs?: number | undefined;
+    },
+  ): ApiError {
+    let status: Status | undefined;
+    try {
+      const parsed = Status.safeParse(JSON.parse(init.body));
+      if (parsed.success) status = parsed.data;
+    } catch {
+      // Not JSON (a proxy's HTML page, say): fall back to the HTTP status below.
+    }
+    status ??= {
+      code: codeForHttpStatus(init.httpStatus),
+      message: `HTTP ${init.httpStatus}${init.body ? `: ${init.body.slice(0, 200)}` : ""}`,
+      details: [],
+    };
+    return new ApiError({ ...init, status });
+  }
+
+  /**
+   * True for a group delete refused because children remain (code 9 with a `RESOURCE_NOT_EMPTY`
+   * precondition violation).
+   *
+   * @example
+   * if (err.isResourceNotEmpty()) await waitForChildren();
+   */
+  isResourceNotEmpty(): boolean {
+    return (
+      this.code === Code.FAILED_PRECONDITION &&
+      this.preconditionViolations.some((v) => v.type === "RESOURCE_NOT_EMPTY")
+    );
+  }
+
+  /**
+   * True when the resource does not exist (code 5).
+   *
+   * @example
+   * if (err.isNotFound()) return undefined;
+   */
+  isNotFound(): boolean {
+    return this.code === Code.NOT_FOUND;
+  }
+}
+
+/**
+ * The request never got an answer: connection refused or reset, DNS, timeout. `sent` tells whether
+ * the request may have reached the server (a POST is retried only when it certainly did not).
+ *
+ * @example
+ * if (e instanceof NetworkError && !e.sent) retry();
+ */
+export class NetworkError extends IrvError {
+  override readonly name: string = "NetworkError";
+  constructor(
+    message: string,
+    /** Whether the request may have been delivered before the failure. */
+    readonly sent: boolean,
+    /** The low-level error code (e.g. `ECONNRESET`), when there is one. */
+    readonly errorCode: string | undefined,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
+
+/**
+ * A response that does not match the contract (a known field with a wrong type). The message names
+ * the JSON path of every mismatch.
+ *
+ * @example
+ * // GET /iam/v2beta1/groups/…: response does not match the contract: createTime: expected string, received number
+ */
+export class InvalidResponseError extends IrvError {
+  override readonly name: string = "InvalidResponseError";
+  constructor(
+    message: string,
+    /** Each mismatch as `path: problem`. */
+    readonly issues: readonly string[],
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Wrong or missing client configuration (no base URL, no credentials, an unreadable token file).
+ *
+ * @example
+ * throw new ConfigurationError("irv:baseUrl (or IRV_BASE_URL) is required");
+ */
+export class ConfigurationError extends IrvError {
+  override readonly name: string = "ConfigurationError";
+}
+
+function pick<T>(
+  details: readonly Record<string, unknown>[],
+  schema: { safeParse(v: unknown): { success: boolean; data?: T } },
+): T | undefined {
+  for (const d of details) {
+    const r = schema.safeParse(d);
+    if (r.success) return r.data;
+  }
+  return undefined;
+}
+
+function parseDuration(d: string | undefined): number | undefined {
+  if (!d) return undefined;
+  const m = /^(\d+(?:\.\d+)?)s$/.exec(d);
+  return m?.[1] ? Math.round(Number(m[1]) * 1000) : undefined;
+}

@@ -1,0 +1,51 @@
+import { z } from "zod";
+
+/**
+ * The group name rule of the API (spec §2 and §8). Shared by the client, the emulator, the provider's
+ * `check` and the policy pack so that all of them refuse exactly the same names.
+ *
+ * @example
+ * GROUP_NAME_PATTERN.test("platform-team"); // true
+ * GROUP_NAME_PATTERN.test("Platform");      // false: capitals
+ */
+export const GROUP_NAME_PATTERN = /^[a-z0-9 ._-]{1,}$/;
+
+/**
+ * The pattern as the API writes it in error details and as we print it in messages.
+ *
+ * @example
+ * `name must match ${GROUP_NAME_PATTERN_SOURCE}`;
+ */
+export const GROUP_NAME_PATTERN_SOURCE = "^[a-z0-9 ._-]{1,}$";
+
+/**
+ * An RFC 3339 timestamp. The server writes UTC with milliseconds and `Z`; the client accepts any
+ * offset and precision so that a server change of format is never a failure.
+ *
+ * @example
+ * Timestamp.parse("2026-11-21T10:00:00.000Z");
+ */
+export const Timestamp = z.iso.datetime({ offset: true });
+
+/**
+ * A resource uid: the root organization is 40 hex digits and every nested segment 16 hex digits,
+ * each child's uid starting with its parent's uid and `/`. Role uids are flat hex.
+ *
+ * @example
+ * Uid.parse("0123456789abcdef0123456789abcdef01234567/0123456789abcdef");
+ */
+export const Uid = z.string().min(1);
+
+/** Pattern of a well-formed hierarchical uid (root plus any number of child segments). */
+export const HIERARCHICAL_UID_PATTERN = /^[0-9a-f]{40}(\/[0-9a-f]{16})*$/;
+
+/**
+ * The `totalCount` of a list envelope: the spec writes it as a string holding an integer; a number is
+ * accepted too. Parsed to a number.
+ *
+ * @example
+ * TotalCount.parse("14"); // 14
+ */
+export const TotalCount = z
+  .union([z.string().regex(/^\d+$/), z.number().int().nonnegative()])
+  .transform(Number);

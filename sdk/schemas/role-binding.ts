@@ -1,0 +1,42 @@
+import { z } from "zod";
+import { Timestamp, Uid } from "./common.js";
+
+/**
+ * A role binding connects one identity to one role within a group. Responses carry hydrated
+ * references, so no follow-up lookups are needed.
+ *
+ * @example
+ * const b = RoleBinding.parse(body);
+ * console.log(b.role.name, "for", b.identity.name, "in", b.group.name);
+ */
+export const RoleBinding = z.object({
+  uid: Uid,
+  identity: z.object({
+    uid: Uid,
+    name: z.string(),
+    description: z.string().optional(),
+    subject: z.string(),
+    issuer: z.string(),
+  }),
+  group: z.object({ uid: Uid, name: z.string(), description: z.string().optional() }),
+  role: z.object({ uid: Uid, name: z.string(), description: z.string().optional() }),
+  createTime: Timestamp,
+});
+/** A hydrated role binding. */
+export type RoleBinding = z.infer<typeof RoleBinding>;
+
+/**
+ * Body of `POST /iam/v2beta1/roleBindings/<group_uid>`.
+ *
+ * @example
+ * RoleBindingCreate.parse({ identityUid: id.uid, roleUid: viewer.uid });
+ */
+export const RoleBindingCreate = z.object({
+  identityUid: z.string().min(1, { message: "is required" }),
+  roleUid: z.string().min(1, { message: "is required" }),
+});
+/** Body of a role binding create. */
+export type RoleBindingCreate = z.infer<typeof RoleBindingCreate>;
+
+/** The mutable fields of a role binding, as PATCH paths (not shown in the spec; see decisions). */
+export const ROLE_BINDING_MUTABLE_FIELDS = ["roleUid"] as const;

@@ -1,0 +1,30 @@
+import { defineConfig } from "vitest/config";
+
+// Three suites with different costs: unit (pure, fast), integration (real emulator over loopback HTTP)
+// and e2e (the real Pulumi engine). e2e files run one at a time because each spawns the engine and a
+// provider process, and the machine has two cores.
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: { name: "unit", include: ["test/unit/**/*.test.ts"] },
+      },
+      {
+        extends: true,
+        test: { name: "integration", include: ["test/integration/**/*.test.ts"], testTimeout: 60_000 },
+      },
+      {
+        extends: true,
+        test: {
+          name: "e2e",
+          include: ["test/e2e/**/*.test.ts"],
+          testTimeout: 600_000,
+          hookTimeout: 3_600_000,
+          fileParallelism: false,
+          globalSetup: ["test/e2e/global-setup.ts"],
+        },
+      },
+    ],
+  },
+});
