@@ -1,0 +1,104 @@
+import type { Dispatcher } from "undici";
+import type { z } from "zod";
+import { staticToken, type TokenSource } from "../auth/token-source.js";
+import { ConfigurationError } from "../errors/api-error.js";
+import type { RetryPolicy } from "../retry/should-retry.js";
+import { KINDS } from "../schemas/kinds.js";
+import { type ReadOnlyResourceClient, ResourceClient } from "./resource-client.js";
+import { HttpTransport, type TransportEvent } from "./transport.js";
+
+type Out<K extends keyof typeof KINDS> = z.output<(typeof KINDS)[K]["schema"]>;
+type In<K extends keyof typeof KINDS> = (typeof KINDS)[K]["create"] extends z.ZodType
+  ? z.input<(typeof KINDS)[K]["create"]>
+  : never;
+
+/** Options of {@link IrvClient}. */
+export interface IrvClientOptions {
+  /** API base URL (`irv:baseUrl` / `IRV_BASE_URL`). */
+  baseUrl: string;
+  /** A static API token; shorthand for `auth: staticToken(token)`. */
+  token?: string | undefined;
+  /** Where tokens come from (static, or an identity exchange). */
+  auth?: TokenSource | undefined;
+  /** undici dispatcher; a keep-alive Agent by default. */
+  dispatcher?: Dispatcher | undefined;
+  /** Retry policy; `NO_RETRY` turns retries off. */
+  retry?: Readonly<RetryPolicy> | undefined;
+  timeoutMs?: number | undefined;
+  userAgent?: string | undefined;
+  /** Called after each HTTP attempt (method, path, status, timing; never credentials). */
+  onEvent?: ((e: TransportEvent) => void) | undefined;
+  /** Injectable sleep (tests). */
+  sleep?: ((ms: number, signal?: AbortSignal) => Promise<void>) | undefined;
+}
+
+/**
+ * The typed client of the IRV v2beta1 API: one property per resource kind.
+ *
+ * @example
+ * import { IrvClient } from "pulumi-irv/sdk";
+ * const client = new IrvClient({ baseUrl: "http://127.0.0.1:8080", token: process.env.IRV_TOKEN });
+ * const viewer = (await client.roles.list({ name: "viewer" })).items[0];
+ * for await (const g of client.groups.listAll({ descendantsOf: orgUid })) console.log(g.uid, g.name);
+ */
+export class IrvClient {
+  readonly transport: HttpTransport;
+  readonly groups: ResourceClient<Out<"groups">, In<"groups">>;
+  readonly identities: ResourceClient<Out<"identities">, In<"identities">>;
+  readonly roles: ResourceClient<Out<"roles">, In<"roles">>;
+  readonly roleBindings: ResourceClient<Out<"roleBindings">, In<"roleBindings">>;
+  readonly identityProviders: ResourceClient<Out<"identityProviders">, In<"identityProviders">>;
+  readonly accountAssociations: ResourceClient<Out<"accountAssociations">, In<"accountAssociations">>;
+  readonly groupInvites: ResourceClient<Out<"groupInvites">, In<"groupInvites">>;
+  readonly repos: ReadOnlyResourceClient<Out<"repos">>;
+  readonly tags: ReadOnlyResourceClient<Out<"tags">>;
+  readonly advisories: ReadOnlyResourceClient<Out<"advisories">>;
+
+  constructor(options: IrvClientOptions) {
+    if (!options.baseUrl)
+      throw new ConfigurationError("the API base URL is required (irv:baseUrl or IRV_BASE_URL)");
+    try {
+      new URL(options.baseUrl);
+    } catch {
+      throw new ConfigurationError(
+        `the API base URL is not a URL: ${JSON.stringify(options.baseUrl)} (irv:baseUrl or IRV_BASE_URL)`,
+      );
+    }
+    const auth = options.auth ?? (options.token ? staticToken(options.token) : undefined);
+    if (!auth)
+      throw new ConfigurationError(
+        "no credentials: set irv:token (IRV_TOKEN), or irv:identity with irv:identityToken/irv:identityTokenFile",
+      );
+    this.transport = new HttpTransport({
+      baseUrl: options.baseUrl,
+      auth,
+      dispatcher: options.dispatcher,
+      retry: options.retry,
+      timeoutMs: options.timeoutMs,
+      userAgent: options.userAgent ?? "pulumi-irv",
+      onEvent: options.onEvent,
+      sleep: options.sleep,
+    });
+    const t = this.transport;
+    this.groups = new ResourceClient(t, KINDS.groups);
+    this.identities = new ResourceClient(t, KINDS.identities);
+    this.roles = new ResourceClient(t, KINDS.roles);
+    this.roleBindings = new ResourceClient(t, KINDS.roleBindings);
+    this.identityProviders = new ResourceClient(t, KINDS.identityProviders);
+    this.accountAssociations = new ResourceClient(t, KINDS.accountAssociations);
+    this.groupInvites = new ResourceClient(t, KINDS.groupInvites);
+    this.repos = new ResourceClient(t, KINDS.repos);
+    this.tags = new ResourceClient(t, KINDS.tags);
+    this.advisories = new ResourceClient(t, KINDS.advisories);
+  }
+
+  /**
+   * Closes pooled connections.
+   *
+   * @example
+   * await client.close();
+   */
+  close(): Promise<void> {
+    return this.transport.close();
+  }
+}

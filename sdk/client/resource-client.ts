@@ -1,0 +1,212 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import type { z } from "zod";
+import { ApiError, NetworkError } from "../errors/api-error.js";
+import { Code } from "../errors/codes.js";
+import { type ListQuery, toQueryParams } from "../pagination/list-query.js";
+import { collect, fetchAllParallel, type ParallelOptions, paginate } from "../pagination/paginate.js";
+import { DEFAULT_RETRY_POLICY, NO_RETRY, type RetryPolicy, shouldRetry } from "../retry/should-retry.js";
+import { collectionPath, type KindSpec } from "../schemas/kinds.js";
+import { listEnvelope, type Page } from "../schemas/list.js";
+import type { HttpTransport } from "./transport.js";
+
+/** Per-call options. */
+export interface CallOptions {
+  signal?: AbortSignal | undefined;
+  retry?: Readonly<RetryPolicy> | undefined;
+}
+
+/** Options of {@link ResourceClient.create}. */
+export interface CreateOptions<T> extends CallOptions {
+  /**
+   * Finds the resource this create would have made (by name under its parent, say). With it, a
+   * create whose outcome is unknown (the connection broke after sending, or the service was
+   * unavailable) is looked up before it is sent again, so a lost response never makes a duplicate.
+   */
+  findExisting?: (() => Promise<T | undefined>) | undefined;
+}
+
+/**
+ * Read operations of one resource kind.
+ *
+ * @example
+ * const page = await client.repos.list({ descendantsOf: org, pageSize: 10 });
+ */
+export interface ReadOnlyResourceClient<T extends { uid: string }> {
+  /** One page. */
+  list(query?: ListQuery, options?: CallOptions): Promise<Page<T>>;
+  /** Every item, page after page, as an async iterator. */
+  listAll(query?: ListQuery): AsyncGenerator<T, void, undefined>;
+  /** Every item in an array (cursor by cursor). */
+  collect(query?: ListQuery): Promise<T[]>;
+  /** Every item in an array, remaining pages fetched concurrently by offset. */
+  collectParallel(query?: ListQuery, options?: ParallelOptions): Promise<T[]>;
+  /** One resource by uid; NOT_FOUND is an {@link ApiError}. */
+  get(uid: string, options?: CallOptions): Promise<T>;
+  /** One resource by uid, or undefined when it does not exist. */
+  find(uid: string, options?: CallOptions): Promise<T | undefined>;
+}
+
+/**
+ * List/Get/Create/Update/Delete of one resource kind, built from its {@link KindSpec}.
+ *
+ * @example
+ * const team = await client.groups.create(orgUid, { name: "team-a" });
+ * await client.groups.update(team.uid, { description: "Team A" }, { updateMask: ["description"] });
+ * await client.groups.delete(team.uid);
+ */
+export class ResourceClient<T extends { uid: string }, C> implements ReadOnlyResourceClient<T> {
+  private readonly base: string;
+  private readonly envelope: z.ZodType<Page<T>>;
+
+  constructor(
+    private readonly transport: HttpTransport,
+    /** The kind this client serves. */
+    readonly kind: KindSpec,
+  ) {
+    this.base = collectionPath(kind);
+    this.envelope = listEnvelope(kind.collection, kind.schema) as unknown as z.ZodType<Page<T>>;
+  }
+
+  list(query: ListQuery = {}, options: CallOptions = {}): Promise<Page<T>> {
+    return this.transport.send({
+      method: "GET",
+      path: this.base,
+      query: toQueryParams(query),
+      schema: this.envelope,
+      signal: options.signal,
+      retry: options.retry,
+    });
+  }
+
+  listAll(query: ListQuery = {}): AsyncGenerator<T, void, undefined> {
+    return paginate((q) => this.list(q), query);
+  }
+
+  collect(query: ListQuery = {}): Promise<T[]> {
+    return collect(this.listAll(query));
+  }
+
+  collectParallel(query: ListQuery = {}, options: ParallelOptions = {}): Promise<T[]> {
+    return fetchAllParallel((q) => this.list(q), query, options);
+  }
+
+  async get(uid: string, options: CallOptions = {}): Promise<T> {
+    return (await this.transport.send({
+      method: "GET",
+      path: this.itemPath(uid),
+      schema: this.kind.schema,
+      signal: options.signal,
+      retry: options.retry,
+    })) as T;
+  }
+
+  async find(uid: string, options: CallOptions = {}): Promise<T | undefined> {
+    try {
+      return await this.get(uid, options);
+    } catch (e) {
+      if (e instanceof ApiError && e.isNotFound()) return undefined;
+      throw e;
+    }
+  }
+
+  /**
+   * Creates a resource under `parentUid` (a group; `undefined` for flat kinds such as roles).
+   *
+   * @example
+   * await client.identities.create(teamUid, { name: "ci", claimMatch: { issuer, subject } }, {
+   *   findExisting: async () => (await client.identities.list({ childrenOf: teamUid, name: "ci" })).items[0],
+   * });
+   */
+  async create(parentUid: string | undefined, body: C, options: CreateOptions<T> = {}): Promise<T> {
+    const path = parentUid === undefined ? this.base : this.itemPath(parentUid);
+    const send = () =>
+      this.transport.send({
+        method: "POST",
+        path,
+        body,
+        schema: this.kind.schema,
+        signal: options.signal,
+        retry: options.retry,
+      }) as Promise<T>;
+    if (!options.findExisting) return send();
+    // With a way to find the result, an ambiguous failure is resolved by looking before resending.
+    const policy = options.retry ?? DEFAULT_RETRY_POLICY;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return (await this.transport.send({
+          method: "POST",
+          path,
+          body,
+          schema: this.kind.schema,
+          signal: options.signal,
+          retry: NO_RETRY,
+        })) as T;
+      } catch (error) {
+        const ambiguous =
+          error instanceof NetworkError ||
+          (error instanceof ApiError &&
+            (error.code === Code.UNAVAILABLE || error.code === Code.RESOURCE_EXHAUSTED));
+        const conflictAfterRetry =
+          attempt > 1 && error instanceof ApiError && error.code === Code.ALREADY_EXISTS;
+        if (!ambiguous && !conflictAfterRetry) throw error;
+        const existing = await options.findExisting();
+        if (existing) return existing;
+        if (conflictAfterRetry) throw error;
+        // Decide the wait as for an idempotent call: the lookup made the resend safe.
+        const decision = shouldRetry({ method: "PUT", attempt, error, policy });
+        if (!decision.retry) throw error;
+        await sleep(decision.delayMs, undefined, options.signal ? { signal: options.signal } : {});
+      }
+    }
+  }
+
+  /**
+   * Updates a resource. With `updateMask`, only the listed fields change and a listed field absent
+   * from `body` is cleared; without it, the fields present in `body` change. See `computeUpdate`.
+   *
+   * @example
+   * await client.groups.update(uid, {}, { updateMask: ["description"] }); // clears the description
+   */
+  async update(
+    uid: string,
+    body: Partial<C> & Record<string, unknown>,
+    options: CallOptions & { updateMask?: readonly string[] | undefined } = {},
+  ): Promise<T> {
+    const query = options.updateMask ? { updateMask: options.updateMask.join(",") } : undefined;
+    return (await this.transport.send({
+      method: "PATCH",
+      path: this.itemPath(uid),
+      query,
+      body,
+      schema: this.kind.schema,
+      signal: options.signal,
+      retry: options.retry,
+    })) as T;
+  }
+
+  /**
+   * Deletes a resource. Resolves when it is gone.
+   *
+   * @example
+   * await client.roleBindings.delete(binding.uid);
+   */
+  async delete(uid: string, options: CallOptions & { ignoreNotFound?: boolean } = {}): Promise<void> {
+    try {
+      await this.transport.send({
+        method: "DELETE",
+        path: this.itemPath(uid),
+        schema: undefined,
+        signal: options.signal,
+        retry: options.retry,
+      });
+    } catch (e) {
+      if (options.ignoreNotFound && e instanceof ApiError && e.isNotFound()) return;
+      throw e;
+    }
+  }
+
+  private itemPath(uid: string): string {
+    // uids are slash-separated paths; each segment is escaped, the slashes are kept (spec §4).
+    return `${this.base}/${uid.split("/").map(encodeURIComponent).join("/")}`;
+  }
+}

@@ -1,0 +1,1 @@
+export { type ComputedUpdate, computeUpdate, deepEqual } from "./compute-update.js";

@@ -1,0 +1,25 @@
+import { MockAgent } from "undici";
+
+/** A MockAgent that refuses real connections, with the interceptable pool of the test origin. */
+export function mockApi(origin = "http://irv.test") {
+  const agent = new MockAgent();
+  agent.disableNetConnect();
+  return { agent, origin, pool: agent.get(origin) };
+}
+
+/** An AIP-193 error body. */
+export function status(code: number, message: string, details: object[] = []) {
+  return { code, message, details };
+}
+
+export const GROUP = {
+  uid: "0123456789abcdef0123456789abcdef01234567/0123456789abcdef",
+  name: "team-a",
+  description: "Team A",
+  resourceLimits: {},
+  verified: false,
+  createTime: "2026-11-21T10:00:00.000Z",
+  updateTime: "2026-11-21T10:00:00.000Z",
+};
+
+export const noSleep = async () => {};
