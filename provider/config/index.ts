@@ -1,0 +1,1 @@
+export { clientFor, type IrvSettings, resolveSettings, SETTINGS, tokenSourceFor } from "./settings.js";

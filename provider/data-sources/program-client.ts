@@ -1,0 +1,49 @@
+import * as pulumi from "@pulumi/pulumi";
+import type { IrvClient, ListQuery } from "../../sdk/index.js";
+import { clientFor, resolveSettings } from "../config/settings.js";
+
+/**
+ * Scoping of a data source (spec §4 list filters).
+ *
+ * @example
+ * const f: ListFilter = { descendantsOf: orgUid, orderBy: "name" };
+ */
+export interface ListFilter {
+  /** Anywhere below this group (`uidp.descendants_of`). */
+  descendantsOf?: string | undefined;
+  /** Direct children of this group (`uidp.children_of`). */
+  childrenOf?: string | undefined;
+  /** Exact name. */
+  name?: string | undefined;
+  /** `name`, `name desc`, `created_at desc`, `uid`. */
+  orderBy?: string | undefined;
+}
+
+/** {@link ListFilter} with Pulumi inputs, for the `…Output` forms. */
+export type ListFilterInput = { [K in keyof ListFilter]?: pulumi.Input<string | undefined> };
+
+/**
+ * The client of the program process: the same settings as the provider (stack config `irv:*`,
+ * then `IRV_*`), read when the first data source runs.
+ *
+ * @example
+ * const roles = await programClient().roles.collect();
+ */
+export function programClient(): IrvClient {
+  return clientFor(resolveSettings((k) => pulumi.runtime.getConfig(k)));
+}
+
+/**
+ * The list query of a filter (no paging fields: data sources read every page).
+ *
+ * @example
+ * toQuery({ childrenOf: uid }); // { childrenOf: uid }
+ */
+export function toQuery(f: ListFilter = {}): ListQuery {
+  const q: ListQuery = {};
+  if (f.descendantsOf) q.descendantsOf = f.descendantsOf;
+  if (f.childrenOf) q.childrenOf = f.childrenOf;
+  if (f.name) q.name = f.name;
+  if (f.orderBy) q.orderBy = f.orderBy;
+  return q;
+}

@@ -1,0 +1,67 @@
+import * as pulumi from "@pulumi/pulumi";
+import { stubFor } from "../stub/index.js";
+
+/** Arguments of {@link RoleBinding}. */
+export interface RoleBindingArgs {
+  /** The group in which the role is granted (and its descendants). Changing it replaces the binding. */
+  groupUid: pulumi.Input<string>;
+  /** The identity that gets the role. Changing it replaces the binding. */
+  identityUid: pulumi.Input<string>;
+  /** The role (see {@link getRole}). Changed in place. */
+  roleUid: pulumi.Input<string>;
+}
+
+/** The identity a binding refers to, as the API returns it. */
+export interface BoundIdentity {
+  uid: string;
+  name: string;
+  description?: string;
+  subject: string;
+  issuer: string;
+}
+
+/** A group or role a binding refers to. */
+export interface BoundRef {
+  uid: string;
+  name: string;
+  description?: string;
+}
+
+/**
+ * Grants a role to an identity within a group (`pulumi-nodejs:dynamic/irv:RoleBinding`). The
+ * outputs carry the hydrated identity, group and role.
+ *
+ * @example
+ * const viewer = irv.iam.getRoleOutput({ name: "viewer" });
+ * new irv.iam.RoleBinding("team-a-ci-viewer", { groupUid: teamA.uid, identityUid: ci.uid, roleUid: viewer.uid });
+ */
+export class RoleBinding extends pulumi.dynamic.Resource {
+  declare readonly uid: pulumi.Output<string>;
+  declare readonly groupUid: pulumi.Output<string>;
+  declare readonly identityUid: pulumi.Output<string>;
+  declare readonly roleUid: pulumi.Output<string>;
+  declare readonly identity: pulumi.Output<BoundIdentity>;
+  declare readonly group: pulumi.Output<BoundRef>;
+  declare readonly role: pulumi.Output<BoundRef>;
+  declare readonly createTime: pulumi.Output<string>;
+
+  constructor(name: string, args: RoleBindingArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      stubFor("RoleBinding"),
+      name,
+      {
+        groupUid: args.groupUid,
+        identityUid: args.identityUid,
+        roleUid: args.roleUid,
+        uid: undefined,
+        identity: undefined,
+        group: undefined,
+        role: undefined,
+        createTime: undefined,
+      },
+      opts,
+      "irv",
+      "RoleBinding",
+    );
+  }
+}

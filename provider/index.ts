@@ -1,0 +1,11 @@
+/**
+ * `pulumi-irv`: Pulumi resources and data sources for the IRV v2beta1 API.
+ *
+ * @example
+ * import * as irv from "pulumi-irv";
+ * const team = new irv.iam.Group("team-a", { parentUid: orgUid });
+ */
+export type { ListFilter, ListFilterInput } from "./data-sources/index.js";
+export * as iam from "./iam/index.js";
+export * as registry from "./registry/index.js";
+export * as vulnerabilities from "./vulnerabilities/index.js";

@@ -1,0 +1,28 @@
+import * as pulumi from "@pulumi/pulumi";
+import type { Repo } from "../../sdk/index.js";
+import { type ListFilter, type ListFilterInput, programClient, toQuery } from "../data-sources/index.js";
+
+/** Result of {@link getRepos}. */
+export interface GetReposResult {
+  repos: Repo[];
+}
+
+/**
+ * Every registry repository matching the filter (all pages, fetched concurrently).
+ *
+ * @example
+ * const { repos } = await irv.registry.getRepos({ descendantsOf: platform.uid });
+ */
+export async function getRepos(filter: ListFilter = {}): Promise<GetReposResult> {
+  return { repos: await programClient().repos.collectParallel(toQuery(filter)) };
+}
+
+/**
+ * {@link getRepos} taking Inputs and returning an Output.
+ *
+ * @example
+ * export const repoNames = irv.registry.getReposOutput({ descendantsOf: platform.uid }).repos.apply((r) => r.map((x) => x.name));
+ */
+export function getReposOutput(filter: ListFilterInput = {}): pulumi.Output<GetReposResult> {
+  return pulumi.output(filter).apply((f) => getRepos(f as ListFilter));
+}

@@ -1,0 +1,1 @@
+export { type GetReposResult, getRepos, getReposOutput } from "./get-repos.js";

@@ -1,0 +1,124 @@
+import type * as pulumi from "@pulumi/pulumi";
+import { computeUpdate, deepEqual, type IrvClient } from "../../sdk/index.js";
+import type { KindDefinition, Props } from "./kind-definition.js";
+import { isUnknownAt, UNKNOWN } from "./unknown.js";
+
+type CheckFailure = pulumi.dynamic.CheckFailure;
+
+/**
+ * Builds the dynamic resource provider of one kind: validation at check, a diff that never calls
+ * the API, one POST/PATCH/DELETE/GET per operation.
+ *
+ * @example
+ * const provider = makeProvider(groupKind, () => client);
+ * await provider.create({ parentUid: org, name: "team-a" });
+ */
+export function makeProvider(
+  kind: KindDefinition,
+  client: () => IrvClient,
+): Required<Omit<pulumi.dynamic.ResourceProvider, "configure">> {
+  return {
+    async check(_olds: Props, news: Props) {
+      const result = kind.inputs.safeParse(stripProvider(news));
+      const failures: CheckFailure[] = [];
+      if (!result.success) {
+        for (const issue of result.error.issues) {
+          // A value unknown during preview is checked again when it is known.
+          if (isUnknownAt(news, issue.path)) continue;
+          const property = issue.path.length ? issue.path.map(String).join(".") : "(inputs)";
+          const got = valueAt(news, issue.path);
+          failures.push({
+            property,
+            reason: `${kind.singular} ${property} ${issue.message}${got === undefined ? "" : ` (got ${JSON.stringify(got)})`}`,
+          });
+        }
+      }
+      return { inputs: news, failures };
+    },
+
+    async diff(_id: string, olds: Props, news: Props) {
+      const changed = kind.inputKeys.filter((k) => news[k] === UNKNOWN || !sameInput(olds[k], news[k]));
+      if (changed.length === 0) return { changes: false };
+      const replaces = changed.filter((k) => kind.replaceKeys.includes(k));
+      // `changes: undefined` lets the engine compute which keys changed (display, replaceOnChanges);
+      // our replaces still apply.
+      return { changes: undefined as unknown as boolean, replaces, deleteBeforeReplace: false };
+    },
+
+    async create(inputs: Props) {
+      const props = stripProvider(inputs);
+      const server = await withContext(`creating ${kind.singular} ${describe(props)}`, () =>
+        kind.create(client(), props),
+      );
+      return { id: server.uid, outs: kind.outputsOf(server, props) };
+    },
+
+    async read(id: string, props: Props) {
+      const server = await withContext(`reading ${kind.singular} ${id}`, () => kind.get(client(), id));
+      // An empty id tells the engine the resource is gone, so refresh drops it from the state.
+      if (!server) return { id: "", props: {} };
+      const inputs = kind.inputsOf(server);
+      return {
+        id: server.uid,
+        props: kind.outputsOf(server, inputs),
+        inputs: { ...inputs, __provider: props.__provider },
+      };
+    },
+
+    async update(id: string, olds: Props, news: Props) {
+      const desired = stripProvider(news);
+      const patch = computeUpdate(
+        comparable(olds, kind.mutableKeys),
+        comparable(desired, kind.mutableKeys),
+        kind.mutableKeys,
+      );
+      if (!patch) return { outs: { ...stripProvider(olds), ...desired } };
+      const server = await withContext(
+        `updating ${kind.singular} ${id} (${patch.updateMask.join(", ")})`,
+        () => kind.update(client(), id, patch.body, patch.updateMask),
+      );
+      return { outs: kind.outputsOf(server, desired) };
+    },
+
+    async delete(id: string, props: Props) {
+      await withContext(`deleting ${kind.singular} ${id}`, () => kind.delete(client(), id, props));
+    },
+  };
+}
+
+function stripProvider(p: Props): Props {
+  const { __provider: _, ...rest } = p;
+  return rest;
+}
+
+// Absent and empty mean the same for optional strings: the API omits an empty description.
+function sameInput(a: unknown, b: unknown): boolean {
+  return deepEqual(a === "" ? undefined : a, b === "" ? undefined : b);
+}
+
+function comparable(p: Props, keys: readonly string[]): Props {
+  const out: Props = {};
+  for (const k of keys) if (p[k] !== undefined && p[k] !== "") out[k] = p[k];
+  return out;
+}
+
+function valueAt(obj: unknown, path: readonly PropertyKey[]): unknown {
+  let cur = obj;
+  for (const k of path)
+    cur = typeof cur === "object" && cur !== null ? (cur as Record<PropertyKey, unknown>)[k] : undefined;
+  return cur;
+}
+
+function describe(p: Props): string {
+  return typeof p.name === "string" ? JSON.stringify(p.name) : "";
+}
+
+async function withContext<T>(what: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    // The engine shows only `message`; say what we were doing. ApiError messages carry no secrets.
+    if (e instanceof Error) e.message = `${what}: ${e.message}`;
+    throw e;
+  }
+}

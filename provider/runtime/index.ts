@@ -1,0 +1,17 @@
+/**
+ * `pulumi-irv/runtime`: what the serialized provider stub loads inside the Pulumi provider process.
+ * Keeping the implementation here (not in the serialized code) keeps `__provider` tiny, free of
+ * paths and credentials, and unchanged across package upgrades.
+ *
+ * @example
+ * // inside the stub's configure(req):
+ * require("pulumi-irv/runtime").install(this, "Group", req);
+ */
+
+export { makeProvider } from "./dynamic-provider.js";
+export { install } from "./install.js";
+export type { KindDefinition, Props } from "./kind-definition.js";
+export { deleteGroup } from "./kinds/delete-group.js";
+export { groupKind } from "./kinds/group-kind.js";
+export { identityKind } from "./kinds/identity-kind.js";
+export { roleBindingKind } from "./kinds/role-binding-kind.js";

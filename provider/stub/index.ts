@@ -1,0 +1,1 @@
+export { providerStub, stubFor } from "./provider-stub.js";

@@ -1,0 +1,38 @@
+import type * as pulumi from "@pulumi/pulumi";
+
+/**
+ * The provider object serialized into every resource's state. It holds a single `configure`
+ * (which the dynamic-provider host calls right after loading it) that installs the real methods
+ * from the installed package. So the serialized text is a few hundred bytes, holds no path, no
+ * credential and no implementation, and is the same in every version of the package: upgrading
+ * changes no diff, and old state runs the new code.
+ *
+ * @example
+ * new pulumi.dynamic.Resource(providerStub("Group"), name, props, opts, "irv", "Group");
+ */
+export function providerStub(type: "Group" | "Identity" | "RoleBinding"): pulumi.dynamic.ResourceProvider {
+  const stub = {
+    configure(req: unknown) {
+      return require("pulumi-irv/runtime").install(this, type, req);
+    },
+  };
+  // `create` and the other methods exist once configure has run (the host always calls it first).
+  return stub as unknown as pulumi.dynamic.ResourceProvider;
+}
+
+// One stub object per type, made once: the SDK caches serialization per provider object.
+const STUBS = {
+  Group: providerStub("Group"),
+  Identity: providerStub("Identity"),
+  RoleBinding: providerStub("RoleBinding"),
+};
+
+/**
+ * The shared stub of a resource type.
+ *
+ * @example
+ * super(stubFor("Group"), name, props, opts, "irv", "Group");
+ */
+export function stubFor(type: keyof typeof STUBS): pulumi.dynamic.ResourceProvider {
+  return STUBS[type];
+}

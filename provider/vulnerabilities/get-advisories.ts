@@ -1,0 +1,29 @@
+import * as pulumi from "@pulumi/pulumi";
+import type { Advisory } from "../../sdk/index.js";
+import { type ListFilter, type ListFilterInput, programClient, toQuery } from "../data-sources/index.js";
+
+/** Result of {@link getAdvisories}. */
+export interface GetAdvisoriesResult {
+  advisories: Advisory[];
+}
+
+/**
+ * Every vulnerability advisory matching the filter (all pages, fetched concurrently).
+ *
+ * @example
+ * const { advisories } = await irv.vulnerabilities.getAdvisories({ descendantsOf: orgUid });
+ */
+export async function getAdvisories(filter: ListFilter = {}): Promise<GetAdvisoriesResult> {
+  return { advisories: await programClient().advisories.collectParallel(toQuery(filter)) };
+}
+
+/**
+ * {@link getAdvisories} taking Inputs and returning an Output.
+ *
+ * @example
+ * export const critical = irv.vulnerabilities.getAdvisoriesOutput({ descendantsOf: org })
+ *   .advisories.apply((a) => a.filter((x) => x.severity === "CRITICAL").length);
+ */
+export function getAdvisoriesOutput(filter: ListFilterInput = {}): pulumi.Output<GetAdvisoriesResult> {
+  return pulumi.output(filter).apply((f) => getAdvisories(f as ListFilter));
+}

@@ -1,0 +1,1 @@
+export { type GetAdvisoriesResult, getAdvisories, getAdvisoriesOutput } from "./get-advisories.js";
