@@ -1,0 +1,498 @@
+#!/usr/bin/env node
+// Finds or builds the Pulumi CLI this project's e2e tests, demo and examples run with, and prints the
+// `bin/` directory that holds `pulumi`, `pulumi-language-nodejs` and `pulumi-resource-pulumi-nodejs`.
+//
+//   node scripts/pulumi-cli.ts            # prints the bin dir (progress goes to stderr)
+//   node scripts/pulumi-cli.ts --json     # prints {"binDir","root","version","source"}
+//
+// Run with Node >= 22.18 (type stripping; the repository's `node` devDependency is Node 24). Imports only
+// Node built-ins so that plain `node` can run it. See docs/toolchain.md for the why.
+
+import { spawn, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { homedir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** The Pulumi CLI version built from Go modules when no suitable CLI is installed. */
+export const PULUMI_VERSION = "3.259.0";
+
+/** Oldest installed CLI accepted from PATH: since 3.221 policy packs run through the language host. */
+export const MIN_PULUMI_VERSION = "3.221.0";
+
+/** Go module paths and the build recipe (see docs/toolchain.md). */
+const PKG_MODULE = "github.com/pulumi/pulumi/pkg/v3";
+const SDK_MODULE = "github.com/pulumi/pulumi/sdk/v3";
+// pkg/go.mod itself carries this replace; a module requiring pkg/v3 must repeat it or the build fails.
+const CLIPBOARD_REPLACE =
+  "github.com/atotto/clipboard => github.com/tgummerer/clipboard v0.0.0-20241001131231-d02d263e614e";
+
+const LANGUAGE_HOST = "pulumi-language-nodejs";
+const DYNAMIC_PROVIDER = "pulumi-resource-pulumi-nodejs";
+const HOST_SOURCE = fileURLToPath(new URL("./pulumi-language-nodejs.mjs", import.meta.url));
+
+/** Where a usable CLI came from. */
+export type PulumiCliSource = "env" | "path" | "cache" | "build";
+
+/** A directory with the three executables the engine needs, side by side. */
+export interface PulumiCli {
+  /** Directory holding `pulumi`, `pulumi-language-nodejs` and `pulumi-resource-pulumi-nodejs`. */
+  binDir: string;
+  /** The directory above `binDir`: what `PulumiCommand.get({ root })` of the Automation API expects. */
+  root: string;
+  /** `pulumi version` without the leading `v`, e.g. `3.259.0`. */
+  version: string;
+  source: PulumiCliSource;
+}
+
+/** Options for {@link ensurePulumiCli}. */
+export interface EnsurePulumiCliOptions {
+  /** Progress sink (one line per call). Defaults to stderr. */
+  log?: (line: string) => void;
+  /** Environment to read PATH, IRV_PULUMI_BIN and XDG_CACHE_HOME from. Defaults to `process.env`. */
+  env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * Cache directory shared by every clone on the machine: `${XDG_CACHE_HOME:-~/.cache}/pulumi-irv`.
+ * @example
+ * cacheRoot(); // "/home/me/.cache/pulumi-irv"
+ */
+export function cacheRoot(env: NodeJS.ProcessEnv = process.env): string {
+  const base =
+    env.XDG_CACHE_HOME && env.XDG_CACHE_HOME !== "" ? env.XDG_CACHE_HOME : path.join(homedir(), ".cache");
+  return path.join(base, "pulumi-irv");
+}
+
+/**
+ * Returns a bin directory with a usable Pulumi CLI, building it from Go modules if needed.
+ *
+ * Order: `IRV_PULUMI_BIN` (used as is) → a `pulumi` >= {@link MIN_PULUMI_VERSION} on PATH (completed with
+ * our language host / dynamic-provider shim when its install lacks them) → the cached build → a fresh
+ * build with the machine's `go` (minutes). Throws one actionable message when none is possible.
+ * @example
+ * const { binDir } = await ensurePulumiCli();
+ * spawnSync(path.join(binDir, "pulumi"), ["version"]);
+ */
+export async function ensurePulumiCli(options: EnsurePulumiCliOptions = {}): Promise<PulumiCli> {
+  const env = options.env ?? process.env;
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+
+  const forced = env.IRV_PULUMI_BIN;
+  if (forced !== undefined && forced !== "") {
+    const binDir = path.resolve(forced);
+    const version = cliVersion(path.join(binDir, "pulumi"));
+    if (version === undefined) {
+      throw new Error(`IRV_PULUMI_BIN=${forced}: no runnable 'pulumi' in that directory.`);
+    }
+    return { binDir, root: path.dirname(binDir), version, source: "env" };
+  }
+
+  const onPath = findOnPath("pulumi", env.PATH ?? "");
+  if (onPath !== undefined) {
+    const version = cliVersion(onPath);
+    if (version !== undefined && compareVersions(version, MIN_PULUMI_VERSION) >= 0) {
+      const binDir = completeInstalledCli(onPath, cacheRoot(env));
+      return { binDir, root: path.dirname(binDir), version, source: "path" };
+    }
+    log(
+      `pulumi-irv: ignoring ${onPath} (version ${version ?? "unknown"}; need >= ${MIN_PULUMI_VERSION} for policy packs).`,
+    );
+  }
+
+  const entry = path.join(cacheRoot(env), `pulumi-v${PULUMI_VERSION}`);
+  let source: PulumiCliSource = "cache";
+  if (cliVersion(path.join(entry, "bin", "pulumi")) !== PULUMI_VERSION) {
+    source = "build";
+    await withLock(`${entry}.lock`, log, async () => {
+      // Another process may have finished the build while we waited for the lock.
+      if (cliVersion(path.join(entry, "bin", "pulumi")) !== PULUMI_VERSION) {
+        await buildCli(entry, env, log);
+      }
+    });
+  }
+  installShims(entry, { languageHost: true, dynamicProvider: true });
+  const binDir = path.join(entry, "bin");
+  return { binDir, root: entry, version: PULUMI_VERSION, source };
+}
+
+/** Options for {@link pulumiEnv}. */
+export interface PulumiEnvOptions {
+  /** Bin dir from {@link ensurePulumiCli}; put first on PATH so the engine finds our plugins. */
+  binDir: string;
+  /** Directory of the local file backend (`PULUMI_BACKEND_URL=file://…`). */
+  stateDir: string;
+  /** Isolated `PULUMI_HOME` (plugin cache, workspace settings). */
+  homeDir: string;
+  /** Passphrase of the passphrase secrets provider. Defaults to a fixed test value. */
+  passphrase?: string;
+  /** Base environment. Defaults to `process.env`. */
+  baseEnv?: NodeJS.ProcessEnv;
+}
+
+/**
+ * Environment for running the CLI fully offline: local file backend, isolated PULUMI_HOME, no update
+ * check, no plugin downloads, a passphrase for secrets, and PATH = bin dir, then the directory of the
+ * Node running this code (so programs and plugins run on the same Node as the caller), then the rest.
+ * @example
+ * const env = pulumiEnv({ binDir, stateDir: "/tmp/s", homeDir: "/tmp/h" });
+ * spawnSync("pulumi", ["stack", "ls"], { env });
+ */
+export function pulumiEnv(options: PulumiEnvOptions): Record<string, string> {
+  const base = options.baseEnv ?? process.env;
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(base)) if (v !== undefined) env[k] = v;
+  // Settings that would point the CLI at a real account or a second passphrase source.
+  for (const k of ["PULUMI_ACCESS_TOKEN", "PULUMI_CONFIG_PASSPHRASE_FILE", "PULUMI_IGNORE_AMBIENT_PLUGINS"]) {
+    delete env[k];
+  }
+  const nodeDir = path.dirname(process.execPath);
+  return {
+    ...env,
+    PATH: [options.binDir, nodeDir, base.PATH ?? ""].filter((p) => p !== "").join(path.delimiter),
+    PULUMI_BACKEND_URL: `file://${options.stateDir}`,
+    PULUMI_HOME: options.homeDir,
+    PULUMI_CONFIG_PASSPHRASE: options.passphrase ?? "pulumi-irv-test-passphrase",
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+    PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK: "true",
+    PULUMI_SKIP_CONFIRMATIONS: "true",
+  };
+}
+
+/** `pulumi version` of an executable without the `v`, or undefined when it does not run. */
+function cliVersion(exe: string): string | undefined {
+  if (!existsSync(exe)) return undefined;
+  const r = spawnSync(exe, ["version"], {
+    encoding: "utf8",
+    timeout: 30_000,
+    env: { ...process.env, PULUMI_SKIP_UPDATE_CHECK: "true" },
+  });
+  if (r.status !== 0) return undefined;
+  const m = /v?(\d+\.\d+\.\d+)/.exec(r.stdout);
+  return m?.[1];
+}
+
+/** Compares `a.b.c` versions numerically (pre-release suffixes ignored). */
+function compareVersions(a: string, b: string): number {
+  const pa = a.split(".").map((n) => Number.parseInt(n, 10));
+  const pb = b.split(".").map((n) => Number.parseInt(n, 10));
+  for (let i = 0; i < 3; i++) {
+    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+function isExecutable(file: string): boolean {
+  try {
+    const st = statSync(file);
+    return st.isFile() && (st.mode & 0o111) !== 0;
+  } catch {
+    return false;
+  }
+}
+
+function findOnPath(name: string, pathEnv: string): string | undefined {
+  for (const dir of pathEnv.split(path.delimiter)) {
+    if (dir === "") continue;
+    const candidate = path.join(dir, name);
+    if (isExecutable(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+/**
+ * A normal Pulumi install ships its own language host and dynamic-provider script next to `pulumi`:
+ * use that directory. Otherwise build a directory in the cache with a hard link (or copy) of that
+ * `pulumi` plus ours. A link or copy rather than a symlink: the engine looks for "bundled" plugins next
+ * to the resolved executable and warns on every run when PATH and that location disagree.
+ */
+function completeInstalledCli(pulumiPath: string, cache: string): string {
+  const real = realpathSync(pulumiPath);
+  const realDir = path.dirname(real);
+  const pathDir = path.dirname(pulumiPath);
+  const has = (name: string) => isExecutable(path.join(realDir, name));
+  if (has(LANGUAGE_HOST) && has(DYNAMIC_PROVIDER)) return pathDir;
+
+  const st = statSync(real);
+  const key = createHash("sha256").update(`${real}\0${st.size}\0${st.mtimeMs}`).digest("hex").slice(0, 12);
+  const entry = path.join(cache, `installed-${key}`);
+  const bin = path.join(entry, "bin");
+  mkdirSync(bin, { recursive: true });
+  linkFresh(real, path.join(bin, "pulumi"));
+  installShims(entry, { languageHost: !has(LANGUAGE_HOST), dynamicProvider: !has(DYNAMIC_PROVIDER) });
+  if (has(LANGUAGE_HOST)) linkFresh(path.join(realDir, LANGUAGE_HOST), path.join(bin, LANGUAGE_HOST));
+  if (has(DYNAMIC_PROVIDER))
+    linkFresh(path.join(realDir, DYNAMIC_PROVIDER), path.join(bin, DYNAMIC_PROVIDER));
+  return bin;
+}
+
+/** Places a hard link (or, across file systems, a copy) of `from` at `to` unless `to` exists. */
+function linkFresh(from: string, to: string): void {
+  if (existsSync(to)) return;
+  const tmp = `${to}.${process.pid}.tmp`;
+  try {
+    linkSync(from, tmp);
+  } catch {
+    copyFileSync(from, tmp);
+    chmodSync(tmp, 0o755);
+  }
+  renameSync(tmp, to);
+}
+
+/** Single-quotes a string for /bin/sh. */
+function shQuote(s: string): string {
+  return `'${s.replaceAll("'", `'\\''`)}'`;
+}
+
+/** Writes a file through a temporary name and a rename, so readers never see half a file. */
+function writeAtomic(file: string, content: string, mode: number): void {
+  if (existsSync(file) && readFileSync(file, "utf8") === content) return;
+  mkdirSync(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, content, { mode });
+  chmodSync(tmp, mode);
+  renameSync(tmp, file);
+}
+
+/**
+ * Installs our language host and dynamic-provider shim into `<entry>/bin`. The host's code is copied to
+ * `<entry>/lib/pulumi-language-nodejs-<content hash>.mjs`, so a changed host is re-installed and a
+ * cache shared by several clones never runs code from a clone's working tree. Both shims run the
+ * `node` found on PATH and resolve `@pulumi/pulumi` from the directory the engine starts them in.
+ */
+function installShims(entry: string, which: { languageHost: boolean; dynamicProvider: boolean }): void {
+  const bin = path.join(entry, "bin");
+  if (which.languageHost) {
+    const source = readFileSync(HOST_SOURCE, "utf8");
+    const hash = createHash("sha256").update(source).digest("hex").slice(0, 12);
+    const lib = path.join(entry, "lib", `${LANGUAGE_HOST}-${hash}.mjs`);
+    writeAtomic(lib, source, 0o644);
+    writeAtomic(
+      path.join(bin, LANGUAGE_HOST),
+      [
+        "#!/bin/sh",
+        "# Written by pulumi-irv scripts/pulumi-cli.ts: the Node.js language host of this project.",
+        `exec node ${shQuote(lib)} "$@"`,
+        "",
+      ].join("\n"),
+      0o755,
+    );
+  }
+  if (which.dynamicProvider) {
+    writeAtomic(
+      path.join(bin, DYNAMIC_PROVIDER),
+      [
+        "#!/bin/sh",
+        "# Written by pulumi-irv scripts/pulumi-cli.ts. The engine runs this as the provider plugin of",
+        "# dynamic resources, in the program directory: run that program's @pulumi/pulumi dynamic provider.",
+        `entry=$(node -e 'process.stdout.write(require.resolve("@pulumi/pulumi/cmd/dynamic-provider", { paths: [process.cwd()] }))' 2>/dev/null) || {`,
+        `  echo "${DYNAMIC_PROVIDER}: cannot resolve @pulumi/pulumi/cmd/dynamic-provider from $(pwd); run npm install there." >&2`,
+        "  exit 1",
+        "}",
+        'exec node "$entry" "$@"',
+        "",
+      ].join("\n"),
+      0o755,
+    );
+  }
+}
+
+/** Runs `fn` holding a directory lock; waits while a live process holds it, breaks a dead holder's. */
+async function withLock(lock: string, log: (line: string) => void, fn: () => Promise<void>): Promise<void> {
+  mkdirSync(path.dirname(lock), { recursive: true });
+  let announced = false;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      writeFileSync(path.join(lock, "pid"), String(process.pid));
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+      const pid = Number.parseInt(readFileOr(path.join(lock, "pid"), ""), 10);
+      if (!Number.isNaN(pid) && !processAlive(pid)) {
+        rmSync(lock, { recursive: true, force: true });
+        continue;
+      }
+      if (!announced) {
+        log(
+          `pulumi-irv: another process (pid ${Number.isNaN(pid) ? "?" : pid}) is building the Pulumi CLI; waiting…`,
+        );
+        announced = true;
+      }
+      await new Promise((r) => setTimeout(r, 2000));
+    }
+  }
+  try {
+    await fn();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+function readFileOr(file: string, fallback: string): string {
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return fallback;
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+const INSTALL_HELP = [
+  "pulumi-irv: no Pulumi CLI available, and no Go toolchain to build one.",
+  `Install Pulumi >= ${MIN_PULUMI_VERSION} and put it on PATH (https://www.pulumi.com/docs/iac/download-install/,`,
+  "e.g. `curl -fsSL https://get.pulumi.com | sh` or `brew install pulumi`), or install Go >= 1.25 so this",
+  "script can build it, or set IRV_PULUMI_BIN to a directory holding `pulumi`.",
+].join("\n");
+
+/**
+ * Builds the CLI from the Go module proxy into a temporary directory next to the cache entry, then
+ * renames it into place: a killed build leaves only a `.build-*` directory, never a half cache entry.
+ */
+async function buildCli(entry: string, env: NodeJS.ProcessEnv, log: (line: string) => void): Promise<void> {
+  const go = findOnPath("go", env.PATH ?? "");
+  if (go === undefined) throw new Error(INSTALL_HELP);
+
+  const parent = path.dirname(entry);
+  mkdirSync(parent, { recursive: true });
+  const work = mkdtempSync(path.join(parent, ".build-"));
+  try {
+    const mod = path.join(work, "module");
+    const out = path.join(work, "out");
+    mkdirSync(mod);
+    mkdirSync(path.join(out, "bin"), { recursive: true });
+    writeFileSync(
+      path.join(mod, "go.mod"),
+      [
+        "module pulumi-irv-cli-build",
+        "",
+        "go 1.25",
+        "",
+        `require (\n\t${PKG_MODULE} v${PULUMI_VERSION}\n\t${SDK_MODULE} v${PULUMI_VERSION}\n)`,
+        "",
+        `replace ${CLIPBOARD_REPLACE}`,
+        "",
+      ].join("\n"),
+    );
+    const goEnv: NodeJS.ProcessEnv = {
+      ...env,
+      GOWORK: "off",
+      GOFLAGS: `${env.GOFLAGS ?? ""} -buildvcs=false -mod=mod`.trim(),
+    };
+    const started = Date.now();
+    log(
+      `pulumi-irv: building Pulumi CLI v${PULUMI_VERSION} from Go modules with ${go} (takes minutes the first time)…`,
+    );
+    await runLogged(go, ["get", `${PKG_MODULE}/cmd/pulumi@v${PULUMI_VERSION}`], mod, goEnv, log, started);
+    const ldflags = `-X ${SDK_MODULE}/go/common/version.Version=v${PULUMI_VERSION}`;
+    const target = path.join(out, "bin", "pulumi");
+    await runLogged(
+      go,
+      ["build", "-tags", "osusergo", "-ldflags", ldflags, "-o", target, `${PKG_MODULE}/cmd/pulumi`],
+      mod,
+      goEnv,
+      log,
+      started,
+    );
+    const built = cliVersion(target);
+    if (built !== PULUMI_VERSION) {
+      throw new Error(
+        `pulumi-irv: the freshly built CLI reports version ${built ?? "nothing"}, not ${PULUMI_VERSION}.`,
+      );
+    }
+    rmSync(entry, { recursive: true, force: true });
+    renameSync(out, entry);
+    log(
+      `pulumi-irv: built Pulumi CLI v${PULUMI_VERSION} in ${Math.round((Date.now() - started) / 1000)}s → ${entry}`,
+    );
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/** Runs a command, forwarding its output lines to `log`, with a heartbeat while it is silent. */
+function runLogged(
+  cmd: string,
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  log: (line: string) => void,
+  started: number,
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    const tail: string[] = [];
+    const onData = (chunk: Buffer) => {
+      for (const line of chunk.toString("utf8").split("\n")) {
+        if (line.trim() === "") continue;
+        tail.push(line);
+        if (tail.length > 40) tail.shift();
+        // "go: downloading …" lines are the only progress go prints; show them, they are few per module.
+        log(`  ${line}`);
+      }
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
+    const heartbeat = setInterval(() => {
+      log(`pulumi-irv: still running \`go ${args[0]}\` (${Math.round((Date.now() - started) / 1000)}s)…`);
+    }, 30_000);
+    const stop = () => {
+      clearInterval(heartbeat);
+      child.kill("SIGTERM");
+    };
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+    child.on("error", (err) => {
+      clearInterval(heartbeat);
+      reject(err);
+    });
+    child.on("close", (code, signal) => {
+      clearInterval(heartbeat);
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+      if (code === 0) resolve();
+      else
+        reject(
+          new Error(
+            `pulumi-irv: \`go ${args.join(" ")}\` failed (${signal ?? `exit ${code}`}). Last output:\n${tail.join("\n")}`,
+          ),
+        );
+    });
+  });
+}
+
+const invokedDirectly =
+  process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+if (invokedDirectly) {
+  try {
+    const cli = await ensurePulumiCli();
+    process.stdout.write(process.argv.includes("--json") ? `${JSON.stringify(cli)}\n` : `${cli.binDir}\n`);
+  } catch (err) {
+    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  }
+}

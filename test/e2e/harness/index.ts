@@ -1,0 +1,27 @@
+// Public face of the e2e harness: drive real Pulumi programs through the real CLI on a private, offline
+// backend. See docs/toolchain.md.
+export {
+  type DiagnosticEvent,
+  diagnostics,
+  type EngineEvent,
+  type PolicyEvent,
+  policyPacksRun,
+  policyViolations,
+  readEventLog,
+  type SummaryEvent,
+  summary,
+} from "./engine-events.js";
+export { fixtureDir } from "./fixtures.js";
+export { pulumiBinDir } from "./pulumi-bin.js";
+export { type CommandResult, PulumiCommandError, type RunPulumiOptions, runPulumi } from "./run-pulumi.js";
+export {
+  type ConfigValue,
+  createStack,
+  type OperationOptions,
+  type OperationResult,
+  type StackState,
+  type StateResource,
+  TestStack,
+  type TestStackOptions,
+  withStack,
+} from "./test-stack.js";
