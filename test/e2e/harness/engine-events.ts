@@ -1,5 +1,10 @@
 import { existsSync, readFileSync } from "node:fs";
-import type { DiagnosticEvent, EngineEvent, PolicyEvent, SummaryEvent } from "@pulumi/pulumi/automation/index.js";
+import type {
+  DiagnosticEvent,
+  EngineEvent,
+  PolicyEvent,
+  SummaryEvent,
+} from "@pulumi/pulumi/automation/index.js";
 
 export type { DiagnosticEvent, EngineEvent, PolicyEvent, SummaryEvent };
 
