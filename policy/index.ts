@@ -1,0 +1,25 @@
+/**
+ * The pulumi-irv policy pack. Loading this module starts the pack's analyzer (that is how the
+ * policy runner uses it); tests import `./policies/index.js` instead.
+ *
+ * @example
+ * pulumi preview --policy-pack node_modules/pulumi-irv/policy --policy-pack-config policy-config.json
+ */
+import { PolicyPack } from "@pulumi/policy";
+import {
+  descriptionRequired,
+  groupNamePattern,
+  identityIssuerHttps,
+  namingConvention,
+  noBroadOwnerBinding,
+} from "./policies/index.js";
+
+new PolicyPack("irv", {
+  policies: [
+    groupNamePattern,
+    namingConvention,
+    identityIssuerHttps,
+    noBroadOwnerBinding,
+    descriptionRequired,
+  ],
+});

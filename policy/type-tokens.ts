@@ -1,0 +1,21 @@
+/**
+ * The type tokens of pulumi-irv's dynamic resources (`dynamic.Resource` with module `irv`).
+ * Policies match on these: a class-based `validateResourceOfType` never matches a dynamic resource.
+ *
+ * @example
+ * if (args.type === TYPE.Group) check(args.props.name);
+ */
+export const TYPE = {
+  Group: "pulumi-nodejs:dynamic/irv:Group",
+  Identity: "pulumi-nodejs:dynamic/irv:Identity",
+  RoleBinding: "pulumi-nodejs:dynamic/irv:RoleBinding",
+} as const;
+
+/**
+ * The group name rule of the API, repeated here because a policy pack depends on nothing of ours
+ * (a unit test checks it equals the sdk's).
+ *
+ * @example
+ * API_GROUP_NAME.test("team-a"); // true
+ */
+export const API_GROUP_NAME = /^[a-z0-9 ._-]{1,}$/;

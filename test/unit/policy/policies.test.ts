@@ -1,0 +1,169 @@
+import type { ReportViolation, ResourceValidationArgs, ResourceValidationPolicy } from "@pulumi/policy";
+import { describe, expect, it } from "vitest";
+import {
+  descriptionRequired,
+  groupNamePattern,
+  identityIssuerHttps,
+  NAMING_DEFAULTS,
+  namingConvention,
+  noBroadOwnerBinding,
+} from "../../../policy/policies/index.js";
+import { API_GROUP_NAME, TYPE } from "../../../policy/type-tokens.js";
+import { GROUP_NAME_PATTERN } from "../../../sdk/index.js";
+
+const ORG = "0123456789abcdef0123456789abcdef01234567";
+
+/** Runs one policy on one resource, as the policy runner would, and returns the messages. */
+async function violations(
+  policy: ResourceValidationPolicy,
+  type: string,
+  props: Record<string, unknown>,
+  config: object = {},
+  name = "res",
+): Promise<string[]> {
+  const out: string[] = [];
+  const args = {
+    type,
+    props,
+    name,
+    urn: `urn:pulumi:dev::p::${type}::${name}`,
+    getConfig: () => config,
+  } as unknown as ResourceValidationArgs;
+  const validate = policy.validateResource as (
+    a: ResourceValidationArgs,
+    report: (m: string | PolicyViolation) => void,
+  ) => void | Promise<void>;
+  await validate(args, (m: string) => out.push(m));
+  return out;
+}
+
+describe("group-name-pattern", () => {
+  it("is mandatory and refuses a group name with capitals, quoting the name and the pattern", async () => {
+    expect(groupNamePattern.enforcementLevel).toBe("mandatory");
+    expect(await violations(groupNamePattern, TYPE.Group, { name: "Platform Team", parentUid: ORG })).toEqual(
+      [
+        "Group name \"Platform Team\" does not match ^[a-z0-9 ._-]{1,}$: use lower-case letters, digits, space, '.', '_' or '-'.",
+      ],
+    );
+  });
+
+  it("accepts a valid name and ignores other resource types", async () => {
+    expect(await violations(groupNamePattern, TYPE.Group, { name: "platform" })).toEqual([]);
+    expect(await violations(groupNamePattern, TYPE.Identity, { name: "Platform" })).toEqual([]);
+  });
+
+  it("uses the same pattern as the API client", () => {
+    expect(API_GROUP_NAME.source).toBe(GROUP_NAME_PATTERN.source);
+  });
+});
+
+describe("naming-convention", () => {
+  it("is advisory by default and flags names outside the default kebab-case", async () => {
+    expect(namingConvention.enforcementLevel).toBe("advisory");
+    expect(await violations(namingConvention, TYPE.Group, { name: "team_a" })).toEqual([
+      `The group name "team_a" does not follow the naming convention ${NAMING_DEFAULTS.groupPattern}.`,
+    ]);
+  });
+
+  it("applies a configured pattern per kind and a maximum length", async () => {
+    const config = { groupPattern: "^team-[a-z0-9-]+$", identityPattern: "^ci-", maxLength: 10 };
+    expect(await violations(namingConvention, TYPE.Group, { name: "platform" }, config)).toEqual([
+      'The group name "platform" does not follow the naming convention ^team-[a-z0-9-]+$.',
+    ]);
+    expect(await violations(namingConvention, TYPE.Identity, { name: "ci-very-long-name" }, config)).toEqual([
+      'The identity name "ci-very-long-name" is 17 characters long; the maximum is 10.',
+    ]);
+    expect(await violations(namingConvention, TYPE.Group, { name: "team-a" }, config)).toEqual([]);
+  });
+
+  it("does not look at role bindings, which have no name", async () => {
+    expect(await violations(namingConvention, TYPE.RoleBinding, { groupUid: ORG })).toEqual([]);
+  });
+});
+
+describe("identity-issuer-https", () => {
+  it("is mandatory and refuses an http issuer", async () => {
+    expect(identityIssuerHttps.enforcementLevel).toBe("mandatory");
+    expect(
+      await violations(identityIssuerHttps, TYPE.Identity, {
+        claimMatch: { issuer: "http://issuer.example.com", subject: "s" },
+      }),
+    ).toEqual([
+      'The identity\'s claimMatch.issuer "http://issuer.example.com" is not an https URL; tokens from it could be forged in transit.',
+    ]);
+  });
+
+  it("refuses an issuer that is not a URL", async () => {
+    expect(
+      (
+        await violations(identityIssuerHttps, TYPE.Identity, {
+          claimMatch: { issuer: "github", subject: "s" },
+        })
+      )[0],
+    ).toContain("is not a URL");
+  });
+
+  it("accepts https, and loopback http only when configured", async () => {
+    expect(
+      await violations(identityIssuerHttps, TYPE.Identity, {
+        claimMatch: { issuer: "https://token.actions.githubusercontent.com" },
+      }),
+    ).toEqual([]);
+    const local = { claimMatch: { issuer: "http://127.0.0.1:8080/oidc" } };
+    expect(await violations(identityIssuerHttps, TYPE.Identity, local)).toHaveLength(1);
+    expect(await violations(identityIssuerHttps, TYPE.Identity, local, { allowLoopbackHttp: true })).toEqual(
+      [],
+    );
+  });
+});
+
+describe("no-broad-owner-binding", () => {
+  it("warns when the owner role (by name) is bound in the root organization", async () => {
+    expect(noBroadOwnerBinding.enforcementLevel).toBe("advisory");
+    const msgs = await violations(
+      noBroadOwnerBinding,
+      TYPE.RoleBinding,
+      { groupUid: ORG, roleUid: "r1", role: { name: "owner" } },
+      {},
+      "admin",
+    );
+    expect(msgs).toEqual([
+      `The binding "admin" grants the owner role in the root organization ${ORG}: bind a narrower role, or bind owner in the team's own group.`,
+    ]);
+  });
+
+  it("recognises the owner role by a configured uid before the binding exists", async () => {
+    expect(
+      await violations(
+        noBroadOwnerBinding,
+        TYPE.RoleBinding,
+        { groupUid: ORG, roleUid: "own3r" },
+        { ownerRoleUids: ["own3r"] },
+      ),
+    ).toHaveLength(1);
+  });
+
+  it("allows owner in a team's own group and other roles at the root", async () => {
+    expect(
+      await violations(noBroadOwnerBinding, TYPE.RoleBinding, {
+        groupUid: `${ORG}/0123456789abcdef`,
+        role: { name: "owner" },
+      }),
+    ).toEqual([]);
+    expect(
+      await violations(noBroadOwnerBinding, TYPE.RoleBinding, { groupUid: ORG, role: { name: "viewer" } }),
+    ).toEqual([]);
+  });
+});
+
+describe("description-required", () => {
+  it("is disabled by default and, when enabled, flags groups and identities without a description", async () => {
+    expect(descriptionRequired.enforcementLevel).toBe("disabled");
+    expect(await violations(descriptionRequired, TYPE.Group, { name: "team-a", description: " " })).toEqual([
+      'The group "team-a" has no description.',
+    ]);
+    expect(
+      await violations(descriptionRequired, TYPE.Identity, { name: "ci", description: "CI of team A" }),
+    ).toEqual([]);
+  });
+});
