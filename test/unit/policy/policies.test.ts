@@ -31,7 +31,7 @@ async function violations(
   } as unknown as ResourceValidationArgs;
   const validate = policy.validateResource as (
     a: ResourceValidationArgs,
-    report: (m: string | PolicyViolation) => void,
+    report: ReportViolation,
   ) => void | Promise<void>;
   await validate(args, (m: string) => out.push(m));
   return out;
