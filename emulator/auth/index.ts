@@ -1,0 +1,5 @@
+export { type ApiTokenOptions, ApiTokens, bearer, describeJwtFailure, type Principal } from "./api-tokens.js";
+export { LocalIssuer, type WorkloadTokenRequest } from "./local-issuer.js";
+export { BUILT_IN_ROLES, Caller, type Grant, Level } from "./permissions.js";
+export { type KeyStore, loadOrCreateSigningKey, type SigningKey } from "./signing-keys.js";
+export { TokenExchange, type TokenExchangeOptions } from "./token-exchange.js";

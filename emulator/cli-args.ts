@@ -1,0 +1,107 @@
+import { parseArgs } from "node:util";
+import { parseFaultSpec } from "./core/index.js";
+import type { EmulatorOptions } from "./options.js";
+
+/** Usage text of the CLI. */
+export const USAGE = `Usage: irv-emulator [options]
+  --host HOST             interface to listen on (default 127.0.0.1)
+  --port PORT             port, 0 for a free one (default 0)
+  --data FILE             SQLite file that keeps state across restarts (default: in memory)
+  --fixtures FILE         JSON fixtures loaded into a new database
+  --admin-token TOKEN     the admin token (default: stored one, else random)
+  --faults SPEC           injected faults, e.g. 503=0.1,429=0.05,reset=0.02,latency=20
+  --token-ttl SECONDS     lifetime of exchanged API tokens (default 3600)
+  --trusted-issuer URL    another OIDC issuer the STS accepts (repeatable)
+  --org-uid UID           root organization uid of a new database (40 hex digits)
+  --log                   log requests to stderr (also IRV_EMULATOR_LOG=1)
+  --help                  this text
+When ready, prints one JSON line: {"baseUrl","authUrl","issuerUrl","orgUid","adminToken"}.`;
+
+/** A command line the CLI refuses; the message names the flag. */
+export class UsageError extends Error {
+  override readonly name = "UsageError";
+}
+
+/** What the command line asks for. */
+export type CliCommand = { help: true } | { help: false; options: EmulatorOptions };
+
+/**
+ * Parses the CLI's arguments into {@link EmulatorOptions}. Throws {@link UsageError} naming the bad
+ * flag (unknown flag, missing value, a port or TTL that is not a number, a bad fault spec).
+ *
+ * @example
+ * parseCliArgs(["--port", "8080", "--faults", "503=0.1"]);
+ * // { help: false, options: { port: 8080, faults: "503=0.1" } }
+ */
+export function parseCliArgs(argv: readonly string[]): CliCommand {
+  let values: Record<string, string | boolean | string[] | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        host: { type: "string" },
+        port: { type: "string" },
+        data: { type: "string" },
+        fixtures: { type: "string" },
+        "admin-token": { type: "string" },
+        faults: { type: "string" },
+        "token-ttl": { type: "string" },
+        "trusted-issuer": { type: "string", multiple: true },
+        "org-uid": { type: "string" },
+        log: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
+    }));
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  if (values.help === true) return { help: true };
+  const str = (k: string) => values[k] as string | undefined;
+  const int = (flag: string, min: number, max: number): number | undefined => {
+    const raw = str(flag);
+    if (raw === undefined) return undefined;
+    const n = Number(raw);
+    if (!/^\d+$/.test(raw) || n < min || n > max) {
+      throw new UsageError(`--${flag} must be an integer from ${min} to ${max}, got ${JSON.stringify(raw)}`);
+    }
+    return n;
+  };
+  const faults = str("faults");
+  if (faults !== undefined) {
+    try {
+      parseFaultSpec(faults);
+    } catch (e) {
+      throw new UsageError(`--faults: ${(e as Error).message}`);
+    }
+  }
+  const token = str("admin-token");
+  if (token !== undefined && !/^\S+$/.test(token))
+    throw new UsageError("--admin-token must be a non-empty word without spaces");
+  const orgUid = str("org-uid");
+  if (orgUid !== undefined && !/^[0-9a-f]{40}$/.test(orgUid)) {
+    throw new UsageError(`--org-uid must be 40 lowercase hex digits, got ${JSON.stringify(orgUid)}`);
+  }
+  const issuers = (values["trusted-issuer"] as string[] | undefined) ?? [];
+  for (const i of issuers) {
+    if (!URL.canParse(i) || !/^https?:$/.test(new URL(i).protocol)) {
+      throw new UsageError(`--trusted-issuer must be an http(s) URL, got ${JSON.stringify(i)}`);
+    }
+  }
+  const options: EmulatorOptions = {};
+  const set = <K extends keyof EmulatorOptions>(k: K, v: EmulatorOptions[K]) => {
+    if (v !== undefined) options[k] = v;
+  };
+  set("host", str("host"));
+  set("port", int("port", 0, 65535));
+  set("data", str("data"));
+  set("fixtures", str("fixtures"));
+  set("adminToken", token);
+  set("faults", faults);
+  set("tokenTtlSeconds", int("token-ttl", 1, 10 * 365 * 24 * 3600));
+  set("orgUid", orgUid);
+  if (issuers.length > 0) options.trustedIssuers = issuers;
+  if (values.log === true) options.log = true;
+  return { help: false, options };
+}

@@ -1,0 +1,44 @@
+#!/usr/bin/env node
+// The emulator's command line: `npm run emulator -- [--port 0] [--data FILE] …`. Prints one JSON
+// ready line on stdout, serves until SIGTERM/SIGINT, then closes and exits 0. A bad command line
+// exits 2 with a message naming the flag; a start-up failure (unreadable fixtures, port taken) too.
+import { parseCliArgs, USAGE, UsageError } from "./cli-args.js";
+import { startEmulator } from "./start-emulator.js";
+
+async function main(): Promise<void> {
+  let command: ReturnType<typeof parseCliArgs>;
+  try {
+    command = parseCliArgs(process.argv.slice(2));
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    process.stderr.write(`irv-emulator: ${e.message}\n\n${USAGE}\n`);
+    process.exit(2);
+  }
+  if (command.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  let emulator: Awaited<ReturnType<typeof startEmulator>>;
+  try {
+    emulator = await startEmulator(command.options);
+  } catch (e) {
+    const flag = /fixtures/.test((e as Error).message) ? "--fixtures: " : "";
+    process.stderr.write(`irv-emulator: ${flag}${(e as Error).message}\n`);
+    process.exit(2);
+  }
+  const { baseUrl, authUrl, issuerUrl, orgUid, adminToken } = emulator;
+  process.stdout.write(`${JSON.stringify({ baseUrl, authUrl, issuerUrl, orgUid, adminToken })}\n`);
+  const stop = () => {
+    emulator.close().then(
+      () => process.exit(0),
+      (e: unknown) => {
+        process.stderr.write(`irv-emulator: error while closing: ${String(e)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.once("SIGTERM", stop);
+  process.once("SIGINT", stop);
+}
+
+await main();

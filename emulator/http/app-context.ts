@@ -1,0 +1,48 @@
+import type { ApiTokens, LocalIssuer, TokenExchange } from "../auth/index.js";
+import type { ResourceService } from "../resources/index.js";
+import type { FaultInjector } from "./fault-injector.js";
+import type { RequestStats } from "./request-stats.js";
+
+/** The token services; they need the server's URLs, hence the port, so they exist once it listens. */
+export interface AuthServices {
+  apiTokens: ApiTokens;
+  sts: TokenExchange;
+  issuer: LocalIssuer;
+}
+
+/** Everything the routes use. */
+export interface AppContext {
+  service: ResourceService;
+  stats: RequestStats;
+  faults: FaultInjector;
+  /** Path of the auth URL (`/auth`): the STS lives below it. */
+  authPath: string;
+  /** Path of the issuer URL (`/oidc`). */
+  issuerPath: string;
+  /** The token services (set right after listen, before the first request is read). */
+  readonly auth: AuthServices;
+  /** Whether to log requests (to stderr). */
+  log: boolean;
+}
+
+/**
+ * A context whose token services are attached later with {@link attachAuth}.
+ *
+ * @example
+ * const ctx = createAppContext({ service, stats, faults, authPath: "/auth", issuerPath: "/oidc", log: false });
+ */
+export function createAppContext(
+  parts: Omit<AppContext, "auth">,
+): AppContext & { attachAuth(a: AuthServices): void } {
+  let auth: AuthServices | undefined;
+  return {
+    ...parts,
+    get auth(): AuthServices {
+      if (auth === undefined) throw new Error("the emulator is not listening yet");
+      return auth;
+    },
+    attachAuth(a: AuthServices) {
+      auth = a;
+    },
+  };
+}

@@ -1,0 +1,179 @@
+import { randomBytes } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import { Code } from "../../sdk/index.js";
+import type { Caller } from "../auth/index.js";
+import { ApiFault, invalidArgument, notFound } from "../core/index.js";
+import { RULES_BY_COLLECTION } from "../resources/index.js";
+import { registerApiRoutes } from "./api-routes.js";
+import type { AppContext } from "./app-context.js";
+import { registerControlRoutes } from "./control-routes.js";
+import { registerIssuerRoutes } from "./issuer-routes.js";
+import { sendFault, toFault } from "./send-fault.js";
+
+/**
+ * Which part of the server a route belongs to:
+ * - `api`: the v2beta1 and v1 API — counted, faultable, bearer token required;
+ * - `sts`: token exchange — counted, faultable, authenticated by the workload token itself;
+ * - `control`: `/_emulator/*` — admin token required, never faulted or counted;
+ * - `issuer`: the local OIDC issuer — open, never faulted or counted.
+ */
+export type Surface = "api" | "sts" | "control" | "issuer";
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    surface?: Surface;
+  }
+  interface FastifyRequest {
+    /** The authenticated caller of an `api` or `control` route. */
+    caller: Caller | undefined;
+    /** Set when an injected reset strikes after the handler. */
+    resetAfter: boolean;
+  }
+}
+
+/** The largest request body (bigger → code 3). */
+export const BODY_LIMIT = 1024 * 1024;
+
+/**
+ * The caller of an authenticated route (set by the onRequest hook).
+ *
+ * @example
+ * service.get(callerOf(req), "groups", uid);
+ */
+export function callerOf(req: FastifyRequest): Caller {
+  if (req.caller === undefined) throw new Error("route without authentication");
+  return req.caller;
+}
+
+/**
+ * Builds the fastify app: JSON-only bodies up to 1 MiB, request ids, stats and faults for the API
+ * and STS, bearer authentication, AIP-193 errors for everything that goes wrong (including unknown
+ * routes and framework errors), and the routes of every surface.
+ *
+ * @example
+ * const app = buildApp(ctx);
+ * await app.listen({ host: "127.0.0.1", port: 0 });
+ */
+export function buildApp(ctx: AppContext): FastifyInstance {
+  const idPrefix = randomBytes(4).toString("hex");
+  let nextId = 0;
+  const app = Fastify({
+    logger: ctx.log ? { level: "info", stream: process.stderr } : false,
+    bodyLimit: BODY_LIMIT,
+    genReqId: () => `${idPrefix}-${(++nextId).toString(36)}`,
+    // Uids hold slashes and grow with depth: allow long wildcard values.
+    routerOptions: { maxParamLength: 8192 },
+    return503OnClosing: false,
+    forceCloseConnections: true,
+  });
+  app.decorateRequest("caller", undefined);
+  app.decorateRequest("resetAfter", false);
+
+  // Parses as fastify does, refusing __proto__ and constructor keys (they would poison objects).
+  const json = app.getDefaultJsonParser("error", "error");
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (req, body, done) => {
+    if (body === "") return done(null, undefined);
+    json(req, body as string, done);
+  });
+  // Any other type: fine without a body (DELETE with a stray header), refused with one.
+  app.addContentTypeParser("*", { parseAs: "string" }, (_req, body, done) => {
+    if (body === "") return done(null, undefined);
+    done(invalidArgument([{ field: "Content-Type", description: "must be application/json" }]));
+  });
+
+  app.addHook("onRequest", async (req, reply) => {
+    reply.header("x-request-id", req.id);
+    const surface = req.routeOptions.config.surface;
+    if (surface === "api" || surface === "sts") {
+      const q = req.query as Record<string, unknown>;
+      const mask = typeof q.updateMask === "string" ? q.updateMask : undefined;
+      ctx.stats.record(req.method, req.routeOptions.url ?? req.url, mask);
+      if (ctx.faults.active) {
+        const spec = ctx.faults.spec;
+        if (spec.latencyMs > 0) await sleep(spec.latencyMs);
+        const action = ctx.faults.decide();
+        const retry = { "retry-after": String(spec.retryAfterSeconds) };
+        if (action === "unavailable") {
+          throw new ApiFault(
+            Code.UNAVAILABLE,
+            "injected fault: the service is unavailable, retry later",
+            [],
+            retry,
+          );
+        }
+        if (action === "exhausted") {
+          throw new ApiFault(
+            Code.RESOURCE_EXHAUSTED,
+            "injected fault: too many requests, retry later",
+            [],
+            retry,
+          );
+        }
+        if (action === "reset-before") {
+          reply.hijack();
+          req.raw.socket.destroy();
+          return;
+        }
+        if (action === "reset-after") req.resetAfter = true;
+      }
+    }
+    if (surface === "api" || surface === "control") {
+      const principal = await ctx.auth.apiTokens.authenticate(req.headers.authorization);
+      if (surface === "control" && principal.kind !== "admin") {
+        throw new ApiFault(Code.PERMISSION_DENIED, "the control API needs the admin token");
+      }
+      req.caller = ctx.service.callerOf(principal);
+    }
+  });
+
+  app.addHook("onSend", async (req, _reply, payload) => {
+    // The handler ran (the change is made); the client sees its connection die instead of the answer.
+    if (req.resetAfter) req.raw.socket.destroy();
+    return payload;
+  });
+
+  app.setErrorHandler((error, req, reply) => {
+    sendFault(
+      reply,
+      toFault(error, req, (e) => {
+        process.stderr.write(
+          `irv-emulator: unexpected error on ${req.method} ${req.routeOptions.url}: ${String((e as Error).stack ?? e)}\n`,
+        );
+      }),
+    );
+  });
+  app.setNotFoundHandler((req, reply) => notFoundRoute(req, reply));
+
+  registerApiRoutes(app, ctx);
+  registerControlRoutes(app, ctx);
+  registerIssuerRoutes(app, ctx);
+  return app;
+}
+
+// A known collection with a method it does not offer is "unimplemented" (405 + Allow); anything
+// else is an unknown path (404).
+function notFoundRoute(req: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const path = req.url.split("?")[0] ?? "";
+  const m = /^\/(iam|registry|vulnerabilities)\/v2beta1\/([A-Za-z]+)(\/.*)?$/.exec(path);
+  const rules = m?.[2] === undefined ? undefined : RULES_BY_COLLECTION.get(m[2]);
+  if (m !== null && rules !== undefined && rules.spec.domain === m[1]) {
+    const withUid = m[3] !== undefined && m[3] !== "/";
+    const allowed = ["GET"];
+    if (rules.spec.writable) {
+      if (rules.name === "roles") allowed.push(...(withUid ? ["PATCH", "DELETE"] : ["POST"]));
+      else if (withUid) allowed.push("POST", "PATCH", "DELETE");
+    }
+    reply.header("allow", allowed.join(", "));
+    return sendFault(
+      reply,
+      new ApiFault(
+        Code.UNIMPLEMENTED,
+        `${req.method} is not supported on ${path} (allowed: ${allowed.join(", ")})`,
+      ),
+      405,
+    );
+  }
+  return sendFault(reply, notFound("route", `${req.method} ${path}`));
+}

@@ -1,0 +1,104 @@
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import { Code } from "../../sdk/index.js";
+import { ApiFault, formatFaultSpec, invalidArgument, parseFaultSpec } from "../core/index.js";
+import { Fixtures, KIND_RULES, loadFixtures, requireObject, throwZodViolations } from "../resources/index.js";
+import type { AppContext } from "./app-context.js";
+import { callerOf } from "./build-app.js";
+
+const control = { config: { surface: "control" as const } };
+
+const Name = z.string().min(1);
+const SEEDS = {
+  repos: {
+    parentField: "parentUid",
+    schema: z.object({ parentUid: Name, name: Name, uid: Name.optional() }),
+  },
+  tags: {
+    parentField: "repoUid",
+    schema: z.object({ repoUid: Name, name: Name, uid: Name.optional(), digest: z.string().optional() }),
+  },
+  advisories: {
+    parentField: "parentUid",
+    schema: z.object({
+      parentUid: Name,
+      name: Name,
+      uid: Name.optional(),
+      description: z.string().optional(),
+      severity: z.string().optional(),
+      repoUid: z.string().optional(),
+    }),
+  },
+} as const;
+
+function parse<T extends z.ZodType>(schema: T, body: unknown): z.output<T> {
+  const r = schema.safeParse(requireObject(body));
+  if (!r.success) throwZodViolations(r.error);
+  return r.data;
+}
+
+/**
+ * The control API under `/_emulator` (admin token only; never faulted, never counted):
+ * - `POST /_emulator/repos {parentUid, name}`, `POST /_emulator/tags {repoUid, name, digest?}`,
+ *   `POST /_emulator/advisories {parentUid, name, description?, severity?, repoUid?}` → the resource;
+ *   `DELETE /_emulator/{repos,tags,advisories}/<uid>` (a repo takes its tags along);
+ * - `POST /_emulator/fixtures` with a fixture document → counts per kind;
+ * - `GET /_emulator/stats`, `POST /_emulator/stats/reset`;
+ * - `GET /_emulator/faults`, `POST /_emulator/faults {"spec": "503=0.1,…"}` (or a JSON string).
+ *
+ * @example
+ * registerControlRoutes(app, ctx);
+ */
+export function registerControlRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const s = ctx.service;
+  for (const [kind, seed] of Object.entries(SEEDS)) {
+    const rules = KIND_RULES[kind as keyof typeof SEEDS];
+    app.post(`/_emulator/${kind}`, control, (req, reply) => {
+      const { uid, ...fields } = parse(seed.schema, req.body) as Record<string, string | undefined>;
+      const parent = fields[seed.parentField] as string;
+      delete fields[seed.parentField];
+      const row = s.table.db.transaction(() => s.insert(rules, parent, fields, uid));
+      reply.header("content-type", "application/json; charset=utf-8");
+      return row.data;
+    });
+    app.delete(`/_emulator/${kind}/*`, control, (req, reply) => {
+      s.delete(callerOf(req), rules.name, (req.params as { "*": string })["*"]);
+      reply.send();
+    });
+  }
+  app.post("/_emulator/fixtures", control, (req) => {
+    const parsed = Fixtures.safeParse(requireObject(req.body));
+    if (!parsed.success) throwZodViolations(parsed.error);
+    try {
+      return { created: loadFixtures(s, parsed.data) };
+    } catch (e) {
+      if (e instanceof ApiFault) throw e;
+      throw new ApiFault(Code.INVALID_ARGUMENT, (e as Error).message);
+    }
+  });
+  app.get("/_emulator/stats", control, () => ctx.stats.snapshot());
+  app.post("/_emulator/stats/reset", control, () => {
+    ctx.stats.reset();
+    return ctx.stats.snapshot();
+  });
+  app.get("/_emulator/faults", control, () => ({ spec: formatFaultSpec(ctx.faults.spec) }));
+  app.post("/_emulator/faults", control, (req) => {
+    const body = req.body;
+    const spec =
+      typeof body === "string"
+        ? body
+        : typeof (body as { spec?: unknown })?.spec === "string"
+          ? (body as { spec: string }).spec
+          : undefined;
+    if (spec === undefined)
+      throw invalidArgument([
+        { field: "spec", description: 'is required, e.g. {"spec": "503=0.1,latency=20"}' },
+      ]);
+    try {
+      ctx.faults.set(parseFaultSpec(spec));
+    } catch (e) {
+      throw invalidArgument([{ field: "spec", description: (e as Error).message }]);
+    }
+    return { spec: formatFaultSpec(ctx.faults.spec) };
+  });
+}

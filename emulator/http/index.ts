@@ -1,0 +1,4 @@
+export { type AppContext, type AuthServices, createAppContext } from "./app-context.js";
+export { BODY_LIMIT, buildApp, type Surface } from "./build-app.js";
+export { type FaultAction, FaultInjector } from "./fault-injector.js";
+export { RequestStats, type StatsSnapshot } from "./request-stats.js";

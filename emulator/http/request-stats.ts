@@ -1,0 +1,64 @@
+/** What `GET /_emulator/stats` answers. */
+export interface StatsSnapshot {
+  /** Every API and STS request counted, faulted ones included. */
+  total: number;
+  /** Count per `"<METHOD> <route pattern>"`, e.g. `"PATCH /iam/v2beta1/groups/*"` (no query). */
+  requests: Record<string, number>;
+  /** Count of PATCH requests per `updateMask` value as sent, e.g. `{"description": 1}`. */
+  updateMasks: Record<string, number>;
+}
+
+/**
+ * Counts API requests by route pattern, so tests can assert how a client talked to the API ("one
+ * PATCH with updateMask=description, no DELETE").
+ *
+ * @example
+ * stats.record("PATCH", "/iam/v2beta1/groups/*", "description");
+ * stats.snapshot().updateMasks; // { description: 1 }
+ */
+export class RequestStats {
+  private total = 0;
+  private requests = new Map<string, number>();
+  private updateMasks = new Map<string, number>();
+
+  /**
+   * Counts one request.
+   *
+   * @example
+   * stats.record("GET", "/iam/v2beta1/groups", undefined);
+   */
+  record(method: string, pattern: string, updateMask: string | undefined): void {
+    this.total++;
+    const key = `${method} ${pattern}`;
+    this.requests.set(key, (this.requests.get(key) ?? 0) + 1);
+    if (method === "PATCH" && updateMask !== undefined) {
+      this.updateMasks.set(updateMask, (this.updateMasks.get(updateMask) ?? 0) + 1);
+    }
+  }
+
+  /**
+   * The counts so far.
+   *
+   * @example
+   * stats.snapshot().total;
+   */
+  snapshot(): StatsSnapshot {
+    return {
+      total: this.total,
+      requests: Object.fromEntries(this.requests),
+      updateMasks: Object.fromEntries(this.updateMasks),
+    };
+  }
+
+  /**
+   * Starts counting from zero.
+   *
+   * @example
+   * stats.reset();
+   */
+  reset(): void {
+    this.total = 0;
+    this.requests.clear();
+    this.updateMasks.clear();
+  }
+}

@@ -1,0 +1,16 @@
+/**
+ * `pulumi-irv/emulator`: a local, faithful implementation of the IRV v2beta1 API for tests and demos.
+ *
+ * @example
+ * import { startEmulator } from "pulumi-irv/emulator";
+ * const emu = await startEmulator();
+ * // … point a client or a Pulumi program at emu.baseUrl with emu.adminToken …
+ * await emu.close();
+ */
+export type { WorkloadTokenRequest } from "./auth/index.js";
+export { type Clock, type FaultSpec, formatFaultSpec, NO_FAULTS, parseFaultSpec } from "./core/index.js";
+export type { StatsSnapshot } from "./http/index.js";
+export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, PAGE_TOKEN_TTL_MS } from "./lists/index.js";
+export { AUTH_PATH, type EmulatorOptions, ISSUER_PATH } from "./options.js";
+export { Fixtures, type GroupFixture, MAX_LISTED_VIOLATIONS, type SeedCounts } from "./resources/index.js";
+export { type EmulatorHandle, type ReadyInfo, startEmulator } from "./start-emulator.js";

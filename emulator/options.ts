@@ -1,0 +1,47 @@
+import type { Clock, FaultSpec } from "./core/index.js";
+import type { Fixtures } from "./resources/index.js";
+
+/** Options of {@link startEmulator}; every one has a default. */
+export interface EmulatorOptions {
+  /** Interface to listen on. Default `127.0.0.1`. */
+  host?: string | undefined;
+  /** Port; 0 (the default) picks a free one. */
+  port?: number | undefined;
+  /** SQLite file that keeps state across restarts; in memory when absent. */
+  data?: string | undefined;
+  /** Fixtures to load into a new database: a file path or the document itself. */
+  fixtures?: string | Fixtures | undefined;
+  /** The admin token (owner of the root organization). Default: the stored one, else random. */
+  adminToken?: string | undefined;
+  /** Injected faults, as `--faults` takes them or parsed. Default none. */
+  faults?: string | FaultSpec | undefined;
+  /** Lifetime of exchanged API tokens, seconds. Default 3600 (spec §5.4). */
+  tokenTtlSeconds?: number | undefined;
+  /** Issuers the STS trusts besides the local one (their JWKS is fetched over HTTP). */
+  trustedIssuers?: readonly string[] | undefined;
+  /** Uid of the root organization for a new database (40 hex). Default random. */
+  orgUid?: string | undefined;
+  /** Time source in ms (tests move it to expire page tokens). Default `Date.now`. */
+  clock?: Clock | undefined;
+  /** Random source of the fault dice. Default `Math.random`. */
+  random?: (() => number) | undefined;
+  /** Log requests as JSON lines on stderr. Default: the `IRV_EMULATOR_LOG` environment variable is `1`. */
+  log?: boolean | undefined;
+}
+
+/** Where the emulator's surfaces live below the base URL (one port for all). */
+export const AUTH_PATH = "/auth";
+/** Path of the local OIDC issuer. */
+export const ISSUER_PATH = "/oidc";
+
+/**
+ * The URL of a listening address, for clients: a wildcard address becomes loopback, IPv6 gets
+ * brackets.
+ *
+ * @example
+ * originOf("0.0.0.0", 8080); // "http://127.0.0.1:8080"
+ */
+export function originOf(host: string, port: number): string {
+  const h = host === "0.0.0.0" || host === "" ? "127.0.0.1" : host === "::" ? "::1" : host;
+  return `http://${h.includes(":") ? `[${h}]` : h}:${port}`;
+}

@@ -1,0 +1,159 @@
+import type { FieldViolation } from "../../sdk/index.js";
+import { invalidArgument } from "../core/index.js";
+import type { KindRules } from "./kind-rules.js";
+
+// Fields the service sets: never writable, named in errors when a mask lists them.
+const OUTPUT_ONLY = new Set([
+  "uid",
+  "createTime",
+  "updateTime",
+  "verified",
+  "resourceLimits",
+  "lastSeenTime",
+  "identity",
+  "group",
+  "role",
+  "identityUid",
+  "groupUid",
+]);
+const LOOSE_OUTPUT_ONLY = new Set(["uid", "createTime", "updateTime"]);
+
+const camel = (path: string) => path.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === "object" && !Array.isArray(v);
+
+/**
+ * The field paths an update changes (AIP-134).
+ * - No `updateMask` (or an empty one): the fields present in the body, down to leaves for nested
+ *   fields (`claimMatch.subject`); output-only and unknown body fields are ignored.
+ * - `updateMask=a,b`: exactly those paths; camelCase JSON names and their snake_case forms
+ *   (`claim_match.issuer`) both work on typed kinds; loose kinds take names verbatim, top level
+ *   only. `*` means every mutable field (full replacement). Unknown or output-only paths → code 3
+ *   naming the path.
+ *
+ * @example
+ * maskPaths(KIND_RULES.groups, "description", {}, current); // ["description"]
+ * maskPaths(KIND_RULES.groups, undefined, { name: "x", uid: "…" }, current); // ["name"]
+ */
+export function maskPaths(
+  rules: KindRules,
+  updateMask: string | undefined,
+  body: Record<string, unknown>,
+  current: Record<string, unknown>,
+): string[] {
+  const loose = rules.spec.loose === true;
+  const mutable = rules.spec.mutable;
+  const topLevel = loose
+    ? [...new Set([...Object.keys(current), ...Object.keys(body)])].filter((k) => !LOOSE_OUTPUT_ONLY.has(k))
+    : mutable.filter((p) => !p.includes("."));
+
+  if (updateMask === undefined || updateMask.trim() === "") {
+    if (loose) return Object.keys(body).filter((k) => !LOOSE_OUTPUT_ONLY.has(k));
+    const paths: string[] = [];
+    for (const p of topLevel) {
+      if (!(p in body)) continue;
+      const leaves = mutable.filter((m) => m.startsWith(`${p}.`));
+      const value = body[p];
+      if (leaves.length === 0 || !isObject(value)) paths.push(p);
+      else for (const leaf of leaves) if (leaf.slice(p.length + 1) in value) paths.push(leaf);
+    }
+    return paths;
+  }
+
+  const violations: FieldViolation[] = [];
+  const paths = new Set<string>();
+  for (const raw of updateMask.split(",")) {
+    const given = raw.trim();
+    if (given === "") continue;
+    if (given === "*") {
+      for (const p of topLevel) paths.add(p);
+      continue;
+    }
+    const path = loose ? given : camel(given);
+    const head = path.split(".")[0] ?? path;
+    if (loose) {
+      if (LOOSE_OUTPUT_ONLY.has(head) || LOOSE_OUTPUT_ONLY.has(camel(head))) {
+        violations.push({
+          field: "updateMask",
+          description: `${given} is output only and cannot be updated`,
+        });
+      } else if (path.includes(".")) {
+        violations.push({
+          field: "updateMask",
+          description: `${given}: only top-level fields can be named for ${rules.spec.singular} resources`,
+        });
+      } else paths.add(path);
+    } else if (mutable.includes(path)) {
+      paths.add(path);
+    } else if (OUTPUT_ONLY.has(head)) {
+      violations.push({
+        field: "updateMask",
+        description: `${given} is output only or immutable and cannot be updated`,
+      });
+    } else {
+      violations.push({
+        field: "updateMask",
+        description: `${given} is not a field of ${rules.spec.singular} resources`,
+      });
+    }
+  }
+  if (violations.length > 0) throw invalidArgument(violations);
+  return [...paths];
+}
+
+/**
+ * Applies the update: each path takes the body's value; a path whose value is absent from the body
+ * (or `null`) is cleared — removed from the resource — unless it is required (code 3). Parents are
+ * applied before their children, so `claimMatch,claimMatch.subject` replaces then refines.
+ *
+ * @example
+ * applyPaths(KIND_RULES.groups, { name: "a", description: "d" }, {}, ["description"]); // { name: "a" }
+ */
+export function applyPaths(
+  rules: KindRules,
+  current: Record<string, unknown>,
+  body: Record<string, unknown>,
+  paths: readonly string[],
+): Record<string, unknown> {
+  const result = structuredClone(current);
+  const violations: FieldViolation[] = [];
+  for (const path of [...paths].sort((a, b) => a.length - b.length)) {
+    const segments = path.split(".");
+    const value = read(body, segments);
+    if (value === undefined || value === null) {
+      if (rules.required.includes(path)) {
+        violations.push({ field: path, description: "is required and cannot be cleared" });
+      } else remove(result, segments);
+    } else write(result, segments, structuredClone(value));
+  }
+  if (violations.length > 0) throw invalidArgument(violations);
+  return result;
+}
+
+function read(obj: Record<string, unknown>, segments: string[]): unknown {
+  let cur: unknown = obj;
+  for (const s of segments) {
+    if (!isObject(cur)) return undefined;
+    cur = cur[s];
+  }
+  return cur;
+}
+
+function write(obj: Record<string, unknown>, segments: string[], value: unknown): void {
+  let cur = obj;
+  for (const s of segments.slice(0, -1)) {
+    const next = cur[s];
+    if (!isObject(next)) cur[s] = {};
+    cur = cur[s] as Record<string, unknown>;
+  }
+  cur[segments[segments.length - 1] as string] = value;
+}
+
+function remove(obj: Record<string, unknown>, segments: string[]): void {
+  let cur: unknown = obj;
+  for (const s of segments.slice(0, -1)) {
+    if (!isObject(cur)) return;
+    cur = cur[s];
+  }
+  if (isObject(cur)) delete cur[segments[segments.length - 1] as string];
+}

@@ -1,0 +1,37 @@
+import type { z } from "zod";
+import type { FieldViolation } from "../../sdk/index.js";
+import { invalidArgument } from "../core/index.js";
+
+/**
+ * Turns zod issues into BadRequest field violations (field = the JSON path, `body` for the body
+ * itself) and throws them as one code 3 error. `hints` add words to a field's description (the
+ * group name pattern, which the spec wants named in the violation whatever went wrong).
+ *
+ * @example
+ * const parsed = GroupCreate.safeParse(body);
+ * if (!parsed.success) throwZodViolations(parsed.error, { name: "must match the pattern …" });
+ */
+export function throwZodViolations(error: z.ZodError, hints: Readonly<Record<string, string>> = {}): never {
+  const violations: FieldViolation[] = error.issues.map((issue) => {
+    const field = issue.path.length === 0 ? "body" : issue.path.map(String).join(".");
+    let description = /received undefined$/.test(issue.message) ? "is required" : issue.message;
+    if (field === "body" && issue.code === "invalid_type") description = "must be a JSON object";
+    const hint = hints[field];
+    if (hint !== undefined && !description.includes(hint)) description = `${description}; ${hint}`;
+    return { field, description };
+  });
+  throw invalidArgument(violations);
+}
+
+/**
+ * The body as a plain object, or code 3 when it is not one (an array, a string, nothing).
+ *
+ * @example
+ * const fields = requireObject(request.body);
+ */
+export function requireObject(body: unknown): Record<string, unknown> {
+  if (body === null || typeof body !== "object" || Array.isArray(body)) {
+    throw invalidArgument([{ field: "body", description: "must be a JSON object" }]);
+  }
+  return body as Record<string, unknown>;
+}

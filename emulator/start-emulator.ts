@@ -1,0 +1,168 @@
+import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import {
+  ApiTokens,
+  LocalIssuer,
+  loadOrCreateSigningKey,
+  TokenExchange,
+  type WorkloadTokenRequest,
+} from "./auth/index.js";
+import { type FaultSpec, NO_FAULTS, parseFaultSpec, ROOT_UID_PATTERN } from "./core/index.js";
+import { buildApp, createAppContext, FaultInjector, RequestStats, type StatsSnapshot } from "./http/index.js";
+import { PageTokens } from "./lists/index.js";
+import { AUTH_PATH, type EmulatorOptions, ISSUER_PATH, originOf } from "./options.js";
+import { Fixtures, loadFixtures, ResourceService, type SeedCounts } from "./resources/index.js";
+import { Database } from "./store/index.js";
+
+/** What the CLI prints as its ready line. */
+export interface ReadyInfo {
+  baseUrl: string;
+  authUrl: string;
+  issuerUrl: string;
+  orgUid: string;
+  adminToken: string;
+}
+
+/** A running emulator. */
+export interface EmulatorHandle extends ReadyInfo {
+  /** Stops listening, closes connections and the database. */
+  close(): Promise<void>;
+  /** Replaces the injected faults (`"503=1"`, `"none"` or a parsed spec); returns the spec in force. */
+  setFaults(spec: string | FaultSpec): FaultSpec;
+  /** The request counters (as `GET /_emulator/stats`). */
+  stats(): StatsSnapshot;
+  /** Zeroes the request counters. */
+  resetStats(): void;
+  /** Loads fixtures (the `--fixtures` format) in one transaction; returns counts per kind. */
+  seed(fixtures: Fixtures): SeedCounts;
+  /** A workload token of the local issuer (as `POST {issuerUrl}/token`). */
+  mintIdentityToken(request: WorkloadTokenRequest): Promise<string>;
+  /** An API token for an identity without the exchange (for tests of other things). */
+  mintApiToken(identityUid: string): Promise<string>;
+}
+
+/**
+ * Starts the IRV v2beta1 emulator: one HTTP server with the API under its base URL, the STS under
+ * `{baseUrl}/auth`, a local OIDC issuer under `{baseUrl}/oidc` and the control API under
+ * `/_emulator`. Resolves once it listens.
+ *
+ * @example
+ * const emu = await startEmulator({ port: 0 });
+ * const res = await fetch(`${emu.baseUrl}/iam/v2beta1/groups`, { headers: { authorization: `Bearer ${emu.adminToken}` } });
+ * await emu.close();
+ */
+export async function startEmulator(options: EmulatorOptions = {}): Promise<EmulatorHandle> {
+  const clock = options.clock ?? Date.now;
+  const ttl = options.tokenTtlSeconds ?? 3600;
+  if (!Number.isInteger(ttl) || ttl <= 0)
+    throw new Error(`tokenTtlSeconds must be a positive integer, got ${ttl}`);
+  if (options.orgUid !== undefined && !ROOT_UID_PATTERN.test(options.orgUid)) {
+    throw new Error(`orgUid must be 40 lowercase hex digits, got ${JSON.stringify(options.orgUid)}`);
+  }
+  const faultSpec: FaultSpec =
+    options.faults === undefined
+      ? NO_FAULTS
+      : typeof options.faults === "string"
+        ? parseFaultSpec(options.faults)
+        : options.faults;
+  const fixtures = readFixtures(options.fixtures);
+
+  const db = new Database(options.data);
+  try {
+    const secret = db.getMeta("pageTokenSecret") ?? randomBytes(32).toString("base64url");
+    const adminToken =
+      options.adminToken ?? db.getMeta("adminToken") ?? `irv-admin-${randomBytes(24).toString("base64url")}`;
+    db.transaction(() => {
+      db.setMeta("pageTokenSecret", secret);
+      db.setMeta("adminToken", adminToken);
+    });
+    const pageTokens = new PageTokens(Buffer.from(secret, "base64url"), clock);
+    const service = new ResourceService({ db, clock, pageTokens, orgUid: options.orgUid });
+    const apiKey = await loadOrCreateSigningKey(db, "apiSigningKey");
+    const issuerKey = await loadOrCreateSigningKey(db, "issuerSigningKey");
+    // Fixtures describe the initial state: a database that already has one keeps it.
+    if (fixtures !== undefined && db.fresh) loadFixtures(service, fixtures);
+
+    const stats = new RequestStats();
+    const faults = new FaultInjector(faultSpec, options.random);
+    const ctx = createAppContext({
+      service,
+      stats,
+      faults,
+      authPath: AUTH_PATH,
+      issuerPath: ISSUER_PATH,
+      log: options.log ?? process.env.IRV_EMULATOR_LOG === "1",
+    });
+    const app = buildApp(ctx);
+    await app.listen({ host: options.host ?? "127.0.0.1", port: options.port ?? 0 });
+    const address = app.server.address() as AddressInfo;
+    const baseUrl = originOf(address.address, address.port);
+    const authUrl = `${baseUrl}${AUTH_PATH}`;
+    const issuerUrl = `${baseUrl}${ISSUER_PATH}`;
+    const apiTokens = new ApiTokens({
+      key: apiKey,
+      issuer: authUrl,
+      audience: baseUrl,
+      ttlSeconds: ttl,
+      clock,
+      adminToken,
+    });
+    const issuer = new LocalIssuer(issuerKey, issuerUrl, authUrl, clock);
+    const sts = new TokenExchange({
+      trustedIssuers: [issuerUrl, ...(options.trustedIssuers ?? [])],
+      stsAudience: authUrl,
+      apiAudience: baseUrl,
+      clock,
+      apiTokens,
+      claimMatchOf: (uid) => service.claimMatchOf(uid),
+      markSeen: (uid) => service.markSeen(uid),
+    });
+    ctx.attachAuth({ apiTokens, sts, issuer });
+
+    let closing: Promise<void> | undefined;
+    return {
+      baseUrl,
+      authUrl,
+      issuerUrl,
+      orgUid: service.orgUid,
+      adminToken,
+      close: () => {
+        closing ??= app.close().finally(() => db.close());
+        return closing;
+      },
+      setFaults: (spec) => {
+        faults.set(typeof spec === "string" ? parseFaultSpec(spec) : spec);
+        return faults.spec;
+      },
+      stats: () => stats.snapshot(),
+      resetStats: () => stats.reset(),
+      seed: (f) => loadFixtures(service, Fixtures.parse(f)),
+      mintIdentityToken: (request) => issuer.mint(request),
+      mintApiToken: (uid) => apiTokens.mint(uid),
+    };
+  } catch (e) {
+    db.close();
+    throw e;
+  }
+}
+
+function readFixtures(source: string | Fixtures | undefined): Fixtures | undefined {
+  if (source === undefined) return undefined;
+  let doc: unknown = source;
+  if (typeof source === "string") {
+    try {
+      doc = JSON.parse(readFileSync(source, "utf8"));
+    } catch (e) {
+      throw new Error(`fixtures ${source}: ${(e as Error).message}`);
+    }
+  }
+  const parsed = Fixtures.safeParse(doc);
+  if (!parsed.success) {
+    const first = parsed.error.issues
+      .map((i) => `${i.path.join(".") || "(document)"}: ${i.message}`)
+      .join("; ");
+    throw new Error(`fixtures${typeof source === "string" ? ` ${source}` : ""}: ${first}`);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,11 @@
+export { Database } from "./database.js";
+export {
+  type Cursor,
+  countRows,
+  type ListQuery,
+  type PageQuery,
+  readPage,
+  type SortField,
+  sortValue,
+} from "./list-query.js";
+export { type NewResourceRow, type ResourceRow, ResourceTable } from "./resource-table.js";

@@ -1,0 +1,126 @@
+import type { SQLInputValue } from "node:sqlite";
+import type { Database } from "./database.js";
+import type { ResourceRow } from "./resource-table.js";
+
+/** A sort field of `order_by`. */
+export type SortField = "name" | "created_at" | "uid";
+
+/** A position in a sort order: the sort value and the uid of the last row returned. */
+export type Cursor = readonly [value: string | number, uid: string];
+
+/** What a list asks the table for. */
+export interface ListQuery {
+  kind: string;
+  /** Only rows whose parent is this uid. */
+  childrenOf?: string | undefined;
+  /** Only rows anywhere below this uid. */
+  descendantsOf?: string | undefined;
+  /** Only rows with exactly this name. */
+  name?: string | undefined;
+  sort: SortField;
+  descending: boolean;
+  /**
+   * Group uids the caller may read (rows whose scope is one of them or below one). `undefined`: no
+   * restriction.
+   */
+  readableScopes?: readonly string[] | undefined;
+}
+
+/** One page request: the query, where to continue, how many to skip and return. */
+export interface PageQuery extends ListQuery {
+  after?: Cursor | undefined;
+  offset: number;
+  limit: number;
+}
+
+const COLUMNS =
+  "seq, kind, uid, parent_uid AS parentUid, scope_uid AS scopeUid, name, ref_identity AS refIdentity, ref_role AS refRole, data";
+
+// `/` is followed by `0` in ASCII, so "below X" is the half-open range (X + "/", X + "0"): an index
+// range scan instead of a LIKE.
+const below = (uid: string): [string, string] => [`${uid}/`, `${uid}0`];
+
+function where(q: ListQuery): { sql: string; params: SQLInputValue[] } {
+  const parts = ["kind = ?"];
+  const params: SQLInputValue[] = [q.kind];
+  if (q.childrenOf !== undefined) {
+    parts.push("parent_uid = ?");
+    params.push(q.childrenOf);
+  }
+  if (q.descendantsOf !== undefined) {
+    parts.push("uid > ? AND uid < ?");
+    params.push(...below(q.descendantsOf));
+  }
+  if (q.name !== undefined) {
+    parts.push("name = ?");
+    params.push(q.name);
+  }
+  if (q.readableScopes !== undefined) {
+    if (q.readableScopes.length === 0) {
+      parts.push("0");
+    } else {
+      const alternatives = q.readableScopes.map(() => "scope_uid = ? OR (scope_uid > ? AND scope_uid < ?)");
+      parts.push(`(${alternatives.join(" OR ")})`);
+      for (const s of q.readableScopes) params.push(s, ...below(s));
+    }
+  }
+  return { sql: parts.join(" AND "), params };
+}
+
+/**
+ * The sort value of a row for a sort field (what a cursor stores).
+ *
+ * @example
+ * sortValue(row, "name"); // row.name
+ */
+export function sortValue(row: ResourceRow, sort: SortField): string | number {
+  return sort === "name" ? row.name : sort === "created_at" ? row.seq : row.uid;
+}
+
+/**
+ * Reads one page. Cursors are keyset conditions on an index — `(name, uid) > (?, ?)`, `seq > ?`,
+ * `uid > ?` — so a deep page costs what the first one does; `offset` (the `skip` parameter) is an
+ * SQL OFFSET, which walks the skipped index entries.
+ *
+ * @example
+ * readPage(db, { kind: "groups", sort: "name", descending: false, offset: 0, limit: 51 });
+ */
+export function readPage(db: Database, q: PageQuery): ResourceRow[] {
+  const w = where(q);
+  let sql = `SELECT ${COLUMNS} FROM resources WHERE ${w.sql}`;
+  const params = [...w.params];
+  const op = q.descending ? "<" : ">";
+  const dir = q.descending ? "DESC" : "ASC";
+  if (q.after !== undefined) {
+    if (q.sort === "name") {
+      sql += ` AND (name, uid) ${op} (?, ?)`;
+      params.push(q.after[0], q.after[1]);
+    } else if (q.sort === "created_at") {
+      sql += ` AND seq ${op} ?`;
+      params.push(q.after[0]);
+    } else {
+      sql += ` AND uid ${op} ?`;
+      params.push(q.after[1]);
+    }
+  }
+  // Every order ends in a unique column, so the order is total and cursors never skip or repeat.
+  const orderBy =
+    q.sort === "name" ? `name ${dir}, uid ${dir}` : q.sort === "created_at" ? `seq ${dir}` : `uid ${dir}`;
+  sql += ` ORDER BY ${orderBy} LIMIT ? OFFSET ?`;
+  params.push(q.limit, q.offset);
+  return db.statement(sql).all(...params) as unknown as ResourceRow[];
+}
+
+/**
+ * Counts the rows matching a query (cursor and offset ignored).
+ *
+ * @example
+ * countRows(db, { kind: "groups", sort: "uid", descending: false });
+ */
+export function countRows(db: Database, q: ListQuery): number {
+  const w = where(q);
+  const row = db.statement(`SELECT count(*) AS n FROM resources WHERE ${w.sql}`).get(...w.params) as {
+    n: number;
+  };
+  return row.n;
+}
