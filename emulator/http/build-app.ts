@@ -66,6 +66,10 @@ export function buildApp(ctx: AppContext): FastifyInstance {
     routerOptions: { maxParamLength: 8192 },
     return503OnClosing: false,
     forceCloseConnections: true,
+    // Router-level failures (a malformed URL) answer in the same AIP-193 shape as everything else.
+    frameworkErrors: (error, req, reply) => {
+      sendFault(reply, toFault(error, req));
+    },
   });
   app.decorateRequest("caller", undefined);
   app.decorateRequest("resetAfter", false);

@@ -16,6 +16,7 @@ export function sendFault(reply: FastifyReply, fault: ApiFault, status?: number)
   for (const [k, v] of Object.entries(fault.headers)) reply.header(k, v);
   return reply
     .code(status ?? httpStatusForCode(fault.code))
+    .header("x-request-id", reply.request.id)
     .header("content-type", JSON_TYPE)
     .send(JSON.stringify(fault.toBody(reply.request.id)));
 }

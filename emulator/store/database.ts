@@ -20,6 +20,7 @@ CREATE UNIQUE INDEX IF NOT EXISTS resources_by_uid ON resources (kind, uid);
 CREATE INDEX IF NOT EXISTS resources_by_kind ON resources (kind);
 CREATE INDEX IF NOT EXISTS resources_by_name ON resources (kind, name, uid);
 CREATE INDEX IF NOT EXISTS resources_by_parent ON resources (parent_uid, kind);
+CREATE INDEX IF NOT EXISTS resources_by_sibling ON resources (kind, parent_uid, name);
 CREATE INDEX IF NOT EXISTS resources_by_scope ON resources (kind, scope_uid);
 CREATE INDEX IF NOT EXISTS bindings_by_identity ON resources (ref_identity) WHERE ref_identity IS NOT NULL;
 CREATE INDEX IF NOT EXISTS bindings_by_role ON resources (ref_role) WHERE ref_role IS NOT NULL;

@@ -40,6 +40,13 @@ const COLUMNS =
 // range scan instead of a LIKE.
 const below = (uid: string): [string, string] => [`${uid}/`, `${uid}0`];
 
+// With a name filter the name indexes are the selective ones; without statistics SQLite would rather
+// walk the kind index to avoid a sort, which reads every row of the kind.
+function indexHint(q: ListQuery): string {
+  if (q.name === undefined) return "";
+  return q.childrenOf !== undefined ? " INDEXED BY resources_by_sibling" : " INDEXED BY resources_by_name";
+}
+
 function where(q: ListQuery): { sql: string; params: SQLInputValue[] } {
   const parts = ["kind = ?"];
   const params: SQLInputValue[] = [q.kind];
@@ -87,7 +94,7 @@ export function sortValue(row: ResourceRow, sort: SortField): string | number {
  */
 export function readPage(db: Database, q: PageQuery): ResourceRow[] {
   const w = where(q);
-  let sql = `SELECT ${COLUMNS} FROM resources WHERE ${w.sql}`;
+  let sql = `SELECT ${COLUMNS} FROM resources${indexHint(q)} WHERE ${w.sql}`;
   const params = [...w.params];
   const op = q.descending ? "<" : ">";
   const dir = q.descending ? "DESC" : "ASC";
@@ -119,7 +126,9 @@ export function readPage(db: Database, q: PageQuery): ResourceRow[] {
  */
 export function countRows(db: Database, q: ListQuery): number {
   const w = where(q);
-  const row = db.statement(`SELECT count(*) AS n FROM resources WHERE ${w.sql}`).get(...w.params) as {
+  const row = db
+    .statement(`SELECT count(*) AS n FROM resources${indexHint(q)} WHERE ${w.sql}`)
+    .get(...w.params) as {
     n: number;
   };
   return row.n;

@@ -1,0 +1,399 @@
+// The wire shapes of the spec (section 2) as the emulator answers them, checked against the sdk's
+// zod schemas and the spec's literal rules: uid paths, timestamps, defaults, hydrated bindings.
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import {
+  ERROR_DOMAIN,
+  GROUP_NAME_PATTERN_SOURCE,
+  GroupSchema,
+  IdentitySchema,
+  LooseResourceSchema,
+  RoleBindingSchema,
+  RoleSchema,
+  TYPE_URL_PREFIX,
+  V1List,
+} from "../../../sdk/index.js";
+import { detail, type ErrorBody, startTestEmulator, type TestEmulator, TIMESTAMP } from "./support.js";
+
+let emu: TestEmulator;
+beforeAll(async () => {
+  emu = await startTestEmulator();
+});
+afterAll(() => emu.close());
+
+const SEGMENT = /^[0-9a-f]{16}$/;
+
+describe("groups", () => {
+  test("a new group has a child uid of its parent, verified false, empty resourceLimits and millisecond UTC timestamps", async () => {
+    expect(emu.orgUid).toMatch(/^[0-9a-f]{40}$/);
+    const g = await emu.group("platform", undefined, "Platform team");
+    expect(GroupSchema.parse(g)).toBeTruthy();
+    expect(g.uid.startsWith(`${emu.orgUid}/`)).toBe(true);
+    expect(g.uid.slice(emu.orgUid.length + 1)).toMatch(SEGMENT);
+    expect(g).toMatchObject({
+      name: "platform",
+      description: "Platform team",
+      verified: false,
+      resourceLimits: {},
+    });
+    expect(g.createTime).toMatch(TIMESTAMP);
+    expect(g.updateTime).toBe(g.createTime);
+    const child = await emu.group("child", g.uid);
+    expect(child.uid).toMatch(new RegExp(`^${g.uid}/[0-9a-f]{16}$`));
+    expect(child).not.toHaveProperty("description");
+  });
+
+  test("get by uid returns the same group as create", async () => {
+    const g = await emu.group("get-me");
+    expect(await emu.ok("GET", `/iam/v2beta1/groups/${g.uid}`)).toEqual(g);
+  });
+
+  test("the root organization is a group readable by uid", async () => {
+    const root = await emu.ok("GET", `/iam/v2beta1/groups/${emu.orgUid}`);
+    expect(GroupSchema.parse(root).uid).toBe(emu.orgUid);
+  });
+
+  test("refuses a group name with capitals with code 3, INVALID_ARGUMENT and a BadRequest naming the field and the pattern", async () => {
+    const a = await emu.call<ErrorBody>("POST", `/iam/v2beta1/groups/${emu.orgUid}`, {
+      body: { name: "Team A" },
+    });
+    expect(a.status).toBe(400);
+    expect(a.body.code).toBe(3);
+    expect(a.body.message.startsWith("Invalid argument:")).toBe(true);
+    expect(detail(a.body, "ErrorInfo")).toEqual({
+      "@type": `${TYPE_URL_PREFIX}ErrorInfo`,
+      reason: "INVALID_ARGUMENT",
+      domain: ERROR_DOMAIN,
+    });
+    const bad = detail<{ fieldViolations: { field: string; description: string }[] }>(a.body, "BadRequest");
+    expect(bad.fieldViolations).toHaveLength(1);
+    expect(bad.fieldViolations[0]?.field).toBe("name");
+    expect(bad.fieldViolations[0]?.description).toContain(GROUP_NAME_PATTERN_SOURCE);
+    expect(detail<{ requestId: string }>(a.body, "RequestInfo").requestId).toBe(
+      a.headers.get("x-request-id"),
+    );
+  });
+
+  test("refuses a missing or empty group name the same way", async () => {
+    for (const body of [{}, { name: "" }, { description: "no name" }]) {
+      const a = await emu.call<ErrorBody>("POST", `/iam/v2beta1/groups/${emu.orgUid}`, { body });
+      expect(a.body.code).toBe(3);
+      const bad = detail<{ fieldViolations: { field: string; description: string }[] }>(a.body, "BadRequest");
+      expect(bad.fieldViolations[0]).toMatchObject({ field: "name" });
+      expect(bad.fieldViolations[0]?.description).toContain(GROUP_NAME_PATTERN_SOURCE);
+    }
+  });
+
+  test("accepts every character of the name pattern", async () => {
+    const g = await emu.group("a.b_c-d 9");
+    expect(g.name).toBe("a.b_c-d 9");
+  });
+
+  test("refuses a duplicate name among siblings with code 6 but allows it under another parent", async () => {
+    const parent = await emu.group("dup-parent");
+    await emu.group("same", parent.uid);
+    const a = await emu.call<ErrorBody>("POST", `/iam/v2beta1/groups/${parent.uid}`, {
+      body: { name: "same" },
+    });
+    expect(a.status).toBe(409);
+    expect(a.body.code).toBe(6);
+    expect(detail(a.body, "ErrorInfo")).toMatchObject({ reason: "ALREADY_EXISTS" });
+    const other = await emu.group("dup-other");
+    expect((await emu.group("same", other.uid)).name).toBe("same");
+  });
+
+  test("answers code 5 for an unknown uid and for a create under an unknown parent", async () => {
+    const ghost = `${emu.orgUid}/0123456789abcdef`;
+    const get = await emu.call<ErrorBody>("GET", `/iam/v2beta1/groups/${ghost}`);
+    expect(get.status).toBe(404);
+    expect(get.body.code).toBe(5);
+    expect(detail(get.body, "ErrorInfo")).toMatchObject({ reason: "NOT_FOUND", domain: ERROR_DOMAIN });
+    const create = await emu.call<ErrorBody>("POST", `/iam/v2beta1/groups/${ghost}`, { body: { name: "x" } });
+    expect(create.body.code).toBe(5);
+    for (const method of ["PATCH", "DELETE"]) {
+      const a = await emu.call<ErrorBody>(method, `/iam/v2beta1/groups/${ghost}`, {
+        body: { description: "x" },
+      });
+      expect(a.body.code).toBe(5);
+    }
+    expect((await emu.call<ErrorBody>("GET", "/iam/v2beta1/groups/not-a-uid")).body.code).toBe(5);
+  });
+});
+
+describe("identities", () => {
+  test("an identity is a child of its group, carries claimMatch and has lastSeenTime in the create response", async () => {
+    const g = await emu.group("ids");
+    const id = await emu.identity(g.uid, "ci", "repo:acme/app");
+    expect(IdentitySchema.parse(id)).toBeTruthy();
+    expect(id.uid).toMatch(new RegExp(`^${g.uid}/[0-9a-f]{16}$`));
+    expect(id.claimMatch).toEqual({ issuer: emu.issuerUrl, subject: "repo:acme/app" });
+    expect(id.lastSeenTime).toMatch(TIMESTAMP);
+    expect(id.createTime).toMatch(TIMESTAMP);
+    expect(id.updateTime).toMatch(TIMESTAMP);
+    expect(await emu.ok("GET", `/iam/v2beta1/identities/${id.uid}`)).toEqual(id);
+  });
+
+  test("refuses an identity without claimMatch subject, naming the nested field", async () => {
+    const a = await emu.call<ErrorBody>("POST", `/iam/v2beta1/identities/${emu.orgUid}`, {
+      body: { name: "x", claimMatch: { issuer: "https://i" } },
+    });
+    expect(a.body.code).toBe(3);
+    const bad = detail<{ fieldViolations: { field: string }[] }>(a.body, "BadRequest");
+    expect(bad.fieldViolations.map((v) => v.field)).toEqual(["claimMatch.subject"]);
+  });
+
+  test("refuses a duplicate identity name in one group with code 6", async () => {
+    const g = await emu.group("id-dups");
+    await emu.identity(g.uid, "same");
+    const a = await emu.call<ErrorBody>("POST", `/iam/v2beta1/identities/${g.uid}`, {
+      body: { name: "same", claimMatch: { issuer: "https://i", subject: "s" } },
+    });
+    expect(a.body.code).toBe(6);
+  });
+});
+
+describe("roles", () => {
+  test("the built-in roles owner, editor and viewer exist with flat hex uids and built-in descriptions", async () => {
+    const page = await emu.ok<{ roles: { uid: string; name: string; description: string }[] }>(
+      "GET",
+      "/iam/v2beta1/roles",
+    );
+    const builtIns = page.roles.filter((r) => ["owner", "editor", "viewer"].includes(r.name));
+    expect(builtIns.map((r) => r.name).sort()).toEqual(["editor", "owner", "viewer"]);
+    for (const r of builtIns) {
+      expect(RoleSchema.parse(r)).toBeTruthy();
+      expect(r.uid).toMatch(/^[0-9a-f]+$/);
+      expect(r.description).toMatch(/^Built-in role/);
+    }
+  });
+
+  test("custom roles are created with POST /iam/v2beta1/roles and are readable by uid", async () => {
+    const role = await emu.ok<{ uid: string; name: string }>("POST", "/iam/v2beta1/roles", {
+      body: { name: "auditor", description: "reads audit logs" },
+    });
+    expect(role.uid).toMatch(/^[0-9a-f]{40}$/);
+    expect(await emu.ok("GET", `/iam/v2beta1/roles/${role.uid}`)).toEqual(role);
+    expect(
+      (await emu.call<ErrorBody>("POST", "/iam/v2beta1/roles", { body: { name: "viewer" } })).body.code,
+    ).toBe(6);
+  });
+
+  test("built-in roles cannot be changed or deleted, even by the admin (code 7)", async () => {
+    const viewer = await emu.roleUid("viewer");
+    const patch = await emu.call<ErrorBody>("PATCH", `/iam/v2beta1/roles/${viewer}`, {
+      body: { description: "x" },
+    });
+    expect(patch.body.code).toBe(7);
+    const del = await emu.call<ErrorBody>("DELETE", `/iam/v2beta1/roles/${viewer}`);
+    expect(del.body.code).toBe(7);
+  });
+});
+
+describe("role bindings", () => {
+  test("a binding is created from identityUid and roleUid and answers hydrated identity, group and role with only createTime", async () => {
+    const g = await emu.group("bound", undefined, "bound group");
+    const id = await emu.identity(g.uid, "deployer", "sub-deployer");
+    const roleUid = await emu.roleUid("editor");
+    const b = await emu.ok<Record<string, unknown>>("POST", `/iam/v2beta1/roleBindings/${g.uid}`, {
+      body: { identityUid: id.uid, roleUid },
+    });
+    expect(RoleBindingSchema.parse(b)).toBeTruthy();
+    expect(b.uid).toMatch(new RegExp(`^${g.uid}/[0-9a-f]{16}$`));
+    expect(b.identity).toEqual({
+      uid: id.uid,
+      name: "deployer",
+      subject: "sub-deployer",
+      issuer: emu.issuerUrl,
+    });
+    expect(b.group).toEqual({ uid: g.uid, name: "bound", description: "bound group" });
+    expect(b.role).toMatchObject({ uid: roleUid, name: "editor" });
+    expect(Object.keys(b).sort()).toEqual(["createTime", "group", "identity", "role", "uid"]);
+    expect(b.createTime).toMatch(TIMESTAMP);
+    expect(await emu.ok("GET", `/iam/v2beta1/roleBindings/${String(b.uid)}`)).toEqual(b);
+  });
+
+  test("a binding may bind an identity of an ancestor group but not one of a sibling group", async () => {
+    const parent = await emu.group("rb-parent");
+    const child = await emu.group("rb-child", parent.uid);
+    const sibling = await emu.group("rb-sibling", parent.uid);
+    const id = await emu.identity(parent.uid, "up");
+    const roleUid = await emu.roleUid("viewer");
+    await emu.ok("POST", `/iam/v2beta1/roleBindings/${child.uid}`, {
+      body: { identityUid: id.uid, roleUid },
+    });
+    const other = await emu.identity(sibling.uid, "beside");
+    const a = await emu.call<ErrorBody>("POST", `/iam/v2beta1/roleBindings/${child.uid}`, {
+      body: { identityUid: other.uid, roleUid },
+    });
+    expect(a.body.code).toBe(3);
+    expect(
+      detail<{ fieldViolations: { field: string }[] }>(a.body, "BadRequest").fieldViolations[0]?.field,
+    ).toBe("identityUid");
+  });
+
+  test("a second binding of the same identity and role in one group is code 6; an unknown role is code 3", async () => {
+    const g = await emu.group("rb-dup");
+    const id = await emu.identity(g.uid, "x");
+    const roleUid = await emu.roleUid("viewer");
+    await emu.ok("POST", `/iam/v2beta1/roleBindings/${g.uid}`, { body: { identityUid: id.uid, roleUid } });
+    const dup = await emu.call<ErrorBody>("POST", `/iam/v2beta1/roleBindings/${g.uid}`, {
+      body: { identityUid: id.uid, roleUid },
+    });
+    expect(dup.body.code).toBe(6);
+    const unknown = await emu.call<ErrorBody>("POST", `/iam/v2beta1/roleBindings/${g.uid}`, {
+      body: { identityUid: id.uid, roleUid: "ffff" },
+    });
+    expect(unknown.body.code).toBe(3);
+  });
+
+  test("hydrated references follow renames", async () => {
+    const g = await emu.group("rb-rename");
+    const id = await emu.identity(g.uid, "before");
+    const b = await emu.ok<{ uid: string }>("POST", `/iam/v2beta1/roleBindings/${g.uid}`, {
+      body: { identityUid: id.uid, roleUid: await emu.roleUid("viewer") },
+    });
+    await emu.ok("PATCH", `/iam/v2beta1/identities/${id.uid}`, { body: { name: "after" } });
+    const again = await emu.ok<{ identity: { name: string } }>("GET", `/iam/v2beta1/roleBindings/${b.uid}`);
+    expect(again.identity.name).toBe("after");
+  });
+});
+
+describe("loose kinds", () => {
+  test.each(["identityProviders", "accountAssociations", "groupInvites"])(
+    "%s keep fields the spec does not show and support get, update and delete",
+    async (collection) => {
+      const g = await emu.group(`loose-${collection.toLowerCase()}`);
+      const created = await emu.ok<Record<string, unknown>>("POST", `/iam/v2beta1/${collection}/${g.uid}`, {
+        body: { name: "one", issuer: "https://token.example", extra: { nested: [1, 2] } },
+      });
+      expect(LooseResourceSchema.parse(created)).toBeTruthy();
+      expect(created).toMatchObject({
+        name: "one",
+        issuer: "https://token.example",
+        extra: { nested: [1, 2] },
+      });
+      expect(String(created.uid).startsWith(`${g.uid}/`)).toBe(true);
+      const uid = String(created.uid);
+      const updated = await emu.ok<Record<string, unknown>>("PATCH", `/iam/v2beta1/${collection}/${uid}`, {
+        body: { issuer: "https://other.example" },
+      });
+      expect(updated).toMatchObject({
+        name: "one",
+        issuer: "https://other.example",
+        extra: { nested: [1, 2] },
+      });
+      expect((await emu.call("DELETE", `/iam/v2beta1/${collection}/${uid}`)).status).toBe(200);
+      expect((await emu.call<ErrorBody>("GET", `/iam/v2beta1/${collection}/${uid}`)).body.code).toBe(5);
+      const noName = await emu.call<ErrorBody>("POST", `/iam/v2beta1/${collection}/${g.uid}`, {
+        body: { issuer: "x" },
+      });
+      expect(noName.body.code).toBe(3);
+    },
+  );
+});
+
+describe("registry and vulnerabilities", () => {
+  test("repos, tags and advisories seeded through the control API are listed and read by uid", async () => {
+    const g = await emu.group("registry");
+    const repo = await emu.ok<{ uid: string; name: string; createTime: string }>("POST", "/_emulator/repos", {
+      body: { parentUid: g.uid, name: "app" },
+    });
+    expect(repo.uid).toMatch(new RegExp(`^${g.uid}/[0-9a-f]{16}$`));
+    expect(repo.createTime).toMatch(TIMESTAMP);
+    const tag = await emu.ok<{ uid: string }>("POST", "/_emulator/tags", {
+      body: { repoUid: repo.uid, name: "v1", digest: "sha256:abc" },
+    });
+    expect(tag.uid).toMatch(new RegExp(`^${repo.uid}/[0-9a-f]{16}$`));
+    const adv = await emu.ok<{ uid: string }>("POST", "/_emulator/advisories", {
+      body: { parentUid: g.uid, name: "CVE-2026-0001", severity: "HIGH", repoUid: repo.uid },
+    });
+    expect(await emu.ok("GET", `/registry/v2beta1/repos/${repo.uid}`)).toEqual(repo);
+    expect(await emu.ok("GET", `/registry/v2beta1/tags/${tag.uid}`)).toMatchObject({
+      name: "v1",
+      digest: "sha256:abc",
+    });
+    expect(await emu.ok("GET", `/vulnerabilities/v2beta1/advisories/${adv.uid}`)).toMatchObject({
+      severity: "HIGH",
+    });
+    const repos = await emu.ok<{ repos: unknown[]; totalCount: string }>("GET", "/registry/v2beta1/repos", {
+      query: { "uidp.children_of": g.uid },
+    });
+    expect(repos).toMatchObject({ repos: [repo], totalCount: "1" });
+    const tags = await emu.ok<{ tags: { uid: string }[] }>("GET", "/registry/v2beta1/tags", {
+      query: { "uidp.descendants_of": g.uid },
+    });
+    expect(tags.tags.map((t) => t.uid)).toEqual([tag.uid]);
+  });
+
+  test("the read-only kinds offer no create, update or delete (code 12, HTTP 405 with Allow)", async () => {
+    const a = await emu.call<ErrorBody>("POST", `/registry/v2beta1/repos/${emu.orgUid}`, {
+      body: { name: "x" },
+    });
+    expect(a.status).toBe(405);
+    expect(a.body.code).toBe(12);
+    expect(a.headers.get("allow")).toBe("GET");
+  });
+
+  test("fixtures seed a tree of groups, identities with roles, repos with tags and advisories", async () => {
+    const created = await emu.ok<{ created: Record<string, number> }>("POST", "/_emulator/fixtures", {
+      body: {
+        roles: [{ name: "fixture-role" }],
+        groups: [
+          {
+            name: "fixture-team",
+            groups: [{ name: "fixture-sub" }],
+            identities: [
+              {
+                name: "bot",
+                claimMatch: { issuer: emu.issuerUrl, subject: "bot" },
+                roles: ["viewer", "fixture-role"],
+              },
+            ],
+            repos: [{ name: "svc", tags: [{ name: "latest" }] }],
+            advisories: [{ name: "CVE-1", repo: "svc" }],
+          },
+        ],
+      },
+    });
+    expect(created.created).toEqual({
+      roles: 1,
+      groups: 2,
+      identities: 1,
+      roleBindings: 2,
+      repos: 1,
+      tags: 1,
+      advisories: 1,
+    });
+    const team = await emu.ok<{ groups: { uid: string }[] }>("GET", "/iam/v2beta1/groups", {
+      query: { name: "fixture-team" },
+    });
+    const teamUid = team.groups[0]?.uid as string;
+    const advisories = await emu.ok<{ advisories: { repoUid: string }[] }>(
+      "GET",
+      "/vulnerabilities/v2beta1/advisories",
+      {
+        query: { "uidp.children_of": teamUid },
+      },
+    );
+    expect(advisories.advisories[0]?.repoUid.startsWith(`${teamUid}/`)).toBe(true);
+  });
+});
+
+describe("v1 read paths", () => {
+  test("GET /iam/v1/groups and /registry/v1/repos answer the v1 shape side by side with v2", async () => {
+    const g = await emu.group("v1-visible");
+    await emu.ok("POST", "/_emulator/repos", { body: { parentUid: g.uid, name: "v1repo" } });
+    const groups = V1List.parse(await emu.ok("GET", "/iam/v1/groups"));
+    const item = groups.items.find((i) => i.id === g.uid);
+    expect(item).toMatchObject({
+      id: g.uid,
+      name: "v1-visible",
+      createdAt: g.createTime,
+      updatedAt: g.updateTime,
+    });
+    expect(item).not.toHaveProperty("uid");
+    const byId = V1List.parse(await emu.ok("GET", "/iam/v1/groups", { query: { id: g.uid } }));
+    expect(byId.items.map((i) => i.id)).toEqual([g.uid]);
+    const repos = V1List.parse(await emu.ok("GET", "/registry/v1/repos"));
+    expect(repos.items.some((r) => r.name === "v1repo" && typeof r.createdAt === "string")).toBe(true);
+  });
+});

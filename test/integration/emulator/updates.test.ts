@@ -1,0 +1,275 @@
+// Updates (AIP-134 and spec section 4): without a mask only the fields present change; with
+// updateMask only the listed ones, clearing those absent from the body; `*` replaces; unknown and
+// output-only paths are refused; new values follow the create rules; updateTime always advances.
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { GROUP_NAME_PATTERN_SOURCE } from "../../../sdk/index.js";
+import {
+  detail,
+  type ErrorBody,
+  type Group,
+  type Identity,
+  startTestEmulator,
+  type TestEmulator,
+} from "./support.js";
+
+let emu: TestEmulator;
+beforeAll(async () => {
+  emu = await startTestEmulator();
+});
+afterAll(() => emu.close());
+
+let seq = 0;
+const freshGroup = () => emu.group(`patch-${++seq}`, undefined, "original");
+const patch = <T = Group>(path: string, body: unknown, updateMask?: string) =>
+  emu.call<T & ErrorBody>("PATCH", path, { body, query: { updateMask } });
+const violations = (body: ErrorBody) =>
+  detail<{ fieldViolations: { field: string; description: string }[] }>(body, "BadRequest").fieldViolations;
+
+describe("groups", () => {
+  test("without a mask only the fields present in the body change", async () => {
+    const g = await freshGroup();
+    const a = await patch(`/iam/v2beta1/groups/${g.uid}`, { description: "changed" });
+    expect(a.status).toBe(200);
+    expect(a.body).toMatchObject({
+      uid: g.uid,
+      name: g.name,
+      description: "changed",
+      verified: false,
+      resourceLimits: {},
+    });
+    expect(await emu.ok("GET", `/iam/v2beta1/groups/${g.uid}`)).toEqual(a.body);
+  });
+
+  test("without a mask, output-only and unknown body fields are ignored (a GET-modify-PATCH round trip works)", async () => {
+    const g = await freshGroup();
+    const a = await patch(`/iam/v2beta1/groups/${g.uid}`, {
+      ...g,
+      name: `${g.name}-renamed`,
+      uid: "ignored",
+      createTime: "2000-01-01T00:00:00.000Z",
+      verified: true,
+      color: "blue",
+    });
+    expect(a.status).toBe(200);
+    expect(a.body).toMatchObject({
+      uid: g.uid,
+      name: `${g.name}-renamed`,
+      createTime: g.createTime,
+      verified: false,
+    });
+    expect(a.body).not.toHaveProperty("color");
+  });
+
+  test("with updateMask only the listed fields change and other body fields are ignored", async () => {
+    const g = await freshGroup();
+    const a = await patch(
+      `/iam/v2beta1/groups/${g.uid}`,
+      { name: "ignored-name", description: "masked" },
+      "description",
+    );
+    expect(a.body).toMatchObject({ name: g.name, description: "masked" });
+  });
+
+  test("a listed field absent from the body is cleared", async () => {
+    const g = await freshGroup();
+    const a = await patch(`/iam/v2beta1/groups/${g.uid}`, {}, "description");
+    expect(a.status).toBe(200);
+    expect(a.body).not.toHaveProperty("description");
+    expect(a.body.name).toBe(g.name);
+  });
+
+  test("null in the body clears an optional field when no mask is given", async () => {
+    const g = await freshGroup();
+    const a = await patch(`/iam/v2beta1/groups/${g.uid}`, { description: null });
+    expect(a.body).not.toHaveProperty("description");
+  });
+
+  test("the required name cannot be cleared (code 3 naming it)", async () => {
+    const g = await freshGroup();
+    const a = await patch(`/iam/v2beta1/groups/${g.uid}`, {}, "name");
+    expect(a.body.code).toBe(3);
+    expect(violations(a.body)[0]).toMatchObject({ field: "name" });
+    const viaNull = await patch(`/iam/v2beta1/groups/${g.uid}`, { name: null });
+    expect(viaNull.body.code).toBe(3);
+  });
+
+  test("updateMask=* replaces every mutable field, clearing what the body lacks", async () => {
+    const g = await freshGroup();
+    const a = await patch(`/iam/v2beta1/groups/${g.uid}`, { name: `${g.name}-star` }, "*");
+    expect(a.body).toMatchObject({ name: `${g.name}-star` });
+    expect(a.body).not.toHaveProperty("description");
+    const noName = await patch(`/iam/v2beta1/groups/${g.uid}`, { description: "x" }, "*");
+    expect(noName.body.code).toBe(3);
+  });
+
+  test("mask paths may be lists and snake_case; unknown and output-only paths are code 3 naming the path", async () => {
+    const g = await freshGroup();
+    const both = await patch(
+      `/iam/v2beta1/groups/${g.uid}`,
+      { name: `${g.name}-b`, description: "d" },
+      "name, description",
+    );
+    expect(both.body).toMatchObject({ name: `${g.name}-b`, description: "d" });
+    for (const path of [
+      "uid",
+      "createTime",
+      "create_time",
+      "updateTime",
+      "verified",
+      "resourceLimits",
+      "colour",
+    ]) {
+      const a = await patch(`/iam/v2beta1/groups/${g.uid}`, { description: "x" }, path);
+      expect(a.status).toBe(400);
+      expect(a.body.code).toBe(3);
+      expect(violations(a.body)[0]?.field).toBe("updateMask");
+      expect(violations(a.body)[0]?.description).toContain(path);
+    }
+  });
+
+  test("a new name is checked against the pattern and against siblings", async () => {
+    const g = await freshGroup();
+    const bad = await patch(`/iam/v2beta1/groups/${g.uid}`, { name: "Bad Name" });
+    expect(bad.body.code).toBe(3);
+    expect(violations(bad.body)[0]?.description).toContain(GROUP_NAME_PATTERN_SOURCE);
+    const other = await freshGroup();
+    const clash = await patch(`/iam/v2beta1/groups/${g.uid}`, { name: other.name });
+    expect(clash.body.code).toBe(6);
+    const same = await patch(`/iam/v2beta1/groups/${g.uid}`, { name: g.name });
+    expect(same.status).toBe(200);
+  });
+
+  test("a wrong type is code 3 naming the field", async () => {
+    const g = await freshGroup();
+    const a = await patch(`/iam/v2beta1/groups/${g.uid}`, { description: 42 });
+    expect(a.body.code).toBe(3);
+    expect(violations(a.body)[0]?.field).toBe("description");
+  });
+
+  test("updateTime strictly increases on every update, even within one millisecond; createTime stays", async () => {
+    const g = await freshGroup();
+    let last = g.updateTime;
+    const results = await Promise.all(
+      [1, 2, 3, 4, 5].map((i) => patch(`/iam/v2beta1/groups/${g.uid}`, { description: `v${i}` })),
+    );
+    const times = results.map((r) => r.body.updateTime).sort();
+    for (const t of times) {
+      expect(Date.parse(t)).toBeGreaterThan(Date.parse(last));
+      last = t;
+    }
+    expect(new Set(times).size).toBe(5);
+    expect(results.every((r) => r.body.createTime === g.createTime)).toBe(true);
+  });
+});
+
+describe("identities", () => {
+  const freshIdentity = async () => emu.identity(emu.orgUid, `idp-${++seq}`, "subject-a");
+
+  test("a nested mask path changes only that leaf", async () => {
+    const id = await freshIdentity();
+    const a = await patch<Identity>(
+      `/iam/v2beta1/identities/${id.uid}`,
+      { claimMatch: { subject: "subject-b", issuer: "ignored" } },
+      "claimMatch.subject",
+    );
+    expect(a.body.claimMatch).toEqual({ issuer: emu.issuerUrl, subject: "subject-b" });
+    const snake = await patch<Identity>(
+      `/iam/v2beta1/identities/${id.uid}`,
+      { claimMatch: { subject: "subject-c" } },
+      "claim_match.subject",
+    );
+    expect(snake.body.claimMatch.subject).toBe("subject-c");
+  });
+
+  test("without a mask a partial claimMatch changes only the leaves present", async () => {
+    const id = await freshIdentity();
+    const a = await patch<Identity>(`/iam/v2beta1/identities/${id.uid}`, {
+      claimMatch: { subject: "only-subject" },
+    });
+    expect(a.body.claimMatch).toEqual({ issuer: emu.issuerUrl, subject: "only-subject" });
+  });
+
+  test("masking the whole claimMatch replaces it and must keep it complete", async () => {
+    const id = await freshIdentity();
+    const a = await patch<Identity>(
+      `/iam/v2beta1/identities/${id.uid}`,
+      { claimMatch: { subject: "x" } },
+      "claimMatch",
+    );
+    expect(a.body.code).toBe(3);
+    expect(violations(a.body)[0]?.field).toBe("claimMatch.issuer");
+    const cleared = await patch<Identity>(`/iam/v2beta1/identities/${id.uid}`, {}, "claimMatch.issuer");
+    expect(cleared.body.code).toBe(3);
+  });
+
+  test("lastSeenTime is output only", async () => {
+    const id = await freshIdentity();
+    const a = await patch<Identity>(`/iam/v2beta1/identities/${id.uid}`, {}, "lastSeenTime");
+    expect(a.body.code).toBe(3);
+    expect(violations(a.body)[0]?.description).toContain("lastSeenTime");
+  });
+});
+
+describe("roles and role bindings", () => {
+  test("a custom role's name and description can be updated", async () => {
+    const role = await emu.ok<{ uid: string }>("POST", "/iam/v2beta1/roles", {
+      body: { name: `r-${++seq}`, description: "a" },
+    });
+    const a = await patch<{ description?: string }>(`/iam/v2beta1/roles/${role.uid}`, {}, "description");
+    expect(a.status).toBe(200);
+    expect(a.body).not.toHaveProperty("description");
+  });
+
+  test("a role binding's role can be changed; its identity and group cannot", async () => {
+    const g = await freshGroup();
+    const id = await emu.identity(g.uid, "bound");
+    const b = await emu.ok<{ uid: string; createTime: string }>(
+      "POST",
+      `/iam/v2beta1/roleBindings/${g.uid}`,
+      {
+        body: { identityUid: id.uid, roleUid: await emu.roleUid("viewer") },
+      },
+    );
+    const editor = await emu.roleUid("editor");
+    const a = await patch<{ role: { name: string }; createTime: string }>(
+      `/iam/v2beta1/roleBindings/${b.uid}`,
+      {
+        roleUid: editor,
+      },
+    );
+    expect(a.body.role.name).toBe("editor");
+    expect(a.body.createTime).toBe(b.createTime);
+    const moved = await patch(`/iam/v2beta1/roleBindings/${b.uid}`, { identityUid: "x" }, "identityUid");
+    expect(moved.body.code).toBe(3);
+    const unknownRole = await patch(`/iam/v2beta1/roleBindings/${b.uid}`, { roleUid: "abc" });
+    expect(unknownRole.body.code).toBe(3);
+  });
+});
+
+describe("loose kinds", () => {
+  test("masks name top-level fields verbatim; absent ones are removed; name stays required", async () => {
+    const g = await freshGroup();
+    const idp = await emu.ok<{ uid: string }>("POST", `/iam/v2beta1/identityProviders/${g.uid}`, {
+      body: { name: "gh", issuer: "https://a", audience: "x" },
+    });
+    const a = await patch<Record<string, unknown>>(
+      `/iam/v2beta1/identityProviders/${idp.uid}`,
+      { issuer: "https://b", audience: "ignored" },
+      "issuer,client_id",
+    );
+    expect(a.body).toMatchObject({ name: "gh", issuer: "https://b", audience: "x" });
+    expect(a.body).not.toHaveProperty("client_id");
+    const star = await patch<Record<string, unknown>>(
+      `/iam/v2beta1/identityProviders/${idp.uid}`,
+      { name: "gh2" },
+      "*",
+    );
+    expect(star.body).not.toHaveProperty("issuer");
+    expect(star.body).not.toHaveProperty("audience");
+    expect(star.body.name).toBe("gh2");
+    for (const mask of ["uid", "createTime", "a.b", "name"]) {
+      const bad = await patch(`/iam/v2beta1/identityProviders/${idp.uid}`, {}, mask);
+      expect(bad.body.code).toBe(3);
+    }
+  });
+});
