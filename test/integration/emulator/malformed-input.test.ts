@@ -2,7 +2,7 @@
 // route answers an AIP-193 error with a 4xx status and an x-request-id.
 import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { detail, type ErrorBody, startTestEmulator, type TestEmulator } from "./support.js";
+import { type Answer, detail, type ErrorBody, startTestEmulator, type TestEmulator } from "./support.js";
 
 let emu: TestEmulator;
 beforeAll(async () => {
@@ -10,7 +10,7 @@ beforeAll(async () => {
 });
 afterAll(() => emu.close());
 
-function expectError(a: { status: number; headers: Headers; body: ErrorBody }, code: number) {
+function expectError(a: Answer<ErrorBody>, code: number) {
   expect(a.status).toBeGreaterThanOrEqual(400);
   expect(a.status).toBeLessThan(500);
   expect(a.body.code).toBe(code);

@@ -74,7 +74,7 @@ describe("exchange", () => {
     expect(jwks.keys[0]?.alg).toBe("ES256");
   });
 
-  test.each([
+  const refusals: [string, () => Promise<string>, number][] = [
     ["no Authorization header", async () => "", 16],
     ["a token that is not a JWT", async () => "not-a-jwt", 16],
     [
@@ -90,7 +90,8 @@ describe("exchange", () => {
     ["a workload token for another audience", () => emu.workloadToken("ci-subject", "https://elsewhere"), 16],
     ["an API token instead of a workload token", async () => emu.mintApiToken(id.uid), 16],
     ["a subject that does not match the identity", () => emu.workloadToken("someone-else"), 7],
-  ] as const)("refuses %s (code %i)", async (_what, make, code) => {
+  ];
+  test.each(refusals)("refuses %s (code %i)", async (_what, make, code) => {
     const token = await make();
     const a = await emu.exchange(token, id.uid);
     expect(a.body.code).toBe(code);

@@ -1,11 +1,12 @@
 // Shared helpers of the emulator's integration tests: a started emulator, a raw HTTP caller that
 // returns status, headers and parsed body, and callers with roles obtained through the real STS flow.
+import { Agent, fetch } from "undici";
 import { type EmulatorHandle, type EmulatorOptions, startEmulator } from "../../../emulator/index.js";
 
 /** One answer of the emulator. */
 export interface Answer<T = unknown> {
   status: number;
-  headers: Headers;
+  headers: { get(name: string): string | null };
   /** The parsed JSON body (undefined when the body is empty). */
   body: T;
   text: string;
@@ -45,8 +46,11 @@ export interface TestEmulator extends EmulatorHandle {
   /** A workload token of the local issuer for `subject`, through `POST {issuerUrl}/token`. */
   workloadToken(subject: string, audience?: string): Promise<string>;
   /** Exchanges a workload token for an API token through the STS. */
-  exchange(workloadToken: string, identityUid: string, aud?: string): Promise<Answer<{ token: string }>>;
+  exchange(workloadToken: string, identityUid: string, aud?: string): Promise<Answer<ExchangeBody>>;
 }
+
+/** The answer of the STS: a token, or an error. */
+export type ExchangeBody = { token: string } & ErrorBody;
 
 /** A group as the tests read it. */
 export interface Group {
@@ -81,6 +85,9 @@ let counter = 0;
  */
 export async function startTestEmulator(options: EmulatorOptions = {}): Promise<TestEmulator> {
   const emu = await startEmulator({ host: "127.0.0.1", port: 0, ...options });
+  // One connection pool per emulator: a restarted emulator on the same port never sees sockets
+  // pooled for its predecessor.
+  const agent = new Agent();
   const call = async <T>(method: string, path: string, o: CallOptions = {}): Promise<Answer<T>> => {
     const url = new URL(path.startsWith("http") ? path : `${emu.baseUrl}${path}`);
     for (const [k, v] of Object.entries(o.query ?? {}))
@@ -93,7 +100,12 @@ export async function startTestEmulator(options: EmulatorOptions = {}): Promise<
       body = JSON.stringify(o.body);
       headers["content-type"] ??= "application/json";
     }
-    const res = await fetch(url, { method, headers, ...(body === undefined ? {} : { body }) });
+    const res = await fetch(url, {
+      method,
+      headers,
+      dispatcher: agent,
+      ...(body === undefined ? {} : { body }),
+    });
     const text = await res.text();
     let parsed: unknown;
     if (text !== "") {
@@ -112,6 +124,10 @@ export async function startTestEmulator(options: EmulatorOptions = {}): Promise<
   };
   const t: TestEmulator = {
     ...emu,
+    close: async () => {
+      await agent.close();
+      await emu.close();
+    },
     call,
     ok,
     group: (name, parent = emu.orgUid, description) =>
@@ -136,7 +152,7 @@ export async function startTestEmulator(options: EmulatorOptions = {}): Promise<
       return r.token;
     },
     exchange: (workloadToken, identityUid, aud = emu.baseUrl) =>
-      call<{ token: string }>("GET", `${emu.authUrl}/sts/exchange`, {
+      call<ExchangeBody>("GET", `${emu.authUrl}/sts/exchange`, {
         token: workloadToken,
         query: { aud, identity: identityUid },
       }),

@@ -1,0 +1,144 @@
+// The command line: the ready line, a clean exit on SIGTERM and SIGINT, and exit 2 naming the flag
+// on a bad command line. Runs the built CLI (dist/emulator/cli.js), building it first when stale.
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+
+const root = join(import.meta.dirname, "../../..");
+const cli = join(root, "dist/emulator/cli.js");
+const dir = mkdtempSync(join(tmpdir(), "irv-emulator-cli-"));
+
+function newestSource(folder: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(folder, { withFileTypes: true })) {
+    const p = join(folder, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestSource(p) : statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+beforeAll(() => {
+  // `npm test` builds before the tests; a developer running this file alone gets a build here.
+  const stale =
+    !existsSync(cli) ||
+    statSync(cli).mtimeMs < Math.max(newestSource(join(root, "emulator")), newestSource(join(root, "sdk")));
+  if (stale) {
+    try {
+      execFileSync(
+        process.execPath,
+        [join(root, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.build.json"],
+        {
+          cwd: root,
+          stdio: "pipe",
+        },
+      );
+    } catch {
+      // Type errors elsewhere in the package still emit JavaScript; the CLI's presence is what counts.
+    }
+  }
+  expect(existsSync(cli)).toBe(true);
+}, 120_000);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+interface Run {
+  child: ChildProcess;
+  ready: Promise<Record<string, string>>;
+  exit: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string[]; stderr: string }>;
+}
+
+function run(args: string[]): Run {
+  const child = spawn(process.execPath, [cli, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  const stdout: string[] = [];
+  let stderr = "";
+  child.stderr?.on("data", (d: Buffer) => {
+    stderr += d.toString();
+  });
+  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
+  const ready = new Promise<Record<string, string>>((resolve, reject) => {
+    lines.on("line", (line) => {
+      stdout.push(line);
+      if (stdout.length === 1) resolve(JSON.parse(line) as Record<string, string>);
+    });
+    child.once("exit", () => reject(new Error(`exited before ready: ${stderr}`)));
+  });
+  ready.catch(() => undefined);
+  const exit = new Promise<{
+    code: number | null;
+    signal: NodeJS.Signals | null;
+    stdout: string[];
+    stderr: string;
+  }>((resolve) => child.once("exit", (code, signal) => resolve({ code, signal, stdout, stderr })));
+  return { child, ready, exit };
+}
+
+describe("ready line and shutdown", () => {
+  test.each(["SIGTERM", "SIGINT"] as const)(
+    "prints one JSON ready line, serves, and exits 0 on %s",
+    async (signal) => {
+      const r = run(["--port", "0", "--admin-token", "cli-admin"]);
+      const info = await r.ready;
+      expect(Object.keys(info)).toEqual(["baseUrl", "authUrl", "issuerUrl", "orgUid", "adminToken"]);
+      expect(info.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(info.authUrl).toBe(`${info.baseUrl}/auth`);
+      expect(info.issuerUrl).toBe(`${info.baseUrl}/oidc`);
+      expect(info.orgUid).toMatch(/^[0-9a-f]{40}$/);
+      expect(info.adminToken).toBe("cli-admin");
+      const res = await fetch(`${info.baseUrl}/iam/v2beta1/groups/${info.orgUid}`, {
+        headers: { authorization: "Bearer cli-admin" },
+      });
+      expect(res.status).toBe(200);
+      r.child.kill(signal);
+      const done = await r.exit;
+      expect(done.code).toBe(0);
+      expect(done.stdout).toHaveLength(1);
+      expect(done.stderr).toBe("");
+    },
+  );
+
+  test("takes fixtures, faults and a token TTL from flags", async () => {
+    const fixtures = join(dir, "f.json");
+    writeFileSync(fixtures, JSON.stringify({ groups: [{ name: "cli-fixture", repos: [{ name: "r" }] }] }));
+    const r = run(["--fixtures", fixtures, "--faults", "429=1", "--token-ttl", "5"]);
+    const info = await r.ready;
+    try {
+      const limited = await fetch(`${info.baseUrl}/iam/v2beta1/groups?name=cli-fixture`, {
+        headers: { authorization: `Bearer ${info.adminToken}` },
+      });
+      expect(limited.status).toBe(429);
+      await fetch(`${info.baseUrl}/_emulator/faults`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${info.adminToken}`, "content-type": "application/json" },
+        body: JSON.stringify({ spec: "none" }),
+      });
+      const res = await fetch(`${info.baseUrl}/iam/v2beta1/groups?name=cli-fixture`, {
+        headers: { authorization: `Bearer ${info.adminToken}` },
+      });
+      expect(((await res.json()) as { groups: unknown[] }).groups).toHaveLength(1);
+    } finally {
+      r.child.kill("SIGTERM");
+      expect((await r.exit).code).toBe(0);
+    }
+  });
+});
+
+describe("bad command lines exit 2 naming the flag", () => {
+  test.each([
+    [["--port", "abc"], "--port"],
+    [["--port", "70000"], "--port"],
+    [["--faults", "503=7"], "--faults"],
+    [["--faults", "boom=1"], "--faults"],
+    [["--token-ttl", "0"], "--token-ttl"],
+    [["--bogus"], "--bogus"],
+    [["--data"], "--data"],
+    [["--org-uid", "xyz"], "--org-uid"],
+    [["--fixtures", "/nonexistent/fixtures.json"], "--fixtures"],
+  ])("%j", async (args, flag) => {
+    const done = await run(args).exit;
+    expect(done.code).toBe(2);
+    expect(done.stderr).toContain(flag);
+    expect(done.stdout).toEqual([]);
+  });
+});
