@@ -143,7 +143,7 @@ function killChildren() {
 }
 
 /**
- * Waits for a child to exit; resolves with its exit code, or `128 + signal number`-like -1 when killed.
+ * Waits for a child to exit; resolves with its exit code and signal, or the spawn error.
  * @param {import("node:child_process").ChildProcess} child
  * @returns {Promise<{ code: number | null, signal: NodeJS.Signals | null, error?: Error }>}
  */
@@ -277,7 +277,9 @@ async function main() {
     const entryId =
       kind === "analyzer" ? "@pulumi/pulumi/cmd/run-policy-pack" : "@pulumi/pulumi/cmd/run-plugin";
     const entry = resolveFrom(dir, entryId);
+    let cancelled = false;
     const send = (/** @type {(r: any) => void} */ fill) => {
+      if (cancelled) return;
       const res = new languagePb.RunPluginResponse();
       fill(res);
       call.write(res);
@@ -303,11 +305,14 @@ async function main() {
     const child = track(process.execPath, args, { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"] });
     child.stdout?.on("data", (chunk) => send((r) => r.setStdout(chunk)));
     child.stderr?.on("data", (chunk) => send((r) => r.setStderr(chunk)));
-    call.on("cancelled", () => child.kill("SIGTERM"));
+    call.on("cancelled", () => {
+      cancelled = true;
+      child.kill("SIGTERM");
+    });
     waitFor(child).then(({ code, error }) => {
       if (error) send((r) => r.setStderr(Buffer.from(`Failed to start plugin: ${error.message}\n`)));
       send((r) => r.setExitcode(code ?? 1));
-      call.end();
+      if (!cancelled) call.end();
     });
   };
 
@@ -334,11 +339,11 @@ async function main() {
     child.stderr?.on("data", (chunk) => send("stderr", chunk));
     waitFor(child).then(({ code, error }) => {
       if (error || code !== 0) {
-        call.destroy(
-          Object.assign(new Error(`npm install failed in ${dir}: ${error?.message ?? `exit ${code}`}`), {
-            code: grpc.status.INTERNAL,
-          }),
-        );
+        // grpc-js turns an 'error' event on a server stream into the call's final status.
+        call.emit("error", {
+          code: grpc.status.INTERNAL,
+          details: `npm install failed in ${dir}: ${error?.message ?? `exit ${code}`}`,
+        });
         return;
       }
       call.end();
