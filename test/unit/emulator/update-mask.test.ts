@@ -1,0 +1,72 @@
+import { describe, expect, test } from "vitest";
+import { applyPaths, KIND_RULES, maskPaths } from "../../../emulator/resources/index.js";
+
+const group = { uid: "u", name: "a", description: "d", resourceLimits: {}, verified: false };
+const identity = { uid: "u", name: "i", claimMatch: { issuer: "https://i", subject: "s" } };
+
+describe("maskPaths", () => {
+  test("without a mask: the mutable fields present in the body, nested ones down to leaves", () => {
+    expect(
+      maskPaths(KIND_RULES.groups, undefined, { description: "x", uid: "ignored", extra: 1 }, group),
+    ).toEqual(["description"]);
+    expect(maskPaths(KIND_RULES.identities, undefined, { claimMatch: { subject: "t" } }, identity)).toEqual([
+      "claimMatch.subject",
+    ]);
+    expect(maskPaths(KIND_RULES.identities, undefined, { claimMatch: "oops" }, identity)).toEqual([
+      "claimMatch",
+    ]);
+  });
+
+  test("with a mask: camelCase or snake_case paths; * expands to the top-level mutable fields", () => {
+    expect(maskPaths(KIND_RULES.identities, "claim_match.subject, name", {}, identity)).toEqual([
+      "claimMatch.subject",
+      "name",
+    ]);
+    expect(maskPaths(KIND_RULES.groups, "*", {}, group)).toEqual(["name", "description"]);
+    expect(maskPaths(KIND_RULES.groups, "", { name: "n" }, group)).toEqual(["name"]);
+  });
+
+  test("unknown and output-only paths are refused together, naming each", () => {
+    expect(() => maskPaths(KIND_RULES.groups, "uid,colour", {}, group)).toThrow(
+      /uid is output only.*colour is not a field/,
+    );
+  });
+
+  test("loose kinds take any top-level path verbatim but no nested or output-only ones", () => {
+    const idp = { uid: "u", name: "n", issuer: "x", createTime: "t" };
+    expect(maskPaths(KIND_RULES.identityProviders, "client_id", {}, idp)).toEqual(["client_id"]);
+    expect(maskPaths(KIND_RULES.identityProviders, "*", { more: 1 }, idp)).toEqual([
+      "name",
+      "issuer",
+      "more",
+    ]);
+    expect(() => maskPaths(KIND_RULES.identityProviders, "a.b", {}, idp)).toThrow(/top-level/);
+    expect(() => maskPaths(KIND_RULES.identityProviders, "create_time", {}, idp)).toThrow(/output only/);
+  });
+});
+
+describe("applyPaths", () => {
+  test("sets present values, clears absent or null ones, refuses clearing required ones", () => {
+    expect(applyPaths(KIND_RULES.groups, group, { name: "b" }, ["name", "description"])).toEqual({
+      ...group,
+      name: "b",
+      description: undefined,
+    });
+    expect(applyPaths(KIND_RULES.groups, group, { description: null }, ["description"])).not.toHaveProperty(
+      "description",
+    );
+    expect(() => applyPaths(KIND_RULES.groups, group, {}, ["name"])).toThrow(/cannot be cleared/);
+  });
+
+  test("applies a parent before its child and never mutates the input", () => {
+    const before = structuredClone(identity);
+    const next = applyPaths(
+      KIND_RULES.identities,
+      identity,
+      { claimMatch: { issuer: "https://j", subject: "t" } },
+      ["claimMatch.subject", "claimMatch"],
+    );
+    expect(next.claimMatch).toEqual({ issuer: "https://j", subject: "t" });
+    expect(identity).toEqual(before);
+  });
+});
