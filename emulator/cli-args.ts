@@ -2,7 +2,12 @@ import { parseArgs } from "node:util";
 import { parseFaultSpec } from "./core/index.js";
 import type { EmulatorOptions } from "./options.js";
 
-/** Usage text of the CLI. */
+/**
+ * Usage text of the CLI.
+ *
+ * @example
+ * process.stdout.write(USAGE);
+ */
 export const USAGE = `Usage: irv-emulator [options]
   --host HOST             interface to listen on (default 127.0.0.1)
   --port PORT             port, 0 for a free one (default 0)
@@ -17,7 +22,12 @@ export const USAGE = `Usage: irv-emulator [options]
   --help                  this text
 When ready, prints one JSON line: {"baseUrl","authUrl","issuerUrl","orgUid","adminToken"}.`;
 
-/** A command line the CLI refuses; the message names the flag. */
+/**
+ * A command line the CLI refuses; the message names the flag.
+ *
+ * @example
+ * if (e instanceof UsageError) process.exit(2);
+ */
 export class UsageError extends Error {
   override readonly name = "UsageError";
 }

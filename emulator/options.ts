@@ -1,7 +1,12 @@
 import type { Clock, FaultSpec } from "./core/index.js";
 import type { Fixtures } from "./resources/index.js";
 
-/** Options of {@link startEmulator}; every one has a default. */
+/**
+ * Options of {@link startEmulator}; every one has a default.
+ *
+ * @example
+ * await startEmulator({ port: 0, data: "state.db", faults: "503=0.1", tokenTtlSeconds: 60 });
+ */
 export interface EmulatorOptions {
   /** Interface to listen on. Default `127.0.0.1`. */
   host?: string | undefined;
@@ -29,9 +34,19 @@ export interface EmulatorOptions {
   log?: boolean | undefined;
 }
 
-/** Where the emulator's surfaces live below the base URL (one port for all). */
+/**
+ * Where the emulator's surfaces live below the base URL (one port for all).
+ *
+ * @example
+ * `${emu.baseUrl}${AUTH_PATH}` === emu.authUrl; // true
+ */
 export const AUTH_PATH = "/auth";
-/** Path of the local OIDC issuer. */
+/**
+ * Path of the local OIDC issuer.
+ *
+ * @example
+ * `${emu.baseUrl}${ISSUER_PATH}` === emu.issuerUrl; // true
+ */
 export const ISSUER_PATH = "/oidc";
 
 /**

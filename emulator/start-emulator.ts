@@ -15,7 +15,12 @@ import { AUTH_PATH, type EmulatorOptions, ISSUER_PATH, originOf } from "./option
 import { Fixtures, loadFixtures, ResourceService, type SeedCounts } from "./resources/index.js";
 import { Database } from "./store/index.js";
 
-/** What the CLI prints as its ready line. */
+/**
+ * What the CLI prints as its ready line.
+ *
+ * @example
+ * const info: ReadyInfo = JSON.parse(firstStdoutLine);
+ */
 export interface ReadyInfo {
   baseUrl: string;
   authUrl: string;
@@ -24,7 +29,14 @@ export interface ReadyInfo {
   adminToken: string;
 }
 
-/** A running emulator. */
+/**
+ * A running emulator.
+ *
+ * @example
+ * const emu: EmulatorHandle = await startEmulator();
+ * emu.setFaults("503=1");
+ * await emu.close();
+ */
 export interface EmulatorHandle extends ReadyInfo {
   /** Stops listening, closes connections and the database. */
   close(): Promise<void>;

@@ -3,7 +3,12 @@ import { SignJWT } from "jose";
 import type { Clock } from "../core/index.js";
 import type { SigningKey } from "./signing-keys.js";
 
-/** A request for a workload token from the local issuer. */
+/**
+ * A request for a workload token from the local issuer.
+ *
+ * @example
+ * await emu.mintIdentityToken({ subject: "ci", audience: emu.authUrl });
+ */
 export interface WorkloadTokenRequest {
   subject: string;
   /** Defaults to the audience the emulator's STS expects. */

@@ -13,7 +13,12 @@ export const Level = { NONE: 0, READ: 1, WRITE: 2, ADMIN: 3 } as const;
 /** A permission level. */
 export type Level = (typeof Level)[keyof typeof Level];
 
-/** The built-in roles: name, level and the description that marks them as built-in. */
+/**
+ * The built-in roles: name, level and the description that marks them as built-in.
+ *
+ * @example
+ * BUILT_IN_ROLES.map((r) => r.name); // ["owner", "editor", "viewer"]
+ */
 export const BUILT_IN_ROLES = [
   {
     name: "owner",

@@ -1,6 +1,9 @@
 /**
  * Injected failures, parsed from a fault spec. Probabilities are in [0, 1]; `latencyMs` is added to
  * every faultable request before anything else happens.
+ *
+ * @example
+ * emu.setFaults({ ...NO_FAULTS, unavailable: 0.1 });
  */
 export interface FaultSpec {
   /** Probability of answering 503 (code 14, UNAVAILABLE) instead of handling the request. */
@@ -19,7 +22,12 @@ export interface FaultSpec {
   retryAfterSeconds: number;
 }
 
-/** No faults at all. */
+/**
+ * No faults at all.
+ *
+ * @example
+ * emu.setFaults(NO_FAULTS);
+ */
 export const NO_FAULTS: Readonly<FaultSpec> = Object.freeze({
   unavailable: 0,
   exhausted: 0,

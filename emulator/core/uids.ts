@@ -30,7 +30,12 @@ export function newChildUid(parentUid: string): string {
   return `${parentUid}/${randomBytes(8).toString("hex")}`;
 }
 
-/** A root uid: 40 lowercase hex digits. */
+/**
+ * A root uid: 40 lowercase hex digits.
+ *
+ * @example
+ * ROOT_UID_PATTERN.test(orgUid); // true
+ */
 export const ROOT_UID_PATTERN = /^[0-9a-f]{40}$/;
 
 /**

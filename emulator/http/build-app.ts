@@ -32,7 +32,12 @@ declare module "fastify" {
   }
 }
 
-/** The largest request body (bigger → code 3). */
+/**
+ * The largest request body (bigger → code 3).
+ *
+ * @example
+ * BODY_LIMIT; // 1048576
+ */
 export const BODY_LIMIT = 1024 * 1024;
 
 /**

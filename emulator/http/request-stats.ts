@@ -1,4 +1,9 @@
-/** What `GET /_emulator/stats` answers. */
+/**
+ * What `GET /_emulator/stats` answers.
+ *
+ * @example
+ * expect(emu.stats().updateMasks).toEqual({ description: 1 });
+ */
 export interface StatsSnapshot {
   /** Every API and STS request counted, faulted ones included. */
   total: number;

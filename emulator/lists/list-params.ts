@@ -2,9 +2,19 @@ import { type FieldViolation, HIERARCHICAL_UID_PATTERN } from "../../sdk/index.j
 import { invalidArgument } from "../core/index.js";
 import type { SortField } from "../store/index.js";
 
-/** `page_size` when none is given (spec §8). */
+/**
+ * `page_size` when none is given (spec §8).
+ *
+ * @example
+ * parseListParams({}).pageSize === DEFAULT_PAGE_SIZE; // true
+ */
 export const DEFAULT_PAGE_SIZE = 50;
-/** Largest page; a larger `page_size` is lowered to it (AIP-158), not refused. */
+/**
+ * Largest page; a larger `page_size` is lowered to it (AIP-158), not refused.
+ *
+ * @example
+ * parseListParams({ page_size: "1000" }).pageSize === MAX_PAGE_SIZE; // true
+ */
 export const MAX_PAGE_SIZE = 200;
 
 /** The parameters of a List, parsed and checked. */

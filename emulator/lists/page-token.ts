@@ -3,7 +3,12 @@ import type { Clock } from "../core/index.js";
 import { invalidArgument } from "../core/index.js";
 import type { Cursor } from "../store/index.js";
 
-/** How long a page token stays valid (spec §8: 3 days). */
+/**
+ * How long a page token stays valid (spec §8: 3 days).
+ *
+ * @example
+ * now += PAGE_TOKEN_TTL_MS + 1; // the next page restarts from the beginning
+ */
 export const PAGE_TOKEN_TTL_MS = 3 * 24 * 60 * 60 * 1000;
 
 interface Payload {

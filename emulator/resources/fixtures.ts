@@ -25,7 +25,12 @@ const IdentityFixture = z.object({
   roles: z.array(Name).optional(),
 });
 
-/** One group of a fixture file, with everything inside it. */
+/**
+ * One group of a fixture file, with everything inside it.
+ *
+ * @example
+ * const team: GroupFixture = { name: "team", repos: [{ name: "app" }] };
+ */
 export interface GroupFixture {
   name: string;
   uid?: string | undefined;
@@ -59,6 +64,9 @@ const GroupFixture: z.ZodType<GroupFixture> = z.lazy(() =>
  *   groups: [{ name: "platform", repos: [{ name: "app", tags: [{ name: "v1" }] }],
  *              advisories: [{ name: "CVE-2026-0001", severity: "HIGH", repo: "app" }] }],
  * });
+ *
+ * @example
+ * const f: Fixtures = { groups: [{ name: "team" }] };
  */
 export const Fixtures = z.object({
   roles: z.array(z.object({ name: Name, description: z.string().optional() })).optional(),
@@ -70,7 +78,12 @@ export const Fixtures = z.object({
 /** A parsed fixture file. */
 export type Fixtures = z.infer<typeof Fixtures>;
 
-/** How many resources of each kind a fixture load created. */
+/**
+ * How many resources of each kind a fixture load created.
+ *
+ * @example
+ * emu.seed({ groups: [{ name: "a" }] }); // { groups: 1 }
+ */
 export type SeedCounts = Record<string, number>;
 
 /**

@@ -104,7 +104,12 @@ export const KIND_RULES: Readonly<Record<KindName, KindRules>> = {
   advisories: readOnly("advisories", 1, "groups"),
 };
 
-/** The kinds by collection name (the path segment). */
+/**
+ * The kinds by collection name (the path segment).
+ *
+ * @example
+ * RULES_BY_COLLECTION.get("roleBindings")?.name; // "roleBindings"
+ */
 export const RULES_BY_COLLECTION: ReadonlyMap<string, KindRules> = new Map(
   Object.values(KIND_RULES).map((r) => [r.spec.collection, r]),
 );
