@@ -84,7 +84,11 @@ export function buildApp(ctx: AppContext): FastifyInstance {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser("application/json", { parseAs: "string" }, (req, body, done) => {
     if (body === "") return done(null, undefined);
-    json(req, body as string, done);
+    json(req, body as string, (error, value) => {
+      if (error)
+        done(invalidArgument([{ field: "body", description: `is not valid JSON (${error.message})` }]));
+      else done(null, value);
+    });
   });
   // Any other type: fine without a body (DELETE with a stray header), refused with one.
   app.addContentTypeParser("*", { parseAs: "string" }, (_req, body, done) => {
@@ -97,7 +101,8 @@ export function buildApp(ctx: AppContext): FastifyInstance {
     const surface = req.routeOptions.config.surface;
     if (surface === "api" || surface === "sts") {
       const q = req.query as Record<string, unknown>;
-      const mask = typeof q.updateMask === "string" ? q.updateMask : undefined;
+      const m = q.updateMask ?? q.update_mask;
+      const mask = typeof m === "string" ? m : undefined;
       ctx.stats.record(req.method, req.routeOptions.url ?? req.url, mask);
       if (ctx.faults.active) {
         const spec = ctx.faults.spec;
@@ -174,6 +179,9 @@ function notFoundRoute(req: FastifyRequest, reply: FastifyReply): FastifyReply {
       if (rules.name === "roles") allowed.push(...(withUid ? ["PATCH", "DELETE"] : ["POST"]));
       else if (withUid) allowed.push("POST", "PATCH", "DELETE");
     }
+    // The router gave up on an allowed method (a uid past the router's length limit): no such resource.
+    if (allowed.includes(req.method))
+      return sendFault(reply, notFound(rules.spec.singular, (m[3] ?? "").slice(1)));
     reply.header("allow", allowed.join(", "));
     return sendFault(
       reply,

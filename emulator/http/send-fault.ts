@@ -43,9 +43,6 @@ export function toFault(error: unknown, request: FastifyRequest, onBug?: (e: unk
     case "FST_ERR_CTP_INVALID_CONTENT_LENGTH":
       return invalidArgument([{ field: "Content-Length", description: "does not match the body" }]);
   }
-  if (error instanceof SyntaxError || e.code === "FST_ERR_CTP_INVALID_JSON_BODY") {
-    return invalidArgument([{ field: "body", description: "is not valid JSON" }]);
-  }
   const status = typeof e.statusCode === "number" ? e.statusCode : 500;
   if (status >= 400 && status < 500) {
     return invalidArgument(

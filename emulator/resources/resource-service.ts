@@ -298,7 +298,10 @@ export class ResourceService {
     if (rules.parentKind !== undefined && this.table.get(rules.parentKind, parentUid) === undefined) {
       throw notFound(KIND_RULES[rules.parentKind].spec.singular, parentUid);
     }
-    if (uid !== undefined && !new RegExp(`^${parentUid}/[0-9a-f]{16}$`).test(uid)) {
+    if (
+      uid !== undefined &&
+      !(uid.startsWith(`${parentUid}/`) && /^[0-9a-f]{16}$/.test(uid.slice(parentUid.length + 1)))
+    ) {
       throw invalidArgument([
         { field: "uid", description: `must be ${parentUid}/ followed by 16 hex digits` },
       ]);

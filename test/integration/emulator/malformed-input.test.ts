@@ -28,6 +28,7 @@ describe("bodies", () => {
     ["a JSON string", '"name"', "body"],
     ["JSON null", "null", "body"],
     ["a __proto__ key", '{"__proto__":{"x":1},"name":"p"}', "body"],
+    ["a constructor.prototype key", '{"constructor":{"prototype":{"x":1}},"name":"p"}', "body"],
     ["truncated JSON", '{"name": "a"', "body"],
   ])("%s is code 3 on the body", async (_what, rawBody, field) => {
     const a = await create({ rawBody, headers: { "content-type": "application/json" } });
@@ -135,6 +136,9 @@ describe("queries and routes", () => {
   test("a very deep uid is simply not found", async () => {
     const deep = `${emu.orgUid}${"/0123456789abcdef".repeat(300)}`;
     expectError(await emu.call<ErrorBody>("GET", `/iam/v2beta1/groups/${deep}`), 5);
+    // Past the router's parameter limit too (8 KiB): still "not found", not "method not allowed".
+    const deeper = `${emu.orgUid}${"/0123456789abcdef".repeat(600)}`;
+    expectError(await emu.call<ErrorBody>("GET", `/iam/v2beta1/groups/${deeper}`), 5);
   });
 
   test("the server still answers after all of the above", async () => {
