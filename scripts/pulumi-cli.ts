@@ -44,6 +44,7 @@ const CLIPBOARD_REPLACE =
 const LANGUAGE_HOST = "pulumi-language-nodejs";
 const DYNAMIC_PROVIDER = "pulumi-resource-pulumi-nodejs";
 const HOST_SOURCE = fileURLToPath(new URL("./pulumi-language-nodejs.mjs", import.meta.url));
+const PRELOAD_SOURCE = fileURLToPath(new URL("./dynamic-provider-preload.cjs", import.meta.url));
 
 /** Where a usable CLI came from. */
 export type PulumiCliSource = "env" | "path" | "cache" | "build";
@@ -295,6 +296,11 @@ function installShims(entry: string, which: { languageHost: boolean; dynamicProv
     );
   }
   if (which.dynamicProvider) {
+    // See dynamic-provider-preload.cjs: supplies the serialized provider of an import's Read on 3.259.
+    const preloadSource = readFileSync(PRELOAD_SOURCE, "utf8");
+    const preloadHash = createHash("sha256").update(preloadSource).digest("hex").slice(0, 12);
+    const preload = path.join(entry, "lib", `dynamic-provider-preload-${preloadHash}.cjs`);
+    writeAtomic(preload, preloadSource, 0o644);
     writeAtomic(
       path.join(bin, DYNAMIC_PROVIDER),
       [
@@ -305,7 +311,7 @@ function installShims(entry: string, which: { languageHost: boolean; dynamicProv
         `  echo "${DYNAMIC_PROVIDER}: cannot resolve @pulumi/pulumi/cmd/dynamic-provider from $(pwd); run npm install there." >&2`,
         "  exit 1",
         "}",
-        'exec node "$entry" "$@"',
+        `exec node --require ${shQuote(preload)} "$entry" "$@"`,
         "",
       ].join("\n"),
       0o755,

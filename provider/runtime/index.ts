@@ -15,3 +15,4 @@ export { deleteGroup } from "./kinds/delete-group.js";
 export { groupKind } from "./kinds/group-kind.js";
 export { identityKind } from "./kinds/identity-kind.js";
 export { roleBindingKind } from "./kinds/role-binding-kind.js";
+export { serializedProvider } from "./serialized-provider.js";

@@ -1,0 +1,48 @@
+// Quickstart: an organization tree (platform → teams), one CI identity per team trusted for its
+// GitHub Actions repository, viewer bindings through getRole, and the registry and advisories the
+// teams can see. Run it against the local emulator with `npm run demo`.
+import * as pulumi from "@pulumi/pulumi";
+import * as irv from "pulumi-irv";
+
+const config = new pulumi.Config();
+// The organization (root group) uid; the emulator prints it as `orgUid` when it starts.
+const orgUid = config.require("orgUid");
+const githubOrg = config.get("githubOrg") ?? "acme";
+const teams = config.getObject<string[]>("teams") ?? ["payments", "search"];
+
+const platform = new irv.iam.Group("platform", { parentUid: orgUid, description: "Platform engineering" });
+const viewer = irv.iam.getRoleOutput({ name: "viewer" });
+
+const perTeam = teams.map((team) => {
+  const group = new irv.iam.Group(`team-${team}`, {
+    parentUid: platform.uid,
+    description: `The ${team} team`,
+  });
+  const ci = new irv.iam.Identity(`${team}-ci`, {
+    groupUid: group.uid,
+    description: `GitHub Actions of ${githubOrg}/${team} on main`,
+    claimMatch: {
+      issuer: "https://token.actions.githubusercontent.com",
+      subject: `repo:${githubOrg}/${team}:ref:refs/heads/main`,
+    },
+  });
+  const binding = new irv.iam.RoleBinding(`${team}-ci-viewer`, {
+    groupUid: group.uid,
+    identityUid: ci.uid,
+    roleUid: viewer.uid,
+  });
+  return { team, group, ci, binding };
+});
+
+const repos = irv.registry.getReposOutput({ descendantsOf: orgUid, orderBy: "name" });
+const advisories = irv.vulnerabilities.getAdvisoriesOutput({ descendantsOf: orgUid });
+
+export const platformUid = platform.uid;
+export const teamGroups = Object.fromEntries(perTeam.map((t) => [t.team, t.group.uid]));
+export const ciIdentities = Object.fromEntries(perTeam.map((t) => [t.team, t.ci.uid]));
+export const ciRoles = Object.fromEntries(perTeam.map((t) => [t.team, t.binding.role.name]));
+export const repoNames = repos.repos.apply((r) => r.map((x) => x.name));
+export const advisoryCount = advisories.advisories.apply((a) => a.length);
+export const criticalAdvisories = advisories.advisories.apply((a) =>
+  a.filter((x) => x.severity === "CRITICAL").map((x) => x.name),
+);

@@ -1,0 +1,22 @@
+import { createRequire } from "node:module";
+import { stubFor } from "../stub/index.js";
+
+const require = createRequire(import.meta.url);
+
+/**
+ * The serialized provider (`__provider`) of one of our resource types, as the SDK writes it into
+ * state. Used where the engine does not hand it to the dynamic-provider host (the Read of an
+ * `import` on Pulumi CLI 3.259; see scripts/dynamic-provider-preload.cjs).
+ *
+ * @example
+ * const text = await serializedProvider("Group"); // "exports.handler = __f0; …"
+ */
+export async function serializedProvider(type: string): Promise<string> {
+  if (type !== "Group" && type !== "Identity" && type !== "RoleBinding")
+    throw new Error(`pulumi-irv: no resource type ${JSON.stringify(type)}`);
+  const { serializeFunction } = require("@pulumi/pulumi/runtime/closure/serializeClosure") as {
+    serializeFunction: (f: () => unknown, o: { allowSecrets: boolean }) => Promise<{ text: string }>;
+  };
+  const provider = stubFor(type);
+  return (await serializeFunction(() => provider, { allowSecrets: true })).text;
+}

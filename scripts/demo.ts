@@ -1,0 +1,200 @@
+#!/usr/bin/env node
+// `npm run demo [-- --keep]`: the product end to end on this machine, offline. Finds or builds the
+// Pulumi CLI, starts the emulator with a few repos and advisories, runs `pulumi up` of the quickstart
+// (the root Pulumi.yaml), prints the outputs and the org tree, shows the policy pack stopping a
+// program with mistakes, then destroys everything. `--keep` leaves the emulator and the stack up.
+// Run by Node 24 directly (type stripping); it imports the built package from dist/.
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, rmSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { ensurePulumiCli, pulumiEnv } from "./pulumi-cli.ts";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const { values: flags } = parseArgs({ options: { keep: { type: "boolean", default: false } } });
+const STACK = "demo";
+const started = Date.now();
+let stepNo = 0;
+const STEPS = 7;
+
+function step(title: string): void {
+  stepNo++;
+  console.log(`\n\x1b[1m[${stepNo}/${STEPS}] ${title}\x1b[0m`);
+}
+
+function elapsed(): string {
+  return `${((Date.now() - started) / 1000).toFixed(1)} s`;
+}
+
+if (!existsSync(path.join(root, "dist", "emulator", "index.js"))) {
+  console.error("The package is not built yet: run `npm install` (it builds dist/) and try again.");
+  process.exit(1);
+}
+const { startEmulator } = (await import(
+  path.join(root, "dist", "emulator", "index.js")
+)) as typeof import("../emulator/index.ts");
+const { IrvClient } = (await import(
+  path.join(root, "dist", "sdk", "index.js")
+)) as typeof import("../sdk/index.ts");
+
+step("Pulumi CLI");
+const cli = await ensurePulumiCli({ log: (line) => console.log(`  ${line}`) });
+console.log(`  pulumi v${cli.version} (${cli.source}) in ${cli.binDir}`);
+
+const stateDir = path.join(root, ".pulumi-state", "backend");
+const homeDir = path.join(root, ".pulumi-state", "home");
+mkdirSync(stateDir, { recursive: true });
+mkdirSync(homeDir, { recursive: true });
+const env = pulumiEnv({ binDir: cli.binDir, stateDir, homeDir, passphrase: "pulumi-irv-demo" });
+
+/** Runs pulumi in `cwd`, streaming its output; resolves with the exit code and what it printed. */
+function pulumi(
+  args: string[],
+  cwd = root,
+  opts: { quiet?: boolean } = {},
+): Promise<{ code: number; out: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(path.join(cli.binDir, "pulumi"), [...args, "--non-interactive"], { cwd, env });
+    let out = "";
+    const onData = (d: Buffer) => {
+      out += d.toString();
+      if (!opts.quiet) process.stdout.write(d.toString().replace(/^/gm, "  "));
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code: code ?? 1, out }));
+  });
+}
+
+async function must(args: string[], cwd = root, opts: { quiet?: boolean } = {}): Promise<string> {
+  const r = await pulumi(args, cwd, opts);
+  if (r.code !== 0) {
+    if (opts.quiet) console.error(r.out);
+    throw new Error(`pulumi ${args.join(" ")} failed (exit ${r.code})`);
+  }
+  return r.out;
+}
+
+step("Local emulator with seeded repos and advisories");
+const emulator = await startEmulator({ host: "127.0.0.1", port: 0 });
+const seed = async (what: string, body: object) => {
+  const res = await fetch(`${emulator.baseUrl}/_emulator/${what}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${emulator.adminToken}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`seeding ${what}: HTTP ${res.status} ${await res.text()}`);
+};
+for (const name of ["payments-api", "search-indexer", "web-frontend"])
+  await seed("repos", { parentUid: emulator.orgUid, name });
+await seed("advisories", {
+  parentUid: emulator.orgUid,
+  name: "CVE-2026-0142",
+  severity: "CRITICAL",
+  description: "Remote code execution in an image parser",
+});
+await seed("advisories", {
+  parentUid: emulator.orgUid,
+  name: "CVE-2026-0977",
+  severity: "MEDIUM",
+  description: "Denial of service in a TLS library",
+});
+console.log(
+  `  API ${emulator.baseUrl} · token exchange ${emulator.authUrl} · organization ${emulator.orgUid}`,
+);
+console.log("  3 repos and 2 advisories seeded");
+
+const configure = async (cwd: string, extra: Record<string, string> = {}) => {
+  await pulumi(["stack", "rm", STACK, "--yes", "--force"], cwd, { quiet: true });
+  await must(["stack", "init", STACK], cwd, { quiet: true });
+  await must(["config", "set", "irv:baseUrl", emulator.baseUrl], cwd, { quiet: true });
+  await must(["config", "set", "irv:authUrl", emulator.authUrl], cwd, { quiet: true });
+  await must(["config", "set", "--secret", "irv:token", emulator.adminToken], cwd, { quiet: true });
+  await must(["config", "set", "orgUid", emulator.orgUid], cwd, { quiet: true });
+  for (const [k, v] of Object.entries(extra)) await must(["config", "set", k, v], cwd, { quiet: true });
+};
+
+let failed = false;
+try {
+  step("pulumi up: the quickstart (examples/quickstart)");
+  await configure(root);
+  await must(["up", "--yes", "--skip-preview"]);
+
+  step("Stack outputs");
+  console.log((await must(["stack", "output", "--json"], root, { quiet: true })).replace(/^/gm, "  "));
+
+  step("The org tree in the emulator");
+  const admin = new IrvClient({ baseUrl: emulator.baseUrl, token: emulator.adminToken });
+  const groups = await admin.groups.collect({ descendantsOf: emulator.orgUid, orderBy: "uid" });
+  const identities = await admin.identities.collect({ descendantsOf: emulator.orgUid });
+  const bindings = await admin.roleBindings.collect({ descendantsOf: emulator.orgUid });
+  const depth = (uid: string) => uid.split("/").length - 1;
+  console.log(`  organization ${emulator.orgUid}`);
+  for (const g of groups) {
+    console.log(
+      `  ${"  ".repeat(depth(g.uid))}└ group ${g.name}${g.description ? ` — ${g.description}` : ""}`,
+    );
+    for (const i of identities.filter(
+      (x) => x.uid.startsWith(`${g.uid}/`) && depth(x.uid) === depth(g.uid) + 1,
+    )) {
+      const roles = bindings.filter((b) => b.identity.uid === i.uid).map((b) => b.role.name);
+      console.log(
+        `  ${"  ".repeat(depth(i.uid))}└ identity ${i.name} (${i.claimMatch.subject}) → ${roles.join(", ") || "no role"}`,
+      );
+    }
+  }
+  await admin.close();
+
+  step("The policy pack on a program with mistakes (examples/policy-violations)");
+  const bad = path.join(root, "examples", "policy-violations");
+  await configure(bad);
+  const preview = await pulumi(["preview", "--policy-pack", path.join(root, "policy")], bad, { quiet: true });
+  const violations = preview.out
+    .split("\n")
+    .filter((l) => /\[(mandatory|advisory)\]|mandatory|advisory/.test(l) && !/^\s*$/.test(l));
+  for (const line of violations.slice(0, 20)) console.log(`  ${line.trim()}`);
+  console.log(`  → pulumi preview exited with ${preview.code}: the pull request would be blocked`);
+  await pulumi(["stack", "rm", STACK, "--yes", "--force"], bad, { quiet: true });
+
+  step(flags.keep ? "Keeping everything up (--keep)" : "pulumi destroy");
+  if (!flags.keep) {
+    await must(["destroy", "--yes", "--skip-preview"]);
+    await must(["stack", "rm", STACK, "--yes"], root, { quiet: true });
+  }
+} catch (e) {
+  failed = true;
+  console.error(`\n\x1b[31mdemo failed: ${(e as Error).message}\x1b[0m`);
+}
+
+const stats = (await (
+  await fetch(`${emulator.baseUrl}/_emulator/stats`, {
+    headers: { authorization: `Bearer ${emulator.adminToken}` },
+  })
+).json()) as { total: number };
+console.log(
+  `\n\x1b[1mSummary\x1b[0m: ${failed ? "FAILED" : "done"} in ${elapsed()}; the emulator answered ${stats.total} API requests.`,
+);
+
+if (flags.keep && !failed) {
+  console.log(`
+The emulator keeps running and the stack "${STACK}" is up. In another shell:
+
+  cd ${root}
+  export PATH="${cli.binDir}:$PATH" PULUMI_BACKEND_URL="file://${stateDir}" PULUMI_HOME="${homeDir}" PULUMI_CONFIG_PASSPHRASE=pulumi-irv-demo
+  pulumi stack output        # the outputs again
+  pulumi refresh             # read everything back from the emulator
+  pulumi destroy --yes       # remove it
+  curl -H "Authorization: Bearer ${emulator.adminToken}" ${emulator.baseUrl}/iam/v2beta1/groups
+
+Press Ctrl+C to stop the emulator.`);
+  process.on("SIGINT", async () => {
+    await emulator.close();
+    process.exit(0);
+  });
+} else {
+  await emulator.close();
+  if (!flags.keep) rmSync(path.join(root, "Pulumi.demo.yaml"), { force: true });
+  process.exit(failed ? 1 : 0);
+}
