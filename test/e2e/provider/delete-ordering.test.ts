@@ -42,5 +42,8 @@ describe("destroying a group that holds an unmanaged repo", () => {
     expect(text).toContain("Delete or move them first");
     // Nothing above the blocked group was deleted either: the engine stops at the failure.
     expect(await irv.admin.groups.find(teamA)).toBeDefined();
+    // What a user does when the repo must stay: stop managing the groups instead of deleting them.
+    await stack.run(["state", "delete", "--all", "--yes", "--stack", stack.stackName]);
+    expect(await stack.resources()).toEqual([]);
   });
 });
