@@ -5,7 +5,7 @@
 // program with mistakes, then destroys everything. `--keep` leaves the emulator and the stack up.
 // Run by Node 24 directly (type stripping); it imports the built package from dist/.
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -145,20 +145,32 @@ try {
       );
     }
   }
-  await admin.close();
 
   step("The policy pack on a program with mistakes (examples/policy-violations)");
   const bad = path.join(root, "examples", "policy-violations");
   await configure(bad);
-  const preview = await pulumi(["preview", "--policy-pack", path.join(root, "policy")], bad, { quiet: true });
-  const violations = preview.out
-    .split("\n")
-    .filter((l) => /\[(mandatory|advisory)\]|mandatory|advisory/.test(l) && !/^\s*$/.test(l));
-  for (const line of violations.slice(0, 20)) console.log(`  ${line.trim()}`);
+  // Tell no-broad-owner-binding which uid is the owner role (a binding's role name is known only
+  // once it exists).
+  const owner = (await admin.roles.list({ name: "owner" })).items[0];
+  const packConfig = path.join(root, ".pulumi-state", "policy-config.json");
+  writeFileSync(
+    packConfig,
+    JSON.stringify({ "no-broad-owner-binding": { ownerRoleUids: owner ? [owner.uid] : [] } }),
+  );
+  const preview = await pulumi(
+    ["preview", "--policy-pack", path.join(root, "policy"), "--policy-pack-config", packConfig],
+    bad,
+    { quiet: true },
+  );
+  const lines = preview.out.split("\n");
+  const from = lines.findIndex((l) => l.startsWith("Policies:"));
+  const to = lines.findIndex((l, i) => i > from && /^(Diagnostics|Resources):/.test(l));
+  for (const line of lines.slice(from, to < 0 ? undefined : to)) if (line.trim()) console.log(`  ${line}`);
   console.log(`  → pulumi preview exited with ${preview.code}: the pull request would be blocked`);
   await pulumi(["stack", "rm", STACK, "--yes", "--force"], bad, { quiet: true });
 
   step(flags.keep ? "Keeping everything up (--keep)" : "pulumi destroy");
+  await admin.close();
   if (!flags.keep) {
     await must(["destroy", "--yes", "--skip-preview"]);
     await must(["stack", "rm", STACK, "--yes"], root, { quiet: true });

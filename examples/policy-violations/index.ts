@@ -1,21 +1,30 @@
-// A program with the mistakes the policy pack catches on a pull request: a group name the API
-// refuses and a name outside the org's convention, an identity trusting an http issuer, and owner
-// granted on the whole organization. `pulumi preview --policy-pack policy` stops it.
+// A program with the mistakes the policy pack catches on a pull request: an identity trusting a
+// plain-http development issuer and named against the convention, the owner role granted on the
+// whole organization, and a group name the API would refuse. `pulumi preview --policy-pack policy`
+// blocks it (see README, "Policy pack").
 import * as pulumi from "@pulumi/pulumi";
 import * as irv from "pulumi-irv";
 
 const config = new pulumi.Config();
 const orgUid = config.require("orgUid");
 
-const team = new irv.iam.Group("payments", { parentUid: orgUid, name: "Team Payments" });
 const ci = new irv.iam.Identity("payments_ci", {
   groupUid: orgUid,
-  claimMatch: { issuer: "http://issuer.example.com", subject: "ci" },
+  claimMatch: { issuer: "http://localhost:8080/oidc", subject: "repo:acme/payments:ref:refs/heads/main" },
 });
-new irv.iam.RoleBinding("payments-ci-owner", {
+const owner = irv.iam.getRoleOutput({ name: "owner" });
+const binding = new irv.iam.RoleBinding("payments-ci-owner", {
   groupUid: orgUid,
   identityUid: ci.uid,
-  roleUid: config.get("ownerRoleUid") ?? "owner-role-uid",
+  roleUid: owner.uid,
 });
+
+// The API refuses this name, so the provider's own check stops the preview at this resource; the
+// dependency only makes the preview reach it last, after the policies saw everything else.
+const team = new irv.iam.Group(
+  "payments",
+  { parentUid: orgUid, name: "Team Payments" },
+  { dependsOn: [ci, binding] },
+);
 
 export const teamUid = team.uid;
