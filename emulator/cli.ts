@@ -22,8 +22,8 @@ async function main(): Promise<void> {
   try {
     emulator = await startEmulator(command.options);
   } catch (e) {
-    const flag = /fixtures/.test((e as Error).message) ? "--fixtures: " : "";
-    process.stderr.write(`irv-emulator: ${flag}${(e as Error).message}\n`);
+    // Start-up failures name their input; fixtures problems are the --fixtures flag's.
+    process.stderr.write(`irv-emulator: ${(e as Error).message.replace(/^fixtures\b/, "--fixtures")}\n`);
     process.exit(2);
   }
   const { baseUrl, authUrl, issuerUrl, orgUid, adminToken } = emulator;

@@ -1,20 +1,14 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import { collectionPath, type KindName } from "../../sdk/index.js";
 import { invalidArgument } from "../core/index.js";
 import type { QueryValues } from "../lists/index.js";
 import { KIND_RULES } from "../resources/index.js";
 import type { AppContext } from "./app-context.js";
-import { callerOf } from "./build-app.js";
+import { replyJson, uidParam } from "./reply-json.js";
+import { callerOf } from "./request-context.js";
 
-const JSON_TYPE = "application/json; charset=utf-8";
 const api = { config: { surface: "api" as const } };
 
-// Handlers return the JSON text the service built; fastify sends strings as they are.
-const sendJson = (reply: FastifyReply, body: string): string => {
-  reply.header("content-type", JSON_TYPE);
-  return body;
-};
-const uidOf = (req: FastifyRequest) => (req.params as { "*": string })["*"];
 const query = (req: FastifyRequest) => req.query as QueryValues;
 
 function updateMaskOf(req: FastifyRequest): string | undefined {
@@ -38,10 +32,10 @@ export function registerApiRoutes(app: FastifyInstance, ctx: AppContext): void {
   for (const rules of Object.values(KIND_RULES)) {
     const kind: KindName = rules.name;
     const base = collectionPath(rules.spec);
-    app.get(base, api, (req, reply) => sendJson(reply, s.list(callerOf(req), kind, query(req))));
+    app.get(base, api, (req, reply) => replyJson(reply, s.list(callerOf(req), kind, query(req))));
     app.get(`${base}/*`, api, (req, reply) => {
-      const uid = uidOf(req);
-      return sendJson(
+      const uid = uidParam(req);
+      return replyJson(
         reply,
         uid === "" ? s.list(callerOf(req), kind, query(req)) : s.get(callerOf(req), kind, uid),
       );
@@ -49,32 +43,32 @@ export function registerApiRoutes(app: FastifyInstance, ctx: AppContext): void {
     if (!rules.spec.writable) continue;
     if (kind === "roles") {
       app.post(base, api, (req, reply) =>
-        sendJson(reply, s.create(callerOf(req), kind, undefined, req.body)),
+        replyJson(reply, s.create(callerOf(req), kind, undefined, req.body)),
       );
     } else {
       app.post(`${base}/*`, api, (req, reply) =>
-        sendJson(reply, s.create(callerOf(req), kind, uidOf(req), req.body)),
+        replyJson(reply, s.create(callerOf(req), kind, uidParam(req), req.body)),
       );
     }
     app.patch(`${base}/*`, api, (req, reply) =>
-      sendJson(reply, s.update(callerOf(req), kind, uidOf(req), req.body, updateMaskOf(req))),
+      replyJson(reply, s.update(callerOf(req), kind, uidParam(req), req.body, updateMaskOf(req))),
     );
     app.delete(`${base}/*`, api, (req, reply) => {
-      s.delete(callerOf(req), kind, uidOf(req));
+      s.delete(callerOf(req), kind, uidParam(req));
       // Empty body, no content type (spec §4 rule 3).
       reply.send();
     });
   }
   // v1 kept for side-by-side migration (spec §9): the v1 shape, unpaged.
   app.get("/iam/v1/groups", api, (req, reply) =>
-    sendJson(reply, s.listV1(callerOf(req), "groups", query(req))),
+    replyJson(reply, s.listV1(callerOf(req), "groups", query(req))),
   );
   app.get("/registry/v1/repos", api, (req, reply) =>
-    sendJson(reply, s.listV1(callerOf(req), "repos", query(req))),
+    replyJson(reply, s.listV1(callerOf(req), "repos", query(req))),
   );
 
   app.get(`${ctx.authPath}/sts/exchange`, { config: { surface: "sts" } }, async (req, reply) => {
     const token = await ctx.auth.sts.exchange(req.headers.authorization, query(req));
-    return sendJson(reply, JSON.stringify({ token }));
+    return replyJson(reply, JSON.stringify({ token }));
   });
 }

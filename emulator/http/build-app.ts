@@ -2,35 +2,14 @@ import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { Code } from "../../sdk/index.js";
-import type { Caller } from "../auth/index.js";
 import { ApiFault, invalidArgument, notFound } from "../core/index.js";
 import { RULES_BY_COLLECTION } from "../resources/index.js";
 import { registerApiRoutes } from "./api-routes.js";
 import type { AppContext } from "./app-context.js";
 import { registerControlRoutes } from "./control-routes.js";
 import { registerIssuerRoutes } from "./issuer-routes.js";
+import "./request-context.js";
 import { sendFault, toFault } from "./send-fault.js";
-
-/**
- * Which part of the server a route belongs to:
- * - `api`: the v2beta1 and v1 API — counted, faultable, bearer token required;
- * - `sts`: token exchange — counted, faultable, authenticated by the workload token itself;
- * - `control`: `/_emulator/*` — admin token required, never faulted or counted;
- * - `issuer`: the local OIDC issuer — open, never faulted or counted.
- */
-export type Surface = "api" | "sts" | "control" | "issuer";
-
-declare module "fastify" {
-  interface FastifyContextConfig {
-    surface?: Surface;
-  }
-  interface FastifyRequest {
-    /** The authenticated caller of an `api` or `control` route. */
-    caller: Caller | undefined;
-    /** Set when an injected reset strikes after the handler. */
-    resetAfter: boolean;
-  }
-}
 
 /**
  * The largest request body (bigger → code 3).
@@ -39,17 +18,6 @@ declare module "fastify" {
  * BODY_LIMIT; // 1048576
  */
 export const BODY_LIMIT = 1024 * 1024;
-
-/**
- * The caller of an authenticated route (set by the onRequest hook).
- *
- * @example
- * service.get(callerOf(req), "groups", uid);
- */
-export function callerOf(req: FastifyRequest): Caller {
-  if (req.caller === undefined) throw new Error("route without authentication");
-  return req.caller;
-}
 
 /**
  * Builds the fastify app: JSON-only bodies up to 1 MiB, request ids, stats and faults for the API

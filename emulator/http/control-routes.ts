@@ -4,7 +4,8 @@ import { Code } from "../../sdk/index.js";
 import { ApiFault, formatFaultSpec, invalidArgument, parseFaultSpec } from "../core/index.js";
 import { Fixtures, KIND_RULES, loadFixtures, requireObject, throwZodViolations } from "../resources/index.js";
 import type { AppContext } from "./app-context.js";
-import { callerOf } from "./build-app.js";
+import { replyJson, uidParam } from "./reply-json.js";
+import { callerOf } from "./request-context.js";
 
 const control = { config: { surface: "control" as const } };
 
@@ -58,11 +59,10 @@ export function registerControlRoutes(app: FastifyInstance, ctx: AppContext): vo
       const parent = fields[seed.parentField] as string;
       delete fields[seed.parentField];
       const row = s.table.db.transaction(() => s.insert(rules, parent, fields, uid));
-      reply.header("content-type", "application/json; charset=utf-8");
-      return row.data;
+      return replyJson(reply, row.data);
     });
     app.delete(`/_emulator/${kind}/*`, control, (req, reply) => {
-      s.delete(callerOf(req), rules.name, (req.params as { "*": string })["*"]);
+      s.delete(callerOf(req), rules.name, uidParam(req));
       reply.send();
     });
   }

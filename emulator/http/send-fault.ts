@@ -1,8 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { Code, httpStatusForCode } from "../../sdk/index.js";
 import { ApiFault, invalidArgument } from "../core/index.js";
-
-const JSON_TYPE = "application/json; charset=utf-8";
+import { replyJson } from "./reply-json.js";
 
 /**
  * Answers an AIP-193 error: the grpc-gateway HTTP status of the code, the body with ErrorInfo and
@@ -14,11 +13,8 @@ const JSON_TYPE = "application/json; charset=utf-8";
  */
 export function sendFault(reply: FastifyReply, fault: ApiFault, status?: number): FastifyReply {
   for (const [k, v] of Object.entries(fault.headers)) reply.header(k, v);
-  return reply
-    .code(status ?? httpStatusForCode(fault.code))
-    .header("x-request-id", reply.request.id)
-    .header("content-type", JSON_TYPE)
-    .send(JSON.stringify(fault.toBody(reply.request.id)));
+  reply.code(status ?? httpStatusForCode(fault.code)).header("x-request-id", reply.request.id);
+  return reply.send(replyJson(reply, JSON.stringify(fault.toBody(reply.request.id))));
 }
 
 /**

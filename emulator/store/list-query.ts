@@ -1,6 +1,6 @@
 import type { SQLInputValue } from "node:sqlite";
 import type { Database } from "./database.js";
-import type { ResourceRow } from "./resource-table.js";
+import { type ResourceRow, ROW_COLUMNS } from "./resource-table.js";
 
 /** A sort field of `order_by`. */
 export type SortField = "name" | "created_at" | "uid";
@@ -32,9 +32,6 @@ export interface PageQuery extends ListQuery {
   offset: number;
   limit: number;
 }
-
-const COLUMNS =
-  "seq, kind, uid, parent_uid AS parentUid, scope_uid AS scopeUid, name, ref_identity AS refIdentity, ref_role AS refRole, data";
 
 // `/` is followed by `0` in ASCII, so "below X" is the half-open range (X + "/", X + "0"): an index
 // range scan instead of a LIKE.
@@ -94,7 +91,7 @@ export function sortValue(row: ResourceRow, sort: SortField): string | number {
  */
 export function readPage(db: Database, q: PageQuery): ResourceRow[] {
   const w = where(q);
-  let sql = `SELECT ${COLUMNS} FROM resources${indexHint(q)} WHERE ${w.sql}`;
+  let sql = `SELECT ${ROW_COLUMNS} FROM resources${indexHint(q)} WHERE ${w.sql}`;
   const params = [...w.params];
   const op = q.descending ? "<" : ">";
   const dir = q.descending ? "DESC" : "ASC";

@@ -21,7 +21,8 @@ export interface ResourceRow {
 /** What an insert supplies (the table assigns `seq`). */
 export type NewResourceRow = Omit<ResourceRow, "seq">;
 
-const COLUMNS =
+/** The columns of a {@link ResourceRow}, as a SELECT list. */
+export const ROW_COLUMNS =
   "seq, kind, uid, parent_uid AS parentUid, scope_uid AS scopeUid, name, ref_identity AS refIdentity, ref_role AS refRole, data";
 
 /**
@@ -46,9 +47,9 @@ export class ResourceTable {
    * table.get("identities", uid)?.data;
    */
   get(kind: string, uid: string): ResourceRow | undefined {
-    return this.db.statement(`SELECT ${COLUMNS} FROM resources WHERE kind = ? AND uid = ?`).get(kind, uid) as
-      | ResourceRow
-      | undefined;
+    return this.db
+      .statement(`SELECT ${ROW_COLUMNS} FROM resources WHERE kind = ? AND uid = ?`)
+      .get(kind, uid) as ResourceRow | undefined;
   }
 
   /**
@@ -123,7 +124,7 @@ export class ResourceTable {
    */
   children(parentUid: string, limit: number): ResourceRow[] {
     return this.db
-      .statement(`SELECT ${COLUMNS} FROM resources WHERE parent_uid = ? ORDER BY seq LIMIT ?`)
+      .statement(`SELECT ${ROW_COLUMNS} FROM resources WHERE parent_uid = ? ORDER BY seq LIMIT ?`)
       .all(parentUid, limit) as unknown as ResourceRow[];
   }
 
@@ -149,7 +150,7 @@ export class ResourceTable {
    */
   referringToIdentity(identityUid: string): ResourceRow[] {
     return this.db
-      .statement(`SELECT ${COLUMNS} FROM resources WHERE ref_identity = ? ORDER BY seq`)
+      .statement(`SELECT ${ROW_COLUMNS} FROM resources WHERE ref_identity = ? ORDER BY seq`)
       .all(identityUid) as unknown as ResourceRow[];
   }
 
@@ -161,7 +162,7 @@ export class ResourceTable {
    */
   referringToRole(roleUid: string, limit: number): ResourceRow[] {
     return this.db
-      .statement(`SELECT ${COLUMNS} FROM resources WHERE ref_role = ? ORDER BY seq LIMIT ?`)
+      .statement(`SELECT ${ROW_COLUMNS} FROM resources WHERE ref_role = ? ORDER BY seq LIMIT ?`)
       .all(roleUid, limit) as unknown as ResourceRow[];
   }
 
@@ -184,7 +185,7 @@ export class ResourceTable {
    */
   all(kind: string): ResourceRow[] {
     return this.db
-      .statement(`SELECT ${COLUMNS} FROM resources WHERE kind = ? ORDER BY seq`)
+      .statement(`SELECT ${ROW_COLUMNS} FROM resources WHERE kind = ? ORDER BY seq`)
       .all(kind) as unknown as ResourceRow[];
   }
 }
