@@ -78,3 +78,23 @@ export async function seedRepo(t: TestEmulator, parentUid: string, name: string)
   if (!res.ok) throw new Error(`seeding repo: HTTP ${res.status} ${await res.text()}`);
   return (await res.json()) as { uid: string };
 }
+
+/**
+ * Seeds an advisory under a group through the control API.
+ *
+ * @example
+ * await seedAdvisory(irv, orgUid, { name: "CVE-2026-0001", severity: "CRITICAL" });
+ */
+export async function seedAdvisory(
+  t: TestEmulator,
+  parentUid: string,
+  fields: { name: string; severity?: string; description?: string },
+): Promise<{ uid: string }> {
+  const res = await fetch(`${t.emulator.baseUrl}/_emulator/advisories`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${t.emulator.adminToken}`, "content-type": "application/json" },
+    body: JSON.stringify({ parentUid, ...fields }),
+  });
+  if (!res.ok) throw new Error(`seeding advisory: HTTP ${res.status} ${await res.text()}`);
+  return (await res.json()) as { uid: string };
+}

@@ -1,0 +1,61 @@
+// examples/quickstart (what `npm run demo` runs) against a fresh emulator with seeded repos and
+// advisories: up, outputs, a no-change preview, destroy.
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createStack, type TestStack } from "../harness/index.js";
+import { seedAdvisory, seedRepo, startTestEmulator, type TestEmulator } from "../support/irv-emulator.js";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+
+describe("examples/quickstart", () => {
+  let irv: TestEmulator;
+  let stack: TestStack;
+
+  beforeAll(async () => {
+    irv = await startTestEmulator();
+    for (const name of ["web", "api"]) await seedRepo(irv, irv.emulator.orgUid, name);
+    await seedAdvisory(irv, irv.emulator.orgUid, { name: "CVE-2026-0001", severity: "CRITICAL" });
+    await seedAdvisory(irv, irv.emulator.orgUid, { name: "CVE-2026-0002", severity: "LOW" });
+    stack = await createStack({
+      program: path.join(root, "examples", "quickstart"),
+      config: { ...irv.config, teams: JSON.stringify(["payments", "search", "web"]) },
+    });
+  });
+
+  afterAll(async () => {
+    await stack?.dispose();
+    await irv?.close();
+  });
+
+  it("builds the org tree and reports repos and advisories as outputs", async () => {
+    const { outputs } = await stack.up();
+    expect(outputs).toMatchObject({
+      repoNames: ["api", "web"],
+      advisoryCount: 2,
+      criticalAdvisories: ["CVE-2026-0001"],
+      ciRoles: { payments: "viewer", search: "viewer", web: "viewer" },
+    });
+    const platform = outputs?.platformUid as string;
+    const teams = await irv.admin.groups.collect({ childrenOf: platform, orderBy: "name" });
+    expect(teams.map((t) => t.name)).toEqual(["team-payments", "team-search", "team-web"]);
+    const ci = await irv.admin.identities.get(
+      (outputs?.ciIdentities as Record<string, string>).search as string,
+    );
+    expect(ci.claimMatch).toEqual({
+      issuer: "https://token.actions.githubusercontent.com",
+      subject: "repo:acme/search:ref:refs/heads/main",
+    });
+  });
+
+  it("previews no change on a second run", async () => {
+    const result = await stack.preview({ args: ["--expect-no-changes"] });
+    expect(result.exitCode).toBe(0);
+  });
+
+  it("destroys everything it created", async () => {
+    await stack.destroy();
+    expect(await irv.admin.groups.collect({ descendantsOf: irv.emulator.orgUid })).toEqual([]);
+    expect(await irv.admin.identities.collect({ descendantsOf: irv.emulator.orgUid })).toEqual([]);
+  });
+});

@@ -1,0 +1,115 @@
+// The policy pack with the real engine: `pulumi preview --policy-pack policy` on programs with and
+// without mistakes, as a pull-request check runs it.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createStack, fixtureDir, policyViolations, type TestStack } from "../harness/index.js";
+import { startTestEmulator, type TestEmulator } from "../support/irv-emulator.js";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+const PACK = path.join(root, "policy");
+
+function packConfig(config: object): string {
+  const file = path.join(mkdtempSync(path.join(tmpdir(), "irv-policy-")), "policy-config.json");
+  writeFileSync(file, JSON.stringify(config));
+  return file;
+}
+
+describe("the policy pack on pulumi preview", () => {
+  let irv: TestEmulator;
+  const stacks: TestStack[] = [];
+
+  beforeAll(async () => {
+    irv = await startTestEmulator();
+  });
+
+  afterAll(async () => {
+    for (const s of stacks) await s.dispose();
+    await irv?.close();
+  });
+
+  it("blocks a program with mistakes and names each policy, resource and problem", async () => {
+    const stack = await createStack({
+      program: path.join(root, "examples", "policy-violations"),
+      config: irv.config,
+    });
+    stacks.push(stack);
+    const owner = (await irv.admin.roles.list({ name: "owner" })).items[0]!;
+    const result = await stack.preview({
+      policyPacks: [PACK],
+      policyPackConfigs: [packConfig({ "no-broad-owner-binding": { ownerRoleUids: [owner.uid] } })],
+      allowFailure: true,
+    });
+    expect(result.exitCode).not.toBe(0);
+    const found = policyViolations(result.events).map(
+      (v) => `${v.enforcementLevel} ${v.policyName} ${v.resourceUrn?.split("::").pop()}: ${v.message}`,
+    );
+    expect(found).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(
+          /^mandatory group-name-pattern payments: .*Group name "Team Payments" does not match \^\[a-z0-9 \._-\]\{1,\}\$/s,
+        ),
+        expect.stringMatching(
+          /^mandatory identity-issuer-https payments_ci: .*"http:\/\/localhost:8080\/oidc" is not an https URL/s,
+        ),
+        expect.stringMatching(
+          /^advisory naming-convention payments_ci: .*does not follow the naming convention/s,
+        ),
+        expect.stringMatching(
+          /^advisory no-broad-owner-binding payments-ci-owner: .*grants the owner role in the root organization/s,
+        ),
+      ]),
+    );
+    // Nothing was created: the preview stopped the change before any write.
+    expect(await irv.admin.groups.collect({ descendantsOf: irv.emulator.orgUid })).toEqual([]);
+  });
+
+  it("lets a conforming org tree through without a violation", async () => {
+    const spec = {
+      groups: [
+        { key: "platform", parent: "org" },
+        { key: "team-a", parent: "platform" },
+      ],
+      identities: [{ key: "team-a-ci", group: "team-a", subject: "repo:acme/a:ref:refs/heads/main" }],
+    };
+    const stack = await createStack({
+      program: fixtureDir("org-program"),
+      config: { ...irv.config, spec: JSON.stringify(spec) },
+    });
+    stacks.push(stack);
+    const result = await stack.preview({ policyPacks: [PACK] });
+    expect(result.exitCode).toBe(0);
+    expect(policyViolations(result.events)).toEqual([]);
+  });
+
+  it("makes the naming convention mandatory through the pack config", async () => {
+    const spec = { groups: [{ key: "platform", parent: "org" }] };
+    const stack = await createStack({
+      program: fixtureDir("org-program"),
+      config: { ...irv.config, spec: JSON.stringify(spec) },
+    });
+    stacks.push(stack);
+    const config = packConfig({
+      "naming-convention": { enforcementLevel: "mandatory", groupPattern: "^team-[a-z0-9-]+$" },
+    });
+    const result = await stack.preview({
+      policyPacks: [PACK],
+      policyPackConfigs: [config],
+      allowFailure: true,
+    });
+    expect(result.exitCode).not.toBe(0);
+    expect(policyViolations(result.events).map((v) => [v.enforcementLevel, v.policyName, v.message])).toEqual(
+      [
+        [
+          "mandatory",
+          "naming-convention",
+          expect.stringContaining(
+            'The group name "platform" does not follow the naming convention ^team-[a-z0-9-]+$.',
+          ),
+        ],
+      ],
+    );
+  });
+});
