@@ -91,43 +91,15 @@ export class ResourceService {
   private ensureOrganization(): void {
     if (this.db.getMeta("orgUid") === undefined) {
       this.db.setMeta("orgUid", this.orgUid);
-      const t = formatTimestamp(this.clock());
-      this.table.insert({
-        kind: "groups",
-        uid: this.orgUid,
-        parentUid: "",
-        scopeUid: this.orgUid,
+      this.writeNew(KIND_RULES.groups, this.orgUid, "", {
         name: "org",
-        refIdentity: null,
-        refRole: null,
-        data: JSON.stringify({
-          uid: this.orgUid,
-          name: "org",
-          description: "Root organization of the IRV emulator",
-          resourceLimits: {},
-          verified: false,
-          createTime: t,
-          updateTime: t,
-        }),
+        description: "Root organization of the IRV emulator",
       });
     }
     for (const role of BUILT_IN_ROLES) {
-      let uid = this.table.findByName("roles", "", role.name);
-      if (uid === undefined) {
-        uid = newRoleUid();
-        const t = formatTimestamp(this.clock());
-        const data = { uid, name: role.name, description: role.description, createTime: t, updateTime: t };
-        this.table.insert({
-          kind: "roles",
-          uid,
-          parentUid: "",
-          scopeUid: "",
-          name: role.name,
-          refIdentity: null,
-          refRole: null,
-          data: JSON.stringify(data),
-        });
-      }
+      const uid =
+        this.table.findByName("roles", "", role.name) ??
+        this.insert(KIND_RULES.roles, "", { name: role.name, description: role.description }).uid;
       this.builtInLevels.set(uid, role.level);
     }
   }
@@ -294,60 +266,69 @@ export class ResourceService {
    * service.insert(KIND_RULES.repos, groupUid, { name: "app" });
    */
   insert(rules: KindRules, parentUid: string, fields: Record<string, unknown>, uid?: string): ResourceRow {
-    const kind = rules.name;
     if (rules.parentKind !== undefined && this.table.get(rules.parentKind, parentUid) === undefined) {
       throw notFound(KIND_RULES[rules.parentKind].spec.singular, parentUid);
     }
-    if (
-      uid !== undefined &&
-      !(uid.startsWith(`${parentUid}/`) && /^[0-9a-f]{16}$/.test(uid.slice(parentUid.length + 1)))
-    ) {
-      throw invalidArgument([
-        { field: "uid", description: `must be ${parentUid}/ followed by 16 hex digits` },
-      ]);
+    if (uid !== undefined) {
+      if (!(uid.startsWith(`${parentUid}/`) && /^[0-9a-f]{16}$/.test(uid.slice(parentUid.length + 1)))) {
+        throw invalidArgument([
+          { field: "uid", description: `must be ${parentUid}/ followed by 16 hex digits` },
+        ]);
+      }
+      if (this.table.get(rules.name, uid) !== undefined) {
+        throw new ApiFault(
+          Code.ALREADY_EXISTS,
+          `${rules.spec.singular} ${JSON.stringify(uid)} already exists`,
+        );
+      }
     }
-    const newUid = uid ?? (kind === "roles" ? newRoleUid() : newChildUid(parentUid));
+    if (rules.name === "roleBindings") {
+      const { identityUid, roleUid } = fields as { identityUid: string; roleUid: string };
+      this.checkBinding(parentUid, identityUid, roleUid, undefined);
+    } else {
+      this.checkSiblingName(rules, parentUid, String(fields.name), undefined);
+    }
+    const newUid = uid ?? (rules.name === "roles" ? newRoleUid() : newChildUid(parentUid));
+    return this.writeNew(rules, newUid, parentUid, fields);
+  }
+
+  // Builds the stored form of a new resource (service-set fields, timestamps, key order) and
+  // writes its row. No checks: callers have made them.
+  private writeNew(
+    rules: KindRules,
+    uid: string,
+    parentUid: string,
+    fields: Record<string, unknown>,
+  ): ResourceRow {
     const t = formatTimestamp(this.clock());
     let data: Record<string, unknown>;
     let refIdentity: string | null = null;
     let refRole: string | null = null;
-    const name = typeof fields.name === "string" ? fields.name : "";
-    if (kind === "roleBindings") {
+    if (rules.name === "roleBindings") {
       const { identityUid, roleUid } = fields as { identityUid: string; roleUid: string };
-      this.checkBinding(parentUid, identityUid, roleUid, undefined);
       refIdentity = identityUid;
       refRole = roleUid;
-      data = {
-        uid: newUid,
-        identityUid,
-        roleUid,
-        groupUid: parentUid,
-        createTime: t,
-      } satisfies StoredBinding;
+      data = { uid, identityUid, roleUid, groupUid: parentUid, createTime: t } satisfies StoredBinding;
     } else {
-      this.checkSiblingName(rules, parentUid, name, undefined);
       const own = Object.fromEntries(Object.entries(fields).filter(([k]) => !OUTPUT_ONLY.includes(k)));
       const extra =
-        kind === "groups"
+        rules.name === "groups"
           ? { resourceLimits: {}, verified: false }
-          : kind === "identities"
+          : rules.name === "identities"
             ? { lastSeenTime: t }
             : {};
-      data = orderKeys({ uid: newUid, ...own, ...extra, createTime: t, updateTime: t });
+      data = orderKeys({ uid, ...own, ...extra, createTime: t, updateTime: t });
     }
     const row = {
-      kind,
-      uid: newUid,
+      kind: rules.name,
+      uid,
       parentUid,
-      scopeUid: kind === "roles" ? "" : this.scopeOf(rules, newUid),
-      name,
+      scopeUid: rules.name === "roles" ? "" : this.scopeOf(rules, uid),
+      name: typeof fields.name === "string" ? fields.name : "",
       refIdentity,
       refRole,
       data: JSON.stringify(data),
     };
-    if (uid !== undefined && this.table.get(kind, uid) !== undefined) {
-      throw new ApiFault(Code.ALREADY_EXISTS, `${rules.spec.singular} ${JSON.stringify(uid)} already exists`);
-    }
     return { seq: this.table.insert(row), ...row };
   }
 
