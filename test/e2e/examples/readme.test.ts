@@ -1,0 +1,41 @@
+// examples/readme — the README's resource and data-source snippets — on the real engine, including
+// the import snippet.
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createStack, type TestStack } from "../harness/index.js";
+import { seedAdvisory, seedRepo, startTestEmulator, type TestEmulator } from "../support/irv-emulator.js";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+
+describe("the README's program snippets", () => {
+  let irv: TestEmulator;
+  let stack: TestStack;
+
+  beforeAll(async () => {
+    irv = await startTestEmulator();
+    await seedRepo(irv, irv.emulator.orgUid, "app");
+    await seedAdvisory(irv, irv.emulator.orgUid, { name: "CVE-2026-1", severity: "CRITICAL" });
+    const legacy = await irv.admin.groups.create(irv.emulator.orgUid, { name: "legacy" });
+    stack = await createStack({
+      program: path.join(root, "examples", "readme"),
+      config: { ...irv.config, legacyUid: legacy.uid },
+    });
+  });
+
+  afterAll(async () => {
+    await stack?.dispose();
+    await irv?.close();
+  });
+
+  it("runs as written: resources, data sources and an import", async () => {
+    const { outputs } = await stack.up();
+    expect(outputs).toMatchObject({ critical: 1, repoNames: ["app"], roles: ["editor", "owner", "viewer"] });
+    expect(String(outputs?.owner)).toMatch(/built-in/i);
+    expect(
+      (await irv.admin.groups.collect({ childrenOf: irv.emulator.orgUid, orderBy: "name" })).map(
+        (g) => g.name,
+      ),
+    ).toEqual(["legacy", "platform"]);
+  });
+});
