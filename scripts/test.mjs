@@ -13,7 +13,7 @@ const run = (cmd, args) => {
   }
 };
 
-run("npx", ["biome", "ci", "."]);
+run("node", ["scripts/biome.mjs", "ci", "."]);
 run("npx", ["tsc", "-p", "tsconfig.json", "--noEmit"]);
 run("npx", ["tsc", "-p", "tsconfig.build.json"]);
 
