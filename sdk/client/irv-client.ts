@@ -1,35 +1,21 @@
-import type { Dispatcher } from "undici";
 import type { z } from "zod";
 import { staticToken, type TokenSource } from "../auth/token-source.js";
 import { ConfigurationError } from "../errors/api-error.js";
-import type { RetryPolicy } from "../retry/should-retry.js";
 import { KINDS } from "../schemas/kinds.js";
 import { type ReadOnlyResourceClient, ResourceClient } from "./resource-client.js";
-import { HttpTransport, type TransportEvent } from "./transport.js";
+import { HttpTransport, type TransportOptions } from "./transport.js";
 
 type Out<K extends keyof typeof KINDS> = z.output<(typeof KINDS)[K]["schema"]>;
 type In<K extends keyof typeof KINDS> = (typeof KINDS)[K]["create"] extends z.ZodType
   ? z.input<(typeof KINDS)[K]["create"]>
   : never;
 
-/** Options of {@link IrvClient}. */
-export interface IrvClientOptions {
-  /** API base URL (`irv:baseUrl` / `IRV_BASE_URL`). */
-  baseUrl: string;
+/** Options of {@link IrvClient}: the transport's, with credentials given either way. */
+export interface IrvClientOptions extends Omit<TransportOptions, "auth"> {
   /** A static API token; shorthand for `auth: staticToken(token)`. */
   token?: string | undefined;
   /** Where tokens come from (static, or an identity exchange). */
   auth?: TokenSource | undefined;
-  /** undici dispatcher; a keep-alive Agent by default. */
-  dispatcher?: Dispatcher | undefined;
-  /** Retry policy; `NO_RETRY` turns retries off. */
-  retry?: Readonly<RetryPolicy> | undefined;
-  timeoutMs?: number | undefined;
-  userAgent?: string | undefined;
-  /** Called after each HTTP attempt (method, path, status, timing; never credentials). */
-  onEvent?: ((e: TransportEvent) => void) | undefined;
-  /** Injectable sleep (tests). */
-  sleep?: ((ms: number, signal?: AbortSignal) => Promise<void>) | undefined;
 }
 
 /**
@@ -69,16 +55,8 @@ export class IrvClient {
       throw new ConfigurationError(
         "no credentials: set irv:token (IRV_TOKEN), or irv:identity with irv:identityToken/irv:identityTokenFile",
       );
-    this.transport = new HttpTransport({
-      baseUrl: options.baseUrl,
-      auth,
-      dispatcher: options.dispatcher,
-      retry: options.retry,
-      timeoutMs: options.timeoutMs,
-      userAgent: options.userAgent ?? "pulumi-irv",
-      onEvent: options.onEvent,
-      sleep: options.sleep,
-    });
+    const { token: _token, auth: _auth, ...transport } = options;
+    this.transport = new HttpTransport({ ...transport, auth, userAgent: options.userAgent ?? "pulumi-irv" });
     const t = this.transport;
     this.groups = new ResourceClient(t, KINDS.groups);
     this.identities = new ResourceClient(t, KINDS.identities);
