@@ -39,9 +39,8 @@ describe("examples/quickstart", () => {
     const platform = outputs?.platformUid as string;
     const teams = await irv.admin.groups.collect({ childrenOf: platform, orderBy: "name" });
     expect(teams.map((t) => t.name)).toEqual(["team-payments", "team-search", "team-web"]);
-    const ci = await irv.admin.identities.get(
-      (outputs?.ciIdentities as Record<string, string>).search as string,
-    );
+    const identities = (outputs?.ciIdentities ?? {}) as Record<string, string>;
+    const ci = await irv.admin.identities.get(identities.search as string);
     expect(ci.claimMatch).toEqual({
       issuer: "https://token.actions.githubusercontent.com",
       subject: "repo:acme/search:ref:refs/heads/main",
