@@ -1,5 +1,6 @@
-// A `pulumi up` killed with SIGKILL mid-way (a cancelled CI job: the CLI, the program and the provider
-// all die at once, while creates are in flight), then repaired the way README.md's "Recovering from
+// A `pulumi up` killed with SIGKILL mid-way, while creates are in flight: the CLI dies at once, so
+// the creates its provider then completes are never recorded (they stay "pending" in the state, the
+// groups exist). Then repaired the way README.md's "Recovering from
 // an interrupted up" says: `pulumi cancel`; `pulumi stack export`, adopt each pending create the
 // service did make (its uid as the id), drop the pending creates, `pulumi stack import`; then
 // `pulumi up --refresh`. It converges with no duplicates.
@@ -8,7 +9,6 @@ import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createStack, fixtureDir, type TestStack } from "../harness/index.js";
-import { startTestEmulator, type TestEmulator } from "../support/irv-emulator.js";
 import {
   adoptPendingCreates,
   createdBy,
@@ -17,10 +17,15 @@ import {
   repairFileBackend,
   startKillable,
 } from "../support/interrupted-run.js";
+import { startTestEmulator, type TestEmulator } from "../support/irv-emulator.js";
 import { declared, inventory, type OrgTreeShape, orgTreeConfig } from "../support/org-tree.js";
 
 const LATENCY_MS = 250;
-const POSTS = ["POST /iam/v2beta1/groups/*", "POST /iam/v2beta1/identities/*", "POST /iam/v2beta1/roleBindings/*"];
+const POSTS = [
+  "POST /iam/v2beta1/groups/*",
+  "POST /iam/v2beta1/identities/*",
+  "POST /iam/v2beta1/roleBindings/*",
+];
 
 describe("an up killed with SIGKILL while creates are in flight", () => {
   const shape: OrgTreeShape = { groups: 20, identities: 20, bindings: 20, prefix: "killed" };
@@ -53,22 +58,30 @@ describe("an up killed with SIGKILL while creates are in flight", () => {
   });
 
   it("leaves pending creates in the state, some of which the service did make", async () => {
-    // Slow requests down so that creates are in flight when the kill comes: a request counted by the
-    // emulator is still waiting out its latency, and is carried out after its client is gone.
+    // Slow requests down so that creates are in flight when the kill comes: a POST counted by the
+    // emulator is still waiting out its latency; the provider (which outlives the CLI, see killCli)
+    // gets its answer, but the engine that would record it is gone.
     irv.emulator.setFaults(`latency=${LATENCY_MS}`);
     await irv.resetStats();
-    const run = startKillable(stack, ["up", "--yes", "--skip-preview", "--stack", stack.stackName, "--non-interactive"]);
+    const run = startKillable(stack, [
+      "up",
+      "--yes",
+      "--skip-preview",
+      "--stack",
+      stack.stackName,
+      "--non-interactive",
+    ]);
     const posts = () => POSTS.reduce((n, route) => n + (irv.emulator.stats().requests[route] ?? 0), 0);
     const deadline = Date.now() + 120_000;
     while (posts() < 12 && Date.now() < deadline) await sleep(20);
     expect(posts()).toBeGreaterThanOrEqual(12);
-    await run.killGroup();
-    await sleep(3 * LATENCY_MS); // let the orphaned requests land
+    await run.killCli({ settleMs: 3 * LATENCY_MS });
     irv.emulator.setFaults("none");
     // If the kill caught the file backend writing a checkpoint's attributes, the README's first
     // recovery step applies: delete the empty `.attrs` file ("failed to load checkpoint: EOF").
     const repaired = repairFileBackend(path.join(stack.workDir, "state"));
-    if (repaired.length > 0) console.info(`the kill left empty attribute files, deleted: ${repaired.join(", ")}`);
+    if (repaired.length > 0)
+      console.info(`the kill left empty attribute files, deleted: ${repaired.join(", ")}`);
 
     pending = pendingCreates(await stack.exportState());
     expect(pending.length).toBeGreaterThan(0);

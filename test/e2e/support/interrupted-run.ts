@@ -2,30 +2,72 @@
 // whole process group (the CLI, the language host, the program and the provider plugin), with no
 // chance to clean up. And what is left to repair afterwards: the pending CREATE operations of the
 // state, matched against what the service really made.
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { readdirSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { IrvClient } from "../../../sdk/index.js";
-import type { StackState, TestStack } from "../harness/index.js";
+import type { StackState, StateResource, TestStack } from "../harness/index.js";
 
 /** A running `pulumi` command in its own process group. */
 export interface KillableRun {
   /** Resolves with the exit code (null when killed) once the CLI exits. */
   exited: Promise<number | null>;
-  /** SIGKILL to the whole process group; resolves once the group is gone (or after `waitMs`). */
-  killGroup(waitMs?: number): Promise<void>;
+  /**
+   * SIGKILL to the CLI (its process group). Its plugins run in process groups of their own and
+   * outlive it, finishing the calls they have in flight; after `settleMs` they are SIGKILLed too.
+   * Resolves once every process of the tree is gone (or `waitMs` later).
+   */
+  killCli(options?: { settleMs?: number; waitMs?: number }): Promise<void>;
   /** What the CLI printed so far. */
   output(): string;
 }
 
+/** pid → [ppid, pgid] of every process (`ps`, so Linux and macOS alike). */
+function processTable(): Map<number, [number, number]> {
+  const table = new Map<number, [number, number]>();
+  for (const line of execFileSync("ps", ["-A", "-o", "pid=,ppid=,pgid="], { encoding: "utf8" }).split("\n")) {
+    const [pid, ppid, pgid] = line.trim().split(/\s+/).map(Number);
+    if (pid !== undefined && ppid !== undefined && pgid !== undefined && !Number.isNaN(pid))
+      table.set(pid, [ppid, pgid]);
+  }
+  return table;
+}
+
+/** `root` and its descendants, with their process groups. */
+function processTree(root: number): { pids: Set<number>; groups: Set<number> } {
+  const table = processTable();
+  const pids = new Set([root]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [pid, [ppid]] of table)
+      if (!pids.has(pid) && pids.has(ppid)) {
+        pids.add(pid);
+        grew = true;
+      }
+  }
+  const groups = new Set([...pids].map((p) => table.get(p)?.[1] ?? p));
+  return { pids, groups };
+}
+
+const signal = (target: number, sig: NodeJS.Signals | 0): boolean => {
+  try {
+    process.kill(target, sig);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 /**
- * Starts `pulumi <args>` for a stack in a new process group (so that killing the group reaches the
- * plugins too, as when a CI job is cancelled).
+ * Starts `pulumi <args>` for a stack in a new process group, to be killed with
+ * {@link KillableRun.killCli}. The CLI starts its plugins (language host, provider) in process groups
+ * of their own, so a SIGKILL to the CLI alone leaves them running: they finish what they were doing
+ * (a create whose answer then reaches no one) and would linger; killCli cleans them up afterwards.
  *
  * @example
  * const run = startKillable(stack, ["up", "--yes", "--skip-preview", "--stack", stack.stackName]);
- * await run.killGroup();
+ * await run.killCli();
  */
 export function startKillable(stack: TestStack, args: string[]): KillableRun {
   const child: ChildProcess = spawn(path.join(stack.binDir, "pulumi"), args, {
@@ -42,23 +84,15 @@ export function startKillable(stack: TestStack, args: string[]): KillableRun {
   return {
     exited,
     output: () => Buffer.concat(chunks).toString("utf8"),
-    async killGroup(waitMs = 5000) {
-      try {
-        process.kill(-pgid, "SIGKILL");
-      } catch {
-        return; // already gone
-      }
+    async killCli({ settleMs = 1000, waitMs = 5000 } = {}) {
+      const tree = processTree(pgid);
+      signal(-pgid, "SIGKILL");
       await exited;
-      // Orphaned members are reaped by init; stop waiting once none answers (or after waitMs).
+      await sleep(settleMs);
+      for (const g of tree.groups) signal(-g, "SIGKILL");
+      for (const p of tree.pids) signal(p, "SIGKILL");
       const deadline = Date.now() + waitMs;
-      while (Date.now() < deadline) {
-        try {
-          process.kill(-pgid, 0);
-        } catch {
-          return;
-        }
-        await sleep(50);
-      }
+      while ([...tree.pids].some((p) => signal(p, 0)) && Date.now() < deadline) await sleep(50);
     },
   };
 }
@@ -145,13 +179,13 @@ export async function createdBy(admin: IrvClient, op: PendingCreate): Promise<st
  * writeFileSync(file, JSON.stringify(adoptPendingCreates(state, new Map([[urn, uid]]))));
  */
 export function adoptPendingCreates(state: StackState, made: ReadonlyMap<string, string>): StackState {
-  const ops = (state.deployment.pending_operations ?? []) as {
-    type: string;
-    resource: { urn: string; inputs?: Record<string, unknown> } & Record<string, unknown>;
-  }[];
-  const adopted = ops
-    .filter((op) => op.type === "creating" && made.has(op.resource.urn))
-    .map((op) => ({ ...op.resource, id: made.get(op.resource.urn), outputs: { ...op.resource.inputs } }));
+  const ops = (state.deployment.pending_operations ?? []) as { type: string; resource: StateResource }[];
+  const adopted = ops.flatMap((op): StateResource[] => {
+    const id = made.get(op.resource.urn);
+    return op.type === "creating" && id !== undefined
+      ? [{ ...op.resource, id, outputs: { ...op.resource.inputs } }]
+      : [];
+  });
   return {
     ...state,
     deployment: {
