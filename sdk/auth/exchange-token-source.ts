@@ -17,7 +17,10 @@ export interface ExchangeTokenOptions {
   identityToken?: string | undefined;
   /** …or a file holding it, re-read on every exchange (CI systems rotate these files). */
   identityTokenFile?: string | undefined;
-  /** Refresh this long before `exp` (default 5 minutes). */
+  /**
+   * Refresh this long before `exp` (default 5 minutes), but never earlier than halfway through the
+   * token's lifetime: a token that lives less than twice this long is still reused for half its life.
+   */
   refreshBeforeMs?: number;
   dispatcher?: Dispatcher | undefined;
   /** Clock, injectable for tests. */
@@ -45,7 +48,7 @@ export function exchangeToken(options: ExchangeTokenOptions): TokenSource {
     );
   const now = options.now ?? Date.now;
   const refreshBeforeMs = options.refreshBeforeMs ?? 5 * 60 * 1000;
-  let cached: { token: string; expiresAt: number } | undefined;
+  let cached: { token: string; refreshAt: number } | undefined;
   let inflight: Promise<string> | undefined;
 
   const exchange = async (signal?: AbortSignal): Promise<string> => {
@@ -89,20 +92,24 @@ export function exchangeToken(options: ExchangeTokenOptions): TokenSource {
         undefined,
       );
     const token = parsed.data.token;
-    let expiresAt = now() + DEFAULT_LIFETIME_MS;
+    const receivedAt = now();
+    let expiresAt = receivedAt + DEFAULT_LIFETIME_MS;
     try {
       const exp = decodeJwt(token).exp;
       if (typeof exp === "number") expiresAt = exp * 1000;
     } catch {
       // An opaque (non-JWT) token: keep the documented one-hour lifetime.
     }
-    cached = { token, expiresAt };
+    // With a lifetime shorter than twice the margin, refreshing `refreshBeforeMs` before exp would
+    // mean exchanging before every request: refresh at half-life instead.
+    const margin = Math.min(refreshBeforeMs, Math.max(0, (expiresAt - receivedAt) / 2));
+    cached = { token, refreshAt: expiresAt - margin };
     return token;
   };
 
   return {
     async getToken(signal) {
-      if (cached && now() < cached.expiresAt - refreshBeforeMs) return cached.token;
+      if (cached && now() < cached.refreshAt) return cached.token;
       inflight ??= exchange(signal).finally(() => {
         inflight = undefined;
       });

@@ -36,6 +36,29 @@ describe("exchangeToken", () => {
     expect(await source.getToken()).toBe(t2);
   });
 
+  it("regression (short-lived tokens exchanged before every request): reuses a token shorter-lived than the refresh margin for half its life", async () => {
+    const { agent, origin, pool } = mockApi();
+    let now = 1_000_000_000_000;
+    // A 2-minute token, well under the 5-minute refresh margin.
+    const t1 = await apiToken(now / 1000 + 120);
+    pool.intercept({ path: EXCHANGE, method: "GET" }).reply(200, { token: t1 });
+    const source = exchangeToken({
+      authUrl: `${origin}/auth`,
+      baseUrl: origin,
+      identity: "org/ci",
+      identityToken: "oidc",
+      dispatcher: agent,
+      now: () => now,
+    });
+    expect(await source.getToken()).toBe(t1);
+    now += 59 * 1000; // within the first half of its life: no exchange (the mock has none left)
+    expect(await source.getToken()).toBe(t1);
+    const t2 = await apiToken(now / 1000 + 120, "again");
+    pool.intercept({ path: EXCHANGE, method: "GET" }).reply(200, { token: t2 });
+    now += 2 * 1000; // past half-life: exchange again, before it expires
+    expect(await source.getToken()).toBe(t2);
+  });
+
   it("re-reads the identity token file on every exchange", async () => {
     const { agent, origin, pool } = mockApi();
     const dir = mkdtempSync(join(tmpdir(), "irv-"));
