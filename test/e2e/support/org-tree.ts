@@ -13,6 +13,8 @@ export interface OrgTreeShape {
   prefix: string;
   /** claimMatch issuer of the identities; default the program's (GitHub Actions). */
   issuer?: string;
+  /** Children per group in the tree (default 4); 1 makes a chain, created one after the other. */
+  fanout?: number;
 }
 
 /**
@@ -29,6 +31,7 @@ export function orgTreeConfig(shape: OrgTreeShape): Record<string, ConfigValue> 
     prefix: shape.prefix,
   };
   if (shape.issuer !== undefined) config.issuer = shape.issuer;
+  if (shape.fanout !== undefined) config.fanout = String(shape.fanout);
   return config;
 }
 
