@@ -43,6 +43,13 @@ export function buildApp(ctx: AppContext): FastifyInstance {
     frameworkErrors: (error, req, reply) => {
       sendFault(reply, toFault(error, req));
     },
+    // So do requests Node's HTTP parser refuses before any route sees them (a head over 16 KiB, raw
+    // bytes in the request line): fastify's default answers those in its own {error, statusCode} shape.
+    clientErrorHandler: (error, socket) => {
+      if ((error as NodeJS.ErrnoException).code === "ECONNRESET" || socket.destroyed) return;
+      if (socket.writable) socket.write(clientErrorResponse(error, `${idPrefix}-${(++nextId).toString(36)}`));
+      socket.destroy(error);
+    },
   });
   app.decorateRequest("caller", undefined);
   app.decorateRequest("resetAfter", false);
@@ -132,6 +139,27 @@ export function buildApp(ctx: AppContext): FastifyInstance {
   registerControlRoutes(app, ctx);
   registerIssuerRoutes(app, ctx);
   return app;
+}
+
+/** The raw HTTP answer to a request the HTTP parser refused: code 3 under HTTP 400, AIP-193 body. */
+function clientErrorResponse(error: Error, requestId: string): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  const description =
+    code === "HPE_HEADER_OVERFLOW"
+      ? "the request line and headers are larger than 16 KiB"
+      : code === "ERR_HTTP_REQUEST_TIMEOUT"
+        ? "was not received in time"
+        : `is not valid HTTP (${code ?? error.message})`;
+  const body = JSON.stringify(invalidArgument([{ field: "request", description }]).toBody(requestId));
+  return [
+    "HTTP/1.1 400 Bad Request",
+    "content-type: application/json; charset=utf-8",
+    `content-length: ${Buffer.byteLength(body)}`,
+    `x-request-id: ${requestId}`,
+    "connection: close",
+    "",
+    body,
+  ].join("\r\n");
 }
 
 // A known collection with a method it does not offer is "unimplemented" (405 + Allow); anything

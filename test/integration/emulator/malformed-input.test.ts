@@ -1,5 +1,6 @@
 // Malformed input never crashes the emulator and never gets a 5xx: every bad body, header, query or
 // route answers an AIP-193 error with a 4xx status and an x-request-id.
+import { connect } from "node:net";
 import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type Answer, detail, type ErrorBody, startTestEmulator, type TestEmulator } from "./support.js";
@@ -142,6 +143,48 @@ describe("queries and routes", () => {
   });
 
   test("the server still answers after all of the above", async () => {
+    expect((await emu.call("GET", "/iam/v2beta1/groups")).status).toBe(200);
+  });
+});
+
+describe("requests the HTTP parser refuses", () => {
+  // Sends raw bytes and reads the whole answer (the server closes the connection after it).
+  const raw = (head: string) =>
+    new Promise<{ status: number; headers: string; body: string }>((resolve, reject) => {
+      const url = new URL(emu.baseUrl);
+      const socket = connect(Number(url.port), url.hostname, () => socket.end(Buffer.from(head, "utf8")));
+      const chunks: Buffer[] = [];
+      socket.on("data", (b) => chunks.push(b));
+      socket.on("error", reject);
+      socket.on("close", () => {
+        const text = Buffer.concat(chunks).toString("utf8");
+        const [headers = "", body = ""] = text.split("\r\n\r\n");
+        resolve({ status: Number(headers.split(" ")[1]), headers, body });
+      });
+    });
+
+  test.each([
+    [
+      "a request head over 16 KiB",
+      `GET /iam/v2beta1/groups?name=${"x".repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`,
+    ],
+    ["raw non-ASCII bytes in the request line", "GET /iam/v2beta1/groups/ü HTTP/1.1\r\nHost: x\r\n\r\n"],
+    ["a request line that is not HTTP", "HELLO\r\n\r\n"],
+  ])(
+    "regression (parser-refused requests answered in fastify's own shape): %s is code 3 under HTTP 400 in the AIP-193 shape",
+    async (_what, head) => {
+      const a = await raw(head);
+      expect(a.status).toBe(400);
+      const body = JSON.parse(a.body) as ErrorBody;
+      expect(body.code).toBe(3);
+      const requestId = /x-request-id: (\S+)/i.exec(a.headers)?.[1];
+      expect(requestId).toEqual(expect.any(String));
+      expect(detail(body, "RequestInfo")).toMatchObject({ requestId });
+      expect(detail(body, "ErrorInfo")).toMatchObject({ reason: "INVALID_ARGUMENT" });
+    },
+  );
+
+  test("the server still answers afterwards", async () => {
     expect((await emu.call("GET", "/iam/v2beta1/groups")).status).toBe(200);
   });
 });
