@@ -171,7 +171,8 @@ export async function createdBy(admin: IrvClient, op: PendingCreate): Promise<st
 
 /**
  * The state with every pending create the service did make adopted as a resource (its `id` the uid,
- * its outputs its inputs until a refresh reads the real ones) and every pending create dropped —
+ * its outputs its inputs until a refresh reads the real ones) unless the state already records that
+ * resource, and every pending create dropped —
  * what `pulumi stack import` then takes. (`pulumi refresh --import-pending-creates <urn> <id>` looks
  * like the tool for this, but Pulumi CLI 3.259 drops such operations without adding the resource.)
  *
@@ -180,9 +181,12 @@ export async function createdBy(admin: IrvClient, op: PendingCreate): Promise<st
  */
 export function adoptPendingCreates(state: StackState, made: ReadonlyMap<string, string>): StackState {
   const ops = (state.deployment.pending_operations ?? []) as { type: string; resource: StateResource }[];
+  // A later run may have created (and recorded) the resource of a pending create meanwhile: the
+  // pending operation stays in the state all the same, but must not be adopted a second time.
+  const recorded = new Set((state.deployment.resources ?? []).map((r) => r.urn));
   const adopted = ops.flatMap((op): StateResource[] => {
     const id = made.get(op.resource.urn);
-    return op.type === "creating" && id !== undefined
+    return op.type === "creating" && id !== undefined && !recorded.has(op.resource.urn)
       ? [{ ...op.resource, id, outputs: { ...op.resource.inputs } }]
       : [];
   });
