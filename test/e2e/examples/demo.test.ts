@@ -1,0 +1,24 @@
+// `npm run demo` as a newcomer runs it: every step, and a summary at the end.
+import { spawnSync } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+
+describe("npm run demo", () => {
+  it("runs the quickstart, shows the tree and the policy pack, destroys, and ends with a summary", () => {
+    const r = spawnSync(process.execPath, [path.join(root, "scripts", "demo.ts")], {
+      cwd: root,
+      encoding: "utf8",
+      timeout: 300_000,
+    });
+    const out = r.stdout.replace(/\x1b\[[0-9;]*m/g, "");
+    expect(r.status, r.stderr).toBe(0);
+    expect(out).toContain("[7/7] pulumi destroy");
+    expect(out).toMatch(/└ identity payments-ci \(repo:acme\/payments:ref:refs\/heads\/main\) → viewer/);
+    expect(out).toMatch(/\[mandatory\]\s+group-name-pattern/);
+    expect(out).toContain("→ pulumi preview exited with 1: the pull request would be blocked");
+    expect(out).toMatch(/Summary: done in [\d.]+ s; the emulator answered \d+ API requests\./);
+  });
+});
