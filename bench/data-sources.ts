@@ -151,6 +151,11 @@ async function main(): Promise<void> {
         ["scope", "how", "median", "best", "ratio to sequential", "API calls", "emulator ms per deep page"],
         rows,
       ),
+      "",
+      "With `descendantsOf` and the default order (creation time) the emulator answers an offset page by",
+      "sorting every matching row (SQLite cannot range-scan the uid index and walk creation order at",
+      "once), while a cursor page walks creation order from the cursor. Offset pages then cost it tens of",
+      "milliseconds of CPU each on its single thread, so the parallel fetch has nothing left to overlap.",
     ].join("\n");
     saveResult({
       name: "data-sources",
