@@ -1,5 +1,6 @@
 // `npm run demo` as a newcomer runs it: every step, and a summary at the end.
 import { spawnSync } from "node:child_process";
+import { stripVTControlCharacters } from "node:util";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -13,7 +14,7 @@ describe("npm run demo", () => {
       encoding: "utf8",
       timeout: 300_000,
     });
-    const out = r.stdout.replace(/\x1b\[[0-9;]*m/g, "");
+    const out = stripVTControlCharacters(r.stdout);
     expect(r.status, r.stderr).toBe(0);
     expect(out).toContain("[7/7] pulumi destroy");
     expect(out).toMatch(/└ identity payments-ci \(repo:acme\/payments:ref:refs\/heads\/main\) → viewer/);

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SignJWT } from "jose";
@@ -81,6 +81,7 @@ describe("exchangeToken", () => {
     writeFileSync(file, "oidc-b");
     source.invalidate();
     expect(await source.getToken()).toBe("opaque-2");
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it("shares one exchange between concurrent callers", async () => {
