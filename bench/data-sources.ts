@@ -152,10 +152,11 @@ async function main(): Promise<void> {
         rows,
       ),
       "",
-      "With `descendantsOf` and the default order (creation time) the emulator answers an offset page by",
-      "sorting every matching row (SQLite cannot range-scan the uid index and walk creation order at",
-      "once), while a cursor page walks creation order from the cursor. Offset pages then cost it tens of",
-      "milliseconds of CPU each on its single thread, so the parallel fetch has nothing left to overlap.",
+      "With `descendantsOf`, SQLite cannot range-scan the uid index and walk creation order at once. When",
+      "the subtree holds a quarter or more of its kind the emulator walks the order's index and filters",
+      "(offset pages cost about what cursor pages do); for a small subtree it reads the range and sorts",
+      "it, which is cheap because the range is small. Before that choice an offset page here sorted all",
+      "10 000 rows (about 30 ms of CPU each) and the parallel fetch was 1.13× the cursor.",
     ].join("\n");
     saveResult({
       name: "data-sources",

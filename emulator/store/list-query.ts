@@ -31,6 +31,11 @@ export interface PageQuery extends ListQuery {
   after?: Cursor | undefined;
   offset: number;
   limit: number;
+  /**
+   * Walk the index of the requested order and filter, instead of reading the matching range and
+   * sorting it: the better plan when the filter matches a large share of the kind.
+   */
+  walkOrder?: boolean | undefined;
 }
 
 // `/` is followed by `0` in ASCII, so "below X" is the half-open range (X + "/", X + "0"): an index
@@ -39,7 +44,11 @@ const below = (uid: string): [string, string] => [`${uid}/`, `${uid}0`];
 
 // With a name filter the name indexes are the selective ones; without statistics SQLite would rather
 // walk the kind index to avoid a sort, which reads every row of the kind.
-function indexHint(q: ListQuery): string {
+// With `walkOrder` (a subtree holding much of the kind) the order's own index is walked: a sort of
+// the whole subtree for every offset page costs far more than skipping the few rows outside it.
+function indexHint(q: ListQuery & { walkOrder?: boolean | undefined }): string {
+  if (q.walkOrder && q.name === undefined && q.sort !== "uid")
+    return q.sort === "name" ? " INDEXED BY resources_by_name" : " INDEXED BY resources_by_kind";
   if (q.name === undefined) return "";
   return q.childrenOf !== undefined ? " INDEXED BY resources_by_sibling" : " INDEXED BY resources_by_name";
 }

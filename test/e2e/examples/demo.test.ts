@@ -1,8 +1,8 @@
 // `npm run demo` as a newcomer runs it: every step, and a summary at the end.
 import { spawnSync } from "node:child_process";
-import { stripVTControlCharacters } from "node:util";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { stripVTControlCharacters } from "node:util";
 import { describe, expect, it } from "vitest";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
