@@ -1,5 +1,4 @@
 import { readFile } from "node:fs/promises";
-import { decodeJwt } from "jose";
 import { type Dispatcher, request } from "undici";
 import { z } from "zod";
 import { ApiError, ConfigurationError, NetworkError } from "../errors/api-error.js";
@@ -95,6 +94,9 @@ export function exchangeToken(options: ExchangeTokenOptions): TokenSource {
     const receivedAt = now();
     let expiresAt = receivedAt + DEFAULT_LIFETIME_MS;
     try {
+      // Loaded here, not at module load: only identity exchange needs jose, and every provider
+      // process start pays for what it imports.
+      const { decodeJwt } = await import("jose");
       const exp = decodeJwt(token).exp;
       if (typeof exp === "number") expiresAt = exp * 1000;
     } catch {
