@@ -32,7 +32,14 @@ export class UsageError extends Error {
   override readonly name = "UsageError";
 }
 
-/** What the command line asks for. */
+/**
+ * What the command line asks for.
+ *
+ * @example
+ * const command: CliCommand = parseCliArgs(process.argv.slice(2));
+ * if (command.help) process.stdout.write(USAGE);
+ * else await startEmulator(command.options);
+ */
 export type CliCommand = { help: true } | { help: false; options: EmulatorOptions };
 
 /**

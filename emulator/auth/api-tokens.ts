@@ -4,10 +4,28 @@ import type { Clock } from "../core/index.js";
 import { unauthenticated } from "../core/index.js";
 import type { SigningKey } from "./signing-keys.js";
 
-/** Who a bearer token speaks for. */
+/**
+ * Who a bearer token speaks for.
+ *
+ * @example
+ * const principal: Principal = await tokens.authenticate(req.headers.authorization);
+ * const caller = service.callerOf(principal);
+ */
 export type Principal = { kind: "admin" } | { kind: "identity"; uid: string };
 
-/** How API tokens are made and checked. */
+/**
+ * How API tokens are made and checked.
+ *
+ * @example
+ * const tokens = new ApiTokens({
+ *   key: await loadOrCreateSigningKey(db, "apiSigningKey"),
+ *   issuer: authUrl,
+ *   audience: baseUrl,
+ *   ttlSeconds: 3600,
+ *   clock: Date.now,
+ *   adminToken,
+ * });
+ */
 export interface ApiTokenOptions {
   key: SigningKey;
   /** `iss` of the API tokens: the STS (auth URL). */

@@ -10,7 +10,13 @@ import { isSelfOrDescendant } from "../core/index.js";
  * Level.WRITE > Level.READ; // true
  */
 export const Level = { NONE: 0, READ: 1, WRITE: 2, ADMIN: 3 } as const;
-/** A permission level. */
+/**
+ * A permission level.
+ *
+ * @example
+ * const level: Level = caller.levelAt(groupUid);
+ * if (level < Level.WRITE) throw permissionDenied(`update group ${groupUid}`);
+ */
 export type Level = (typeof Level)[keyof typeof Level];
 
 /**
@@ -33,7 +39,13 @@ export const BUILT_IN_ROLES = [
   { name: "viewer", level: Level.READ, description: "Built-in role: read-only access." },
 ] as const;
 
-/** A level granted on a group and everything below it. */
+/**
+ * A level granted on a group and everything below it.
+ *
+ * @example
+ * const grant: Grant = { scope: teamUid, level: Level.READ };
+ * const caller = new Caller(`identity ${identityUid}`, orgUid, [grant]);
+ */
 export interface Grant {
   scope: string;
   level: Level;

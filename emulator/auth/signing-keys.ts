@@ -1,7 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { type CryptoKey, exportJWK, generateKeyPair, importJWK, type JWK } from "jose";
 
-/** An ES256 key pair with its key id and public JWK. */
+/**
+ * An ES256 key pair with its key id and public JWK.
+ *
+ * @example
+ * const key: SigningKey = await loadOrCreateSigningKey(db, "issuerSigningKey");
+ * const jwks = { keys: [key.publicJwk] };
+ */
 export interface SigningKey {
   kid: string;
   privateKey: CryptoKey;
@@ -10,7 +16,15 @@ export interface SigningKey {
   publicJwk: JWK;
 }
 
-/** Where the key is kept between runs (the emulator's meta table). */
+/**
+ * Where the key is kept between runs (the emulator's meta table).
+ *
+ * @example
+ * // The Database is one; a test can keep keys in a map instead.
+ * const meta = new Map<string, string>();
+ * const store: KeyStore = { getMeta: (k) => meta.get(k), setMeta: (k, v) => void meta.set(k, v) };
+ * const key = await loadOrCreateSigningKey(store, "apiSigningKey");
+ */
 export interface KeyStore {
   getMeta(key: string): string | undefined;
   setMeta(key: string, value: string): void;

@@ -4,7 +4,20 @@ import type { Clock } from "../core/index.js";
 import { ApiFault, invalidArgument, unauthenticated } from "../core/index.js";
 import { type ApiTokens, bearer, describeJwtFailure } from "./api-tokens.js";
 
-/** What the STS needs from the rest of the emulator. */
+/**
+ * What the STS needs from the rest of the emulator.
+ *
+ * @example
+ * const sts = new TokenExchange({
+ *   trustedIssuers: [issuerUrl],
+ *   stsAudience: authUrl,
+ *   apiAudience: baseUrl,
+ *   clock: Date.now,
+ *   apiTokens,
+ *   claimMatchOf: (uid) => service.claimMatchOf(uid),
+ *   markSeen: (uid) => service.markSeen(uid),
+ * });
+ */
 export interface TokenExchangeOptions {
   /** Issuers whose tokens are accepted; their keys are the only thing ever fetched. */
   trustedIssuers: readonly string[];

@@ -7,7 +7,13 @@ import {
   TYPE_URL_PREFIX,
 } from "../../sdk/index.js";
 
-/** The `{code, message, details}` body of an AIP-193 error, as the emulator writes it. */
+/**
+ * The `{code, message, details}` body of an AIP-193 error, as the emulator writes it.
+ *
+ * @example
+ * const body: StatusBody = fault.toBody(req.id);
+ * reply.code(httpStatusForCode(body.code)).send(body);
+ */
 export interface StatusBody {
   code: number;
   message: string;

@@ -3,14 +3,32 @@ import type { ResourceService } from "../resources/index.js";
 import type { FaultInjector } from "./fault-injector.js";
 import type { RequestStats } from "./request-stats.js";
 
-/** The token services; they need the server's URLs, hence the port, so they exist once it listens. */
+/**
+ * The token services; they need the server's URLs, hence the port, so they exist once it listens.
+ *
+ * @example
+ * ctx.attachAuth({ apiTokens, sts, issuer: new LocalIssuer(issuerKey, issuerUrl, authUrl, clock) });
+ */
 export interface AuthServices {
   apiTokens: ApiTokens;
   sts: TokenExchange;
   issuer: LocalIssuer;
 }
 
-/** Everything the routes use. */
+/**
+ * Everything the routes use.
+ *
+ * @example
+ * const ctx: AppContext = createAppContext({
+ *   service,
+ *   stats,
+ *   faults,
+ *   authPath: "/auth",
+ *   issuerPath: "/oidc",
+ *   log: false,
+ * });
+ * const app = buildApp(ctx);
+ */
 export interface AppContext {
   service: ResourceService;
   stats: RequestStats;

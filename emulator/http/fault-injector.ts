@@ -1,6 +1,12 @@
 import { type FaultSpec, hasFaults, NO_FAULTS } from "../core/index.js";
 
-/** What happens to one request. */
+/**
+ * What happens to one request.
+ *
+ * @example
+ * const action: FaultAction = faults.decide();
+ * if (action === "reset-after") req.resetAfter = true;
+ */
 export type FaultAction = "none" | "unavailable" | "exhausted" | "reset-before" | "reset-after";
 
 /**

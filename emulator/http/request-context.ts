@@ -7,6 +7,9 @@ import type { Caller } from "../auth/index.js";
  * - `sts`: token exchange — counted, faultable, authenticated by the workload token itself;
  * - `control`: `/_emulator/*` — admin token required, never faulted or counted;
  * - `issuer`: the local OIDC issuer — open, never faulted or counted.
+ *
+ * @example
+ * app.get(`${ctx.authPath}/sts/exchange`, { config: { surface: "sts" } }, handler);
  */
 export type Surface = "api" | "sts" | "control" | "issuer";
 

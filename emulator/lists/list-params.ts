@@ -17,7 +17,13 @@ export const DEFAULT_PAGE_SIZE = 50;
  */
 export const MAX_PAGE_SIZE = 200;
 
-/** The parameters of a List, parsed and checked. */
+/**
+ * The parameters of a List, parsed and checked.
+ *
+ * @example
+ * const params: ListParams = parseListParams(req.query as QueryValues);
+ * const key = queryKey("groups", params);
+ */
 export interface ListParams {
   pageSize: number;
   pageToken: string | undefined;
@@ -29,7 +35,13 @@ export interface ListParams {
   descendantsOf: string | undefined;
 }
 
-/** A parsed query string: fastify gives arrays for repeated keys. */
+/**
+ * A parsed query string: fastify gives arrays for repeated keys.
+ *
+ * @example
+ * const query: QueryValues = { page_size: "10", order_by: ["name", "uid"] };
+ * parseListParams(query); // throws code 3: order_by must be given at most once
+ */
 export type QueryValues = Record<string, string | string[] | undefined>;
 
 // The spec writes the snake_case names; grpc-gateway also accepts the JSON (lowerCamel) names, and

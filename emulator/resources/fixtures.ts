@@ -64,9 +64,6 @@ const GroupFixture: z.ZodType<GroupFixture> = z.lazy(() =>
  *   groups: [{ name: "platform", repos: [{ name: "app", tags: [{ name: "v1" }] }],
  *              advisories: [{ name: "CVE-2026-0001", severity: "HIGH", repo: "app" }] }],
  * });
- *
- * @example
- * const f: Fixtures = { groups: [{ name: "team" }] };
  */
 export const Fixtures = z.object({
   roles: z.array(z.object({ name: Name, description: z.string().optional() })).optional(),
@@ -75,7 +72,12 @@ export const Fixtures = z.object({
   repos: z.array(RepoFixture).optional(),
   advisories: z.array(AdvisoryFixture).optional(),
 });
-/** A parsed fixture file. */
+/**
+ * A parsed fixture file.
+ *
+ * @example
+ * const f: Fixtures = { groups: [{ name: "team" }] };
+ */
 export type Fixtures = z.infer<typeof Fixtures>;
 
 /**

@@ -8,7 +8,13 @@ import {
 } from "../../sdk/index.js";
 import { Level } from "../auth/index.js";
 
-/** How the emulator treats one kind of {@link KINDS}: nesting, permissions, validation. */
+/**
+ * How the emulator treats one kind of {@link KINDS}: nesting, permissions, validation.
+ *
+ * @example
+ * const rules: KindRules = KIND_RULES.identities;
+ * rules.required; // ["name", "claimMatch", "claimMatch.issuer", "claimMatch.subject"]
+ */
 export interface KindRules {
   name: KindName;
   spec: KindSpec;

@@ -30,7 +30,17 @@ import { hydrateBinding, type StoredBinding } from "./role-bindings.js";
 import { applyPaths, maskPaths } from "./update-mask.js";
 import { requireObject, throwZodViolations } from "./violations.js";
 
-/** What the service is built from. */
+/**
+ * What the service is built from.
+ *
+ * @example
+ * const service = new ResourceService({
+ *   db: new Database(undefined),
+ *   clock: Date.now,
+ *   pageTokens: new PageTokens(randomBytes(32), Date.now),
+ *   orgUid: "0123456789abcdef0123456789abcdef01234567",
+ * });
+ */
 export interface ResourceServiceOptions {
   db: Database;
   clock: Clock;

@@ -1,6 +1,12 @@
 import type { ResourceRow, ResourceTable } from "../store/index.js";
 
-/** A role binding as stored: references, not copies, so renames show through at once. */
+/**
+ * A role binding as stored: references, not copies, so renames show through at once.
+ *
+ * @example
+ * const binding = JSON.parse(row.data) as StoredBinding;
+ * table.get("roles", binding.roleUid);
+ */
 export interface StoredBinding {
   uid: string;
   identityUid: string;

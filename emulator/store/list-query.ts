@@ -2,13 +2,31 @@ import type { SQLInputValue } from "node:sqlite";
 import type { Database } from "./database.js";
 import { type ResourceRow, ROW_COLUMNS } from "./resource-table.js";
 
-/** A sort field of `order_by`. */
+/**
+ * A sort field of `order_by`.
+ *
+ * @example
+ * const sort: SortField = "created_at";
+ * readPage(db, { kind: "groups", sort, descending: true, offset: 0, limit: 51 });
+ */
 export type SortField = "name" | "created_at" | "uid";
 
-/** A position in a sort order: the sort value and the uid of the last row returned. */
+/**
+ * A position in a sort order: the sort value and the uid of the last row returned.
+ *
+ * @example
+ * const after: Cursor = [sortValue(last, "name"), last.uid];
+ * readPage(db, { kind: "groups", sort: "name", descending: false, after, offset: 0, limit: 51 });
+ */
 export type Cursor = readonly [value: string | number, uid: string];
 
-/** What a list asks the table for. */
+/**
+ * What a list asks the table for.
+ *
+ * @example
+ * const q: ListQuery = { kind: "identities", descendantsOf: orgUid, sort: "uid", descending: false };
+ * countRows(db, { ...q, readableScopes: caller.readableScopes });
+ */
 export interface ListQuery {
   kind: string;
   /** Only rows whose parent is this uid. */
@@ -26,7 +44,21 @@ export interface ListQuery {
   readableScopes?: readonly string[] | undefined;
 }
 
-/** One page request: the query, where to continue, how many to skip and return. */
+/**
+ * One page request: the query, where to continue, how many to skip and return.
+ *
+ * @example
+ * const q: PageQuery = {
+ *   kind: "repos",
+ *   descendantsOf: orgUid,
+ *   sort: "name",
+ *   descending: false,
+ *   offset: 0,
+ *   limit: 51,
+ *   walkOrder: true,
+ * };
+ * readPage(db, q);
+ */
 export interface PageQuery extends ListQuery {
   after?: Cursor | undefined;
   offset: number;

@@ -1,6 +1,12 @@
 import type { Database } from "./database.js";
 
-/** One stored resource. `data` is the JSON the API answers (for role bindings: the unhydrated form). */
+/**
+ * One stored resource. `data` is the JSON the API answers (for role bindings: the unhydrated form).
+ *
+ * @example
+ * const row: ResourceRow | undefined = table.get("groups", uid);
+ * const group = row && JSON.parse(row.data);
+ */
 export interface ResourceRow {
   seq: number;
   kind: string;
@@ -18,10 +24,30 @@ export interface ResourceRow {
   data: string;
 }
 
-/** What an insert supplies (the table assigns `seq`). */
+/**
+ * What an insert supplies (the table assigns `seq`).
+ *
+ * @example
+ * const row: NewResourceRow = {
+ *   kind: "roles",
+ *   uid: roleUid,
+ *   parentUid: "",
+ *   scopeUid: "",
+ *   name: "auditor",
+ *   refIdentity: null,
+ *   refRole: null,
+ *   data: JSON.stringify({ uid: roleUid, name: "auditor" }),
+ * };
+ * table.insert(row);
+ */
 export type NewResourceRow = Omit<ResourceRow, "seq">;
 
-/** The columns of a {@link ResourceRow}, as a SELECT list. */
+/**
+ * The columns of a {@link ResourceRow}, as a SELECT list.
+ *
+ * @example
+ * db.statement(`SELECT ${ROW_COLUMNS} FROM resources WHERE kind = ? AND uid = ?`).get("groups", uid);
+ */
 export const ROW_COLUMNS =
   "seq, kind, uid, parent_uid AS parentUid, scope_uid AS scopeUid, name, ref_identity AS refIdentity, ref_role AS refRole, data";
 

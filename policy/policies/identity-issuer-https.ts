@@ -1,7 +1,14 @@
 import type { ResourceValidationPolicy } from "@pulumi/policy";
 import { TYPE } from "../type-tokens.js";
 
-/** Configuration of {@link identityIssuerHttps}. */
+/**
+ * Configuration of {@link identityIssuerHttps}.
+ *
+ * @example
+ * // policy-config.json, for a stack that uses the local emulator:
+ * // { "identity-issuer-https": { "allowLoopbackHttp": true } }
+ * const { allowLoopbackHttp } = args.getConfig<IdentityIssuerConfig>();
+ */
 export interface IdentityIssuerConfig {
   /** Accept `http://` issuers on loopback addresses (a local emulator). Off by default. */
   allowLoopbackHttp?: boolean;

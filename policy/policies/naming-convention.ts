@@ -1,7 +1,13 @@
 import type { ResourceValidationPolicy } from "@pulumi/policy";
 import { TYPE } from "../type-tokens.js";
 
-/** Configuration of {@link namingConvention}. */
+/**
+ * Configuration of {@link namingConvention}.
+ *
+ * @example
+ * // policy-config.json: { "naming-convention": { "identityPattern": "^ci-[a-z0-9-]+$", "maxLength": 40 } }
+ * const config = { ...NAMING_DEFAULTS, ...args.getConfig<NamingConventionConfig>() };
+ */
 export interface NamingConventionConfig {
   /** Regular expression group names must match. */
   groupPattern?: string;
@@ -11,7 +17,13 @@ export interface NamingConventionConfig {
   maxLength?: number;
 }
 
-/** Defaults: lower-case kebab-case names of at most 63 characters. */
+/**
+ * Defaults: lower-case kebab-case names of at most 63 characters.
+ *
+ * @example
+ * new RegExp(NAMING_DEFAULTS.groupPattern).test("team-a"); // true
+ * new RegExp(NAMING_DEFAULTS.groupPattern).test("Team A"); // false
+ */
 export const NAMING_DEFAULTS: Required<NamingConventionConfig> = {
   groupPattern: "^[a-z][a-z0-9-]*$",
   identityPattern: "^[a-z][a-z0-9-]*$",

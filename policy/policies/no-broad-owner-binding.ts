@@ -1,7 +1,13 @@
 import type { ResourceValidationPolicy } from "@pulumi/policy";
 import { TYPE } from "../type-tokens.js";
 
-/** Configuration of {@link noBroadOwnerBinding}. */
+/**
+ * Configuration of {@link noBroadOwnerBinding}.
+ *
+ * @example
+ * // policy-config.json: { "no-broad-owner-binding": { "ownerRoleUids": ["9f3c…"] } }
+ * const ownerUids = args.getConfig<OwnerBindingConfig>().ownerRoleUids ?? [];
+ */
 export interface OwnerBindingConfig {
   /** Uids of the `owner` role (a binding's role name is known only once it exists). */
   ownerRoleUids?: string[];

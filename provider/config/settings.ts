@@ -6,7 +6,13 @@ import {
   type TokenSource,
 } from "../../sdk/index.js";
 
-/** The provider's settings, whichever way they were given. */
+/**
+ * The provider's settings, whichever way they were given.
+ *
+ * @example
+ * const settings: IrvSettings = resolveSettings((k) => pulumi.runtime.getConfig(k));
+ * const client = clientFor(settings);
+ */
 export interface IrvSettings {
   baseUrl: string | undefined;
   authUrl: string | undefined;
@@ -16,7 +22,13 @@ export interface IrvSettings {
   identityTokenFile: string | undefined;
 }
 
-/** Each setting: its stack config key (namespace `irv`) and the environment variable used as fallback. */
+/**
+ * Each setting: its stack config key (namespace `irv`) and the environment variable used as fallback.
+ *
+ * @example
+ * SETTINGS.token.config; // "irv:token"
+ * process.env[SETTINGS.token.env]; // the IRV_TOKEN fallback
+ */
 export const SETTINGS = {
   baseUrl: { config: "irv:baseUrl", env: "IRV_BASE_URL" },
   authUrl: { config: "irv:authUrl", env: "IRV_AUTH_URL" },

@@ -19,7 +19,13 @@ export interface ListFilter {
   orderBy?: string | undefined;
 }
 
-/** {@link ListFilter} with Pulumi inputs, for the `…Output` forms. */
+/**
+ * {@link ListFilter} with Pulumi inputs, for the `…Output` forms.
+ *
+ * @example
+ * const filter: irv.ListFilterInput = { descendantsOf: platform.uid, orderBy: "name" };
+ * export const repos = irv.registry.getReposOutput(filter).repos;
+ */
 export type ListFilterInput = { [K in keyof ListFilter]?: pulumi.Input<string | undefined> };
 
 /**

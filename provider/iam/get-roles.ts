@@ -2,7 +2,12 @@ import * as pulumi from "@pulumi/pulumi";
 import type { Role } from "../../sdk/index.js";
 import { type ListFilter, type ListFilterInput, programClient, toQuery } from "../data-sources/index.js";
 
-/** Result of {@link getRoles}. */
+/**
+ * Result of {@link getRoles}.
+ *
+ * @example
+ * const { roles }: irv.iam.GetRolesResult = await irv.iam.getRoles({ orderBy: "name" });
+ */
 export interface GetRolesResult {
   roles: Role[];
 }
@@ -27,7 +32,13 @@ export function getRolesOutput(filter: ListFilterInput = {}): pulumi.Output<GetR
   return pulumi.output(filter).apply((f) => getRoles(f as ListFilter));
 }
 
-/** Arguments of {@link getRole}. */
+/**
+ * Arguments of {@link getRole}.
+ *
+ * @example
+ * const args: irv.iam.GetRoleArgs = { name: "auditor", parentUid: platformUid };
+ * const auditor = await irv.iam.getRole(args);
+ */
 export interface GetRoleArgs {
   /** Role name, e.g. the built-in `viewer`, `editor`, `owner`. */
   name: string;

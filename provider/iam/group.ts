@@ -1,7 +1,13 @@
 import * as pulumi from "@pulumi/pulumi";
 import { stubFor } from "../stub/index.js";
 
-/** Arguments of {@link Group}. */
+/**
+ * Arguments of {@link Group}.
+ *
+ * @example
+ * const args: irv.iam.GroupArgs = { parentUid: orgUid, description: "Platform team" };
+ * const platform = new irv.iam.Group("platform", args); // name defaults to "platform"
+ */
 export interface GroupArgs {
   /** Uid of the parent group; the organization uid for a top-level group. Changing it replaces the group. */
   parentUid: pulumi.Input<string>;

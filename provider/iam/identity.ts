@@ -1,7 +1,15 @@
 import * as pulumi from "@pulumi/pulumi";
 import { stubFor } from "../stub/index.js";
 
-/** Which workload tokens may assume an identity. */
+/**
+ * Which workload tokens may assume an identity.
+ *
+ * @example
+ * const claimMatch: irv.iam.ClaimMatchArgs = {
+ *   issuer: "https://token.actions.githubusercontent.com",
+ *   subject: "repo:acme/app:ref:refs/heads/main",
+ * };
+ */
 export interface ClaimMatchArgs {
   /** The token issuer, an https URL (e.g. `https://token.actions.githubusercontent.com`). */
   issuer: pulumi.Input<string>;
@@ -9,7 +17,13 @@ export interface ClaimMatchArgs {
   subject: pulumi.Input<string>;
 }
 
-/** Arguments of {@link Identity}. */
+/**
+ * Arguments of {@link Identity}.
+ *
+ * @example
+ * const args: irv.iam.IdentityArgs = { groupUid: teamA.uid, description: "CI of team A", claimMatch };
+ * const ci = new irv.iam.Identity("ci", args);
+ */
 export interface IdentityArgs {
   /** Uid of the group the identity belongs to. Changing it replaces the identity. */
   groupUid: pulumi.Input<string>;

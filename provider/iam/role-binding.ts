@@ -1,7 +1,13 @@
 import * as pulumi from "@pulumi/pulumi";
 import { stubFor } from "../stub/index.js";
 
-/** Arguments of {@link RoleBinding}. */
+/**
+ * Arguments of {@link RoleBinding}.
+ *
+ * @example
+ * const args: irv.iam.RoleBindingArgs = { groupUid: teamA.uid, identityUid: ci.uid, roleUid: viewer.uid };
+ * new irv.iam.RoleBinding("ci-viewer", args);
+ */
 export interface RoleBindingArgs {
   /** The group in which the role is granted (and its descendants). Changing it replaces the binding. */
   groupUid: pulumi.Input<string>;
@@ -11,7 +17,12 @@ export interface RoleBindingArgs {
   roleUid: pulumi.Input<string>;
 }
 
-/** The identity a binding refers to, as the API returns it. */
+/**
+ * The identity a binding refers to, as the API returns it.
+ *
+ * @example
+ * export const boundSubject = binding.identity.apply((i: irv.iam.BoundIdentity) => i.subject);
+ */
 export interface BoundIdentity {
   uid: string;
   name: string;
@@ -20,7 +31,12 @@ export interface BoundIdentity {
   issuer: string;
 }
 
-/** A group or role a binding refers to. */
+/**
+ * A group or role a binding refers to.
+ *
+ * @example
+ * export const boundRole = binding.role.apply((r: irv.iam.BoundRef) => r.name); // "viewer"
+ */
 export interface BoundRef {
   uid: string;
   name: string;

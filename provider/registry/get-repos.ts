@@ -2,7 +2,12 @@ import * as pulumi from "@pulumi/pulumi";
 import type { Repo } from "../../sdk/index.js";
 import { type ListFilter, type ListFilterInput, programClient, toQuery } from "../data-sources/index.js";
 
-/** Result of {@link getRepos}. */
+/**
+ * Result of {@link getRepos}.
+ *
+ * @example
+ * const { repos }: irv.registry.GetReposResult = await irv.registry.getRepos({ childrenOf: teamUid });
+ */
 export interface GetReposResult {
   repos: Repo[];
 }

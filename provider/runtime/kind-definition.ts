@@ -1,7 +1,13 @@
 import type { z } from "zod";
 import type { IrvClient } from "../../sdk/index.js";
 
-/** The plain-JSON state the engine stores (inputs or outputs). */
+/**
+ * The plain-JSON state the engine stores (inputs or outputs).
+ *
+ * @example
+ * const inputs: Props = { parentUid: orgUid, name: "team-a" };
+ * const created = await groupKind.create(client, inputs);
+ */
 export type Props = Record<string, unknown>;
 
 /**

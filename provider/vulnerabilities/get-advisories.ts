@@ -2,7 +2,14 @@ import * as pulumi from "@pulumi/pulumi";
 import type { Advisory } from "../../sdk/index.js";
 import { type ListFilter, type ListFilterInput, programClient, toQuery } from "../data-sources/index.js";
 
-/** Result of {@link getAdvisories}. */
+/**
+ * Result of {@link getAdvisories}.
+ *
+ * @example
+ * const result: irv.vulnerabilities.GetAdvisoriesResult = await irv.vulnerabilities.getAdvisories({
+ *   descendantsOf: orgUid,
+ * });
+ */
 export interface GetAdvisoriesResult {
   advisories: Advisory[];
 }

@@ -4,7 +4,18 @@ import { z } from "zod";
 import { ApiError, ConfigurationError, NetworkError } from "../errors/api-error.js";
 import type { TokenSource } from "./token-source.js";
 
-/** Options of {@link exchangeToken}. */
+/**
+ * Options of {@link exchangeToken}.
+ *
+ * @example
+ * const options: ExchangeTokenOptions = {
+ *   authUrl: "https://auth.irv.example",
+ *   baseUrl: "https://api.irv.example",
+ *   identity: identityUid,
+ *   identityTokenFile: process.env.IRV_IDENTITY_TOKEN_FILE,
+ * };
+ * const client = new IrvClient({ baseUrl: options.baseUrl, auth: exchangeToken(options) });
+ */
 export interface ExchangeTokenOptions {
   /** Token-exchange base URL (`irv:authUrl` / `IRV_AUTH_URL`). */
   authUrl: string;

@@ -10,7 +10,17 @@ type In<K extends keyof typeof KINDS> = (typeof KINDS)[K]["create"] extends z.Zo
   ? z.input<(typeof KINDS)[K]["create"]>
   : never;
 
-/** Options of {@link IrvClient}: the transport's, with credentials given either way. */
+/**
+ * Options of {@link IrvClient}: the transport's, with credentials given either way.
+ *
+ * @example
+ * const options: IrvClientOptions = {
+ *   baseUrl: "http://127.0.0.1:8080",
+ *   token: process.env.IRV_TOKEN,
+ *   timeoutMs: 10_000,
+ * };
+ * const client = new IrvClient(options);
+ */
 export interface IrvClientOptions extends Omit<TransportOptions, "auth"> {
   /** A static API token; shorthand for `auth: staticToken(token)`. */
   token?: string | undefined;

@@ -9,13 +9,26 @@ import { collectionPath, type KindSpec } from "../schemas/kinds.js";
 import { listEnvelope, type Page } from "../schemas/list.js";
 import type { HttpTransport } from "./transport.js";
 
-/** Per-call options. */
+/**
+ * Per-call options.
+ *
+ * @example
+ * const group = await client.groups.get(uid, { signal: AbortSignal.timeout(5_000), retry: NO_RETRY });
+ */
 export interface CallOptions {
   signal?: AbortSignal | undefined;
   retry?: Readonly<RetryPolicy> | undefined;
 }
 
-/** Options of {@link ResourceClient.create}. */
+/**
+ * Options of {@link ResourceClient.create}.
+ *
+ * @example
+ * const options: CreateOptions<Group> = {
+ *   findExisting: async () => (await client.groups.list({ childrenOf: orgUid, name: "team-a" })).items[0],
+ * };
+ * const team = await client.groups.create(orgUid, { name: "team-a" }, options);
+ */
 export interface CreateOptions<T> extends CallOptions {
   /**
    * Finds the resource this create would have made (by name under its parent, say). With it, a

@@ -5,7 +5,17 @@ import type { TokenSource } from "../auth/token-source.js";
 import { ApiError, InvalidResponseError, NetworkError } from "../errors/api-error.js";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, shouldRetry } from "../retry/should-retry.js";
 
-/** One request as the transport sees it. */
+/**
+ * One request as the transport sees it.
+ *
+ * @example
+ * const req: TransportRequest<typeof RoleSchema> = {
+ *   method: "GET",
+ *   path: `/iam/v2beta1/roles/${roleUid}`, // role uids are flat hex: nothing to escape
+ *   schema: RoleSchema,
+ * };
+ * const role = await transport.send(req);
+ */
 export interface TransportRequest<S extends z.ZodType | undefined> {
   method: "GET" | "POST" | "PATCH" | "DELETE";
   /** Path relative to the base URL, already escaped. */
@@ -19,7 +29,16 @@ export interface TransportRequest<S extends z.ZodType | undefined> {
   retry?: Readonly<RetryPolicy> | undefined;
 }
 
-/** What the transport reports after each attempt (for debug logs and tests). No credentials. */
+/**
+ * What the transport reports after each attempt (for debug logs and tests). No credentials.
+ *
+ * @example
+ * const client = new IrvClient({
+ *   baseUrl,
+ *   token,
+ *   onEvent: (e: TransportEvent) => console.debug(e.method, e.path, e.attempt, e.status ?? e.error),
+ * });
+ */
 export interface TransportEvent {
   method: string;
   path: string;
@@ -32,7 +51,18 @@ export interface TransportEvent {
   error?: string;
 }
 
-/** Options of {@link HttpTransport}. */
+/**
+ * Options of {@link HttpTransport}.
+ *
+ * @example
+ * // In a unit test: answers from a MockAgent, retries without waiting.
+ * const transport = new HttpTransport({
+ *   baseUrl: "http://irv.test",
+ *   auth: staticToken("test-token"),
+ *   dispatcher: mockAgent,
+ *   sleep: async () => {},
+ * });
+ */
 export interface TransportOptions {
   baseUrl: string;
   auth: TokenSource;

@@ -24,13 +24,28 @@ export class IrvError extends Error {
   }
 }
 
-/** Where a failed request went (path without query secrets). */
+/**
+ * Where a failed request went (path without query secrets).
+ *
+ * @example
+ * const where: RequestSummary = { method: err.method, path: err.path };
+ */
 export interface RequestSummary {
   method: string;
   path: string;
 }
 
-/** What {@link ApiError} is built from. */
+/**
+ * What {@link ApiError} is built from.
+ *
+ * @example
+ * new ApiError({
+ *   method: "DELETE",
+ *   path: `/iam/v2beta1/groups/${uid}`,
+ *   httpStatus: 400,
+ *   status: Status.parse({ code: Code.FAILED_PRECONDITION, message: "the group is not empty" }),
+ * });
+ */
 export interface ApiErrorInit extends RequestSummary {
   httpStatus: number;
   status: Status;

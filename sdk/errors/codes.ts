@@ -23,9 +23,19 @@ export const Code = {
   DATA_LOSS: 15,
   UNAUTHENTICATED: 16,
 } as const;
-/** A canonical code name. */
+/**
+ * A canonical code name.
+ *
+ * @example
+ * const name: CodeName = codeName(5); // "NOT_FOUND"
+ */
 export type CodeName = keyof typeof Code;
-/** A canonical code number. */
+/**
+ * A canonical code number.
+ *
+ * @example
+ * const code: CodeNumber = codeForHttpStatus(503); // 14 (Code.UNAVAILABLE)
+ */
 export type CodeNumber = (typeof Code)[CodeName];
 
 const NAMES = new Map<number, CodeName>(Object.entries(Code).map(([k, v]) => [v, k as CodeName]));

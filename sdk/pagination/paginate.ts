@@ -1,10 +1,21 @@
 import type { Page } from "../schemas/list.js";
 import type { ListQuery } from "./list-query.js";
 
-/** Fetches one page for a query. */
+/**
+ * Fetches one page for a query.
+ *
+ * @example
+ * const fetchPage: PageFetcher<Group> = (q) => client.groups.list(q);
+ * for await (const g of paginate(fetchPage, { childrenOf: orgUid })) console.log(g.name);
+ */
 export type PageFetcher<T> = (query: ListQuery) => Promise<Page<T>>;
 
-/** The largest page the API serves. */
+/**
+ * The largest page the API serves.
+ *
+ * @example
+ * const page = await client.groups.list({ descendantsOf: orgUid, pageSize: MAX_PAGE_SIZE });
+ */
 export const MAX_PAGE_SIZE = 200;
 
 /**
@@ -46,7 +57,12 @@ export async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
   return out;
 }
 
-/** Options of {@link fetchAllParallel}. */
+/**
+ * Options of {@link fetchAllParallel}.
+ *
+ * @example
+ * const repos = await client.repos.collectParallel({ descendantsOf: orgUid }, { concurrency: 8 });
+ */
 export interface ParallelOptions {
   /** Pages in flight at once after the first (default 4). */
   concurrency?: number;

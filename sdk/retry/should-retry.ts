@@ -39,7 +39,13 @@ export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = Object.freeze({
  */
 export const NO_RETRY: Readonly<RetryPolicy> = Object.freeze({ ...DEFAULT_RETRY_POLICY, maxAttempts: 1 });
 
-/** What {@link shouldRetry} decides from. */
+/**
+ * What {@link shouldRetry} decides from.
+ *
+ * @example
+ * const input: RetryInput = { method: "DELETE", attempt: 1, error, policy: DEFAULT_RETRY_POLICY };
+ * shouldRetry(input);
+ */
 export interface RetryInput {
   /** HTTP method of the failed request. */
   method: string;
@@ -51,7 +57,14 @@ export interface RetryInput {
   random?: () => number;
 }
 
-/** The decision: retry after `delayMs`, or give up with a reason. */
+/**
+ * The decision: retry after `delayMs`, or give up with a reason.
+ *
+ * @example
+ * const decision: RetryDecision = shouldRetry({ method: "GET", attempt, error, policy });
+ * if (!decision.retry) throw new Error(decision.reason, { cause: error });
+ * await sleep(decision.delayMs);
+ */
 export type RetryDecision = { retry: true; delayMs: number } | { retry: false; reason: string };
 
 const IDEMPOTENT = new Set(["GET", "HEAD", "OPTIONS", "PUT", "DELETE", "PATCH"]);

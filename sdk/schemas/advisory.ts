@@ -8,7 +8,12 @@ import { Timestamp, Uid } from "./common.js";
  * Severity.parse("HIGH");
  */
 export const Severity = z.enum(["LOW", "MEDIUM", "HIGH", "CRITICAL"]);
-/** Severity of an advisory. */
+/**
+ * Severity of an advisory.
+ *
+ * @example
+ * const worst: Severity = "CRITICAL";
+ */
 export type Severity = z.infer<typeof Severity>;
 
 /**
@@ -26,5 +31,10 @@ export const Advisory = z.object({
   createTime: Timestamp,
   updateTime: Timestamp.optional(),
 });
-/** A vulnerability advisory. */
+/**
+ * A vulnerability advisory.
+ *
+ * @example
+ * const advisories: Advisory[] = await client.advisories.collect({ descendantsOf: orgUid });
+ */
 export type Advisory = z.infer<typeof Advisory>;

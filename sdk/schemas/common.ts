@@ -36,7 +36,13 @@ export const Timestamp = z.iso.datetime({ offset: true });
  */
 export const Uid = z.string().min(1);
 
-/** Pattern of a well-formed hierarchical uid (root plus any number of child segments). */
+/**
+ * Pattern of a well-formed hierarchical uid (root plus any number of child segments).
+ *
+ * @example
+ * HIERARCHICAL_UID_PATTERN.test("0123456789abcdef0123456789abcdef01234567/0123456789abcdef"); // true
+ * HIERARCHICAL_UID_PATTERN.test("0123456789abcdef0123456789abcdef01234567/"); // false: empty segment
+ */
 export const HIERARCHICAL_UID_PATTERN = /^[0-9a-f]{40}(\/[0-9a-f]{16})*$/;
 
 /**

@@ -38,7 +38,12 @@ export const Group = z.object({
   createTime: Timestamp,
   updateTime: Timestamp,
 });
-/** A group of the organization tree. */
+/**
+ * A group of the organization tree.
+ *
+ * @example
+ * const g: Group = await client.groups.get(uid);
+ */
 export type Group = z.infer<typeof Group>;
 
 /**
@@ -51,8 +56,20 @@ export const GroupCreate = z.object({
   name: GroupName,
   description: z.string().optional(),
 });
-/** Body of a group create. */
+/**
+ * Body of a group create.
+ *
+ * @example
+ * const body: GroupCreate = { name: "team-a", description: "Team A" };
+ * await client.groups.create(orgUid, body);
+ */
 export type GroupCreate = z.infer<typeof GroupCreate>;
 
-/** The mutable fields of a group, as PATCH paths. */
+/**
+ * The mutable fields of a group, as PATCH paths.
+ *
+ * @example
+ * const patch = computeUpdate(current, desired, GROUP_MUTABLE_FIELDS);
+ * if (patch) await client.groups.update(current.uid, patch.body, { updateMask: patch.updateMask });
+ */
 export const GROUP_MUTABLE_FIELDS = ["name", "description"] as const;

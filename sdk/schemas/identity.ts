@@ -11,7 +11,15 @@ export const ClaimMatch = z.object({
   issuer: z.string(),
   subject: z.string(),
 });
-/** Issuer and subject a workload token must carry. */
+/**
+ * Issuer and subject a workload token must carry.
+ *
+ * @example
+ * const match: ClaimMatch = {
+ *   issuer: "https://token.actions.githubusercontent.com",
+ *   subject: "repo:acme/app:ref:refs/heads/main",
+ * };
+ */
 export type ClaimMatch = z.infer<typeof ClaimMatch>;
 
 /**
@@ -29,7 +37,12 @@ export const Identity = z.object({
   createTime: Timestamp,
   updateTime: Timestamp,
 });
-/** An identity that workloads may assume. */
+/**
+ * An identity that workloads may assume.
+ *
+ * @example
+ * const id: Identity = await client.identities.get(uid);
+ */
 export type Identity = z.infer<typeof Identity>;
 
 /**
@@ -46,10 +59,21 @@ export const IdentityCreate = z.object({
     subject: z.string().min(1, { message: "is required" }),
   }),
 });
-/** Body of an identity create. */
+/**
+ * Body of an identity create.
+ *
+ * @example
+ * const body: IdentityCreate = { name: "ci", claimMatch: { issuer, subject } };
+ * await client.identities.create(teamUid, body);
+ */
 export type IdentityCreate = z.infer<typeof IdentityCreate>;
 
-/** The mutable fields of an identity, as PATCH paths (nested paths allowed under claimMatch). */
+/**
+ * The mutable fields of an identity, as PATCH paths (nested paths allowed under claimMatch).
+ *
+ * @example
+ * IDENTITY_MUTABLE_FIELDS.includes("claimMatch.subject"); // true: one leaf can be masked alone
+ */
 export const IDENTITY_MUTABLE_FIELDS = [
   "name",
   "description",

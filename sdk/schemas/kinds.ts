@@ -7,7 +7,13 @@ import { Repo, Tag } from "./registry.js";
 import { ROLE_MUTABLE_FIELDS, Role, RoleCreate } from "./role.js";
 import { ROLE_BINDING_MUTABLE_FIELDS, RoleBinding, RoleBindingCreate } from "./role-binding.js";
 
-/** Describes one resource kind of the API: where it lives and what its wire shapes are. */
+/**
+ * Describes one resource kind of the API: where it lives and what its wire shapes are.
+ *
+ * @example
+ * const spec: KindSpec = KINDS.identities;
+ * collectionPath(spec); // "/iam/v2beta1/identities"
+ */
 export interface KindSpec<
   T extends z.ZodType = z.ZodType,
   C extends z.ZodType | undefined = z.ZodType | undefined,
@@ -148,7 +154,13 @@ export const KINDS = {
   }),
 } as const;
 
-/** Name of a kind in {@link KINDS}. */
+/**
+ * Name of a kind in {@link KINDS}.
+ *
+ * @example
+ * const kind: KindName = "roleBindings";
+ * KINDS[kind].singular; // "role binding"
+ */
 export type KindName = keyof typeof KINDS;
 
 /**

@@ -36,7 +36,13 @@ export function listEnvelope<K extends string, T extends z.ZodType>(key: K, item
     });
 }
 
-/** One page of a list, normalised: items in order, the cursor (undefined on the last page). */
+/**
+ * One page of a list, normalised: items in order, the cursor (undefined on the last page).
+ *
+ * @example
+ * const page: Page<Group> = await client.groups.list({ childrenOf: orgUid, pageSize: 50 });
+ * if (page.nextPageToken === undefined) console.log("last page:", page.items.length, "groups");
+ */
 export interface Page<T> {
   /** The items of this page, in the requested order. */
   items: T[];

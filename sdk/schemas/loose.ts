@@ -15,7 +15,12 @@ export const LooseResource = z.looseObject({
   createTime: Timestamp,
   updateTime: Timestamp,
 });
-/** A resource of a kind whose fields the spec does not show. */
+/**
+ * A resource of a kind whose fields the spec does not show.
+ *
+ * @example
+ * const idps: LooseResource[] = await client.identityProviders.collect({ childrenOf: groupUid });
+ */
 export type LooseResource = z.infer<typeof LooseResource>;
 
 /**
@@ -28,5 +33,11 @@ export const LooseCreate = z.looseObject({
   name: z.string().min(1, { message: "is required" }),
   description: z.string().optional(),
 });
-/** Body of a loose-kind create. */
+/**
+ * Body of a loose-kind create.
+ *
+ * @example
+ * const body: LooseCreate = { name: "github", issuer: "https://token.actions.githubusercontent.com" };
+ * await client.identityProviders.create(groupUid, body);
+ */
 export type LooseCreate = z.infer<typeof LooseCreate>;

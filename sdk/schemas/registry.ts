@@ -13,7 +13,12 @@ export const Repo = z.object({
   createTime: Timestamp,
   updateTime: Timestamp.optional(),
 });
-/** A registry repository. */
+/**
+ * A registry repository.
+ *
+ * @example
+ * const repos: Repo[] = await client.repos.collect({ descendantsOf: orgUid });
+ */
 export type Repo = z.infer<typeof Repo>;
 
 /**
@@ -30,5 +35,10 @@ export const Tag = z.object({
   createTime: Timestamp,
   updateTime: Timestamp.optional(),
 });
-/** A tag of a repository. */
+/**
+ * A tag of a repository.
+ *
+ * @example
+ * const tags: Tag[] = await client.tags.collect({ childrenOf: repo.uid });
+ */
 export type Tag = z.infer<typeof Tag>;

@@ -22,7 +22,12 @@ export const RoleBinding = z.object({
   role: z.object({ uid: Uid, name: z.string(), description: z.string().optional() }),
   createTime: Timestamp,
 });
-/** A hydrated role binding. */
+/**
+ * A hydrated role binding.
+ *
+ * @example
+ * const b: RoleBinding = await client.roleBindings.get(uid);
+ */
 export type RoleBinding = z.infer<typeof RoleBinding>;
 
 /**
@@ -35,8 +40,21 @@ export const RoleBindingCreate = z.object({
   identityUid: z.string().min(1, { message: "is required" }),
   roleUid: z.string().min(1, { message: "is required" }),
 });
-/** Body of a role binding create. */
+/**
+ * Body of a role binding create.
+ *
+ * @example
+ * const body: RoleBindingCreate = { identityUid: ci.uid, roleUid: viewer.uid };
+ * await client.roleBindings.create(teamUid, body);
+ */
 export type RoleBindingCreate = z.infer<typeof RoleBindingCreate>;
 
-/** The mutable fields of a role binding, as PATCH paths (not shown in the spec; see decisions). */
+/**
+ * The mutable fields of a role binding, as PATCH paths (not shown in the spec; see decisions).
+ *
+ * @example
+ * await client.roleBindings.update(b.uid, { roleUid: editor.uid }, {
+ *   updateMask: ROLE_BINDING_MUTABLE_FIELDS,
+ * });
+ */
 export const ROLE_BINDING_MUTABLE_FIELDS = ["roleUid"] as const;

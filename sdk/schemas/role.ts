@@ -14,7 +14,12 @@ export const Role = z.object({
   createTime: Timestamp.optional(),
   updateTime: Timestamp.optional(),
 });
-/** A role. */
+/**
+ * A role.
+ *
+ * @example
+ * const viewer: Role | undefined = (await client.roles.list({ name: "viewer" })).items[0];
+ */
 export type Role = z.infer<typeof Role>;
 
 /**
@@ -28,8 +33,20 @@ export const RoleCreate = z.object({
   name: z.string().min(1, { message: "is required" }),
   description: z.string().optional(),
 });
-/** Body of a role create. */
+/**
+ * Body of a role create.
+ *
+ * @example
+ * const body: RoleCreate = { name: "auditor", description: "Reads everything" };
+ * await client.roles.create(undefined, body); // roles are flat: no parent
+ */
 export type RoleCreate = z.infer<typeof RoleCreate>;
 
-/** The mutable fields of a custom role, as PATCH paths. */
+/**
+ * The mutable fields of a custom role, as PATCH paths.
+ *
+ * @example
+ * computeUpdate(role, { ...role, description: undefined }, ROLE_MUTABLE_FIELDS);
+ * // → { body: {}, updateMask: ["description"] } when the role had a description
+ */
 export const ROLE_MUTABLE_FIELDS = ["name", "description"] as const;

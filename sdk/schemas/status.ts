@@ -1,6 +1,11 @@
 import { z } from "zod";
 
-/** Prefix of every standard detail type URL. */
+/**
+ * Prefix of every standard detail type URL.
+ *
+ * @example
+ * const isBadRequest = detail["@type"] === `${TYPE_URL_PREFIX}BadRequest`;
+ */
 export const TYPE_URL_PREFIX = "type.googleapis.com/google.rpc.";
 
 /**
@@ -75,9 +80,25 @@ export const Status = z.object({
   message: z.string().default(""),
   details: z.array(z.looseObject({ "@type": z.string() })).default([]),
 });
-/** The AIP-193 error body. */
+/**
+ * The AIP-193 error body.
+ *
+ * @example
+ * const body: Status = { code: Code.NOT_FOUND, message: "group not found", details: [] };
+ */
 export type Status = z.infer<typeof Status>;
-/** One field violation of a BadRequest detail. */
+/**
+ * One field violation of a BadRequest detail.
+ *
+ * @example
+ * const lines = err.fieldViolations.map((v: FieldViolation) => `${v.field}: ${v.description}`);
+ */
 export type FieldViolation = z.infer<typeof BadRequest>["fieldViolations"][number];
-/** One violation of a PreconditionFailure detail. */
+/**
+ * One violation of a PreconditionFailure detail.
+ *
+ * @example
+ * const notEmpty = (v: PreconditionViolation) => v.type === "RESOURCE_NOT_EMPTY";
+ * const blockers = err.preconditionViolations.filter(notEmpty).map((v) => v.subject);
+ */
 export type PreconditionViolation = z.infer<typeof PreconditionFailure>["violations"][number];

@@ -17,5 +17,11 @@ export const V1List = z.object({
     }),
   ),
 });
-/** A v1 list response. */
+/**
+ * A v1 list response.
+ *
+ * @example
+ * const list: V1List = V1List.parse(body);
+ * const ids = list.items.map((i) => i.id);
+ */
 export type V1List = z.infer<typeof V1List>;

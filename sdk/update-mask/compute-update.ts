@@ -1,4 +1,11 @@
-/** A PATCH to send: the body and the `updateMask` paths that say exactly what changes. */
+/**
+ * A PATCH to send: the body and the `updateMask` paths that say exactly what changes.
+ *
+ * @example
+ * const fields = ["name", "description", "claimMatch"];
+ * const patch: ComputedUpdate | undefined = computeUpdate(current, desired, fields);
+ * if (patch) await client.identities.update(uid, patch.body, { updateMask: patch.updateMask });
+ */
 export interface ComputedUpdate {
   /** New values of the changed fields; a field being cleared is listed in the mask and absent here. */
   body: Record<string, unknown>;

@@ -1,7 +1,12 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { ApiError, type IrvClient } from "../../../sdk/index.js";
 
-/** How long a refused delete keeps being retried. */
+/**
+ * How long a refused delete keeps being retried.
+ *
+ * @example
+ * await deleteGroup(client, uid, "team-a", { stallMs: 5_000, maxMs: 30_000 });
+ */
 export interface DeleteGroupOptions {
   /** Give up when the blocking children have not changed for this long (ms). */
   stallMs?: number;
