@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test`: lint, type-check, build, then every vitest project. Prints one plain closing line
+// `npm test`: lint, build, type-check, then every vitest project. Prints one plain closing line
 // ("vitest: N passed, N failed, N skipped") so CI can read the count whatever the reporter prints.
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, rmSync } from "node:fs";
@@ -14,8 +14,9 @@ const run = (cmd, args) => {
 };
 
 run("node", ["scripts/biome.mjs", "ci", "."]);
-run("npx", ["tsc", "-p", "tsconfig.json", "--noEmit"]);
+// Build before the type-check: examples and tests see `pulumi-irv` through its built declarations.
 run("npx", ["tsc", "-p", "tsconfig.build.json"]);
+run("npx", ["tsc", "-p", "tsconfig.json", "--noEmit"]);
 
 const results = ".vitest-results.json";
 rmSync(results, { force: true });
