@@ -1,8 +1,11 @@
 // The generated org tree of test/e2e/fixtures/org-tree-program as the fault-tolerance tests use it:
 // its stack config, the names it declares, and what the emulator really holds, so that a test can
 // assert "exactly the declared resources, each once".
+import { afterAll, beforeAll } from "vitest";
+import type { EmulatorOptions } from "../../../emulator/index.js";
 import type { IrvClient } from "../../../sdk/index.js";
-import type { ConfigValue } from "../harness/index.js";
+import { type ConfigValue, createStack, fixtureDir, type TestStack } from "../harness/index.js";
+import { startTestEmulator, type TestEmulator } from "./irv-emulator.js";
 
 /** Size and naming of a generated org tree (see the program's header). */
 export interface OrgTreeShape {
@@ -105,5 +108,48 @@ export function seededRandom(seed: number): () => number {
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The emulator and stack of {@link useOrgTreeStack}, available once `beforeAll` ran. */
+export interface OrgTreeStack {
+  readonly irv: TestEmulator;
+  readonly stack: TestStack;
+}
+
+/**
+ * Registers `beforeAll`/`afterAll` hooks that start an emulator and create a stack of the org-tree
+ * program of `shape` against it, and tear both down (faults off first, so cleanup is not flaky).
+ *
+ * @example
+ * const t = useOrgTreeStack({ groups: 20, identities: 20, bindings: 20, prefix: "flaky" });
+ * it("converges", async () => { await t.stack.up(); });
+ */
+export function useOrgTreeStack(shape: OrgTreeShape, emulator: EmulatorOptions = {}): OrgTreeStack {
+  let irv: TestEmulator | undefined;
+  let stack: TestStack | undefined;
+  beforeAll(async () => {
+    irv = await startTestEmulator(emulator);
+    stack = await createStack({
+      program: fixtureDir("org-tree-program"),
+      config: { ...irv.config, ...orgTreeConfig(shape) },
+    });
+  });
+  afterAll(async () => {
+    irv?.emulator.setFaults("none");
+    await stack?.dispose();
+    await irv?.close();
+  });
+  const ready = <T>(v: T | undefined): T => {
+    if (v === undefined) throw new Error("useOrgTreeStack: used before beforeAll ran");
+    return v;
+  };
+  return {
+    get irv() {
+      return ready(irv);
+    },
+    get stack() {
+      return ready(stack);
+    },
   };
 }
