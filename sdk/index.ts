@@ -8,6 +8,7 @@
 export * from "./auth/index.js";
 export * from "./client/index.js";
 export * from "./errors/index.js";
+export * from "./http/index.js";
 export * from "./pagination/index.js";
 export * from "./retry/index.js";
 export * from "./schemas/index.js";

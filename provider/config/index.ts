@@ -1,1 +1,8 @@
-export { clientFor, type IrvSettings, resolveSettings, SETTINGS, tokenSourceFor } from "./settings.js";
+export {
+  clientFor,
+  type IrvSettings,
+  insecureHttpAllowed,
+  resolveSettings,
+  SETTINGS,
+  tokenSourceFor,
+} from "./settings.js";

@@ -20,6 +20,8 @@ export interface IrvSettings {
   identity: string | undefined;
   identityToken: string | undefined;
   identityTokenFile: string | undefined;
+  /** `"true"`/`"1"` accepts plain http off loopback (credentials in clear). */
+  allowInsecureHttp: string | undefined;
 }
 
 /**
@@ -36,6 +38,7 @@ export const SETTINGS = {
   identity: { config: "irv:identity", env: "IRV_IDENTITY" },
   identityToken: { config: "irv:identityToken", env: "IRV_IDENTITY_TOKEN" },
   identityTokenFile: { config: "irv:identityTokenFile", env: "IRV_IDENTITY_TOKEN_FILE" },
+  allowInsecureHttp: { config: "irv:allowInsecureHttp", env: "IRV_ALLOW_INSECURE_HTTP" },
 } as const satisfies Record<keyof IrvSettings, { config: string; env: string }>;
 
 /**
@@ -57,6 +60,7 @@ export function resolveSettings(
     identity: pick("identity"),
     identityToken: pick("identityToken"),
     identityTokenFile: pick("identityTokenFile"),
+    allowInsecureHttp: pick("allowInsecureHttp"),
   };
 }
 
@@ -80,6 +84,7 @@ export function tokenSourceFor(s: IrvSettings): TokenSource {
       identity: s.identity,
       identityToken: s.identityToken,
       identityTokenFile: s.identityTokenFile,
+      allowInsecureHttp: insecureHttpAllowed(s),
     });
   }
   if (s.token) return staticToken(s.token);
@@ -103,10 +108,30 @@ export function clientFor(s: IrvSettings): IrvClient {
   if (!client) {
     if (!s.baseUrl)
       throw new ConfigurationError("irv:baseUrl (IRV_BASE_URL) is required: the URL of the IRV API");
-    client = new IrvClient({ baseUrl: s.baseUrl, auth: tokenSourceFor(s), userAgent: "pulumi-irv" });
+    client = new IrvClient({
+      baseUrl: s.baseUrl,
+      auth: tokenSourceFor(s),
+      allowInsecureHttp: insecureHttpAllowed(s),
+      userAgent: "pulumi-irv",
+    });
     clients.set(key, client);
   }
   return client;
+}
+
+/**
+ * Whether the settings opt in to plain http off loopback (`irv:allowInsecureHttp` true or 1).
+ *
+ * @example
+ * insecureHttpAllowed(resolveSettings(get, { IRV_ALLOW_INSECURE_HTTP: "1" })); // true
+ */
+export function insecureHttpAllowed(s: IrvSettings): boolean {
+  const v = s.allowInsecureHttp?.trim().toLowerCase();
+  if (v === undefined || v === "false" || v === "0") return false;
+  if (v === "true" || v === "1") return true;
+  throw new ConfigurationError(
+    `irv:allowInsecureHttp (IRV_ALLOW_INSECURE_HTTP) must be true/1 or false/0, got ${JSON.stringify(s.allowInsecureHttp)}`,
+  );
 }
 
 function nonEmpty(v: string | undefined): string | undefined {

@@ -26,10 +26,11 @@ export function makeProvider(
           // A value unknown during preview is checked again when it is known.
           if (isUnknownAt(news, issue.path)) continue;
           const property = issue.path.length ? issue.path.map(String).join(".") : "(inputs)";
+          // The value itself is never echoed: any input may be a secret, and check() cannot tell.
           const got = valueAt(news, issue.path);
           failures.push({
             property,
-            reason: `${kind.singular} ${property} ${issue.message}${got === undefined ? "" : ` (got ${JSON.stringify(got)})`}`,
+            reason: `${kind.singular} ${property} ${issue.message}${got === undefined ? "" : ` (got ${shapeOf(got)})`}`,
           });
         }
       }
@@ -107,6 +108,12 @@ function valueAt(obj: unknown, path: readonly PropertyKey[]): unknown {
   for (const k of path)
     cur = typeof cur === "object" && cur !== null ? (cur as Record<PropertyKey, unknown>)[k] : undefined;
   return cur;
+}
+
+function shapeOf(v: unknown): string {
+  if (typeof v === "string") return `a string of ${v.length} characters`;
+  if (Array.isArray(v)) return "an array";
+  return v === null ? "null" : `a${typeof v === "object" ? "n" : ""} ${typeof v}`;
 }
 
 function describe(p: Props): string {

@@ -1,7 +1,10 @@
 import { readFile } from "node:fs/promises";
-import { type Dispatcher, request } from "undici";
+import type { Dispatcher } from "undici";
 import { z } from "zod";
-import { ApiError, ConfigurationError, NetworkError } from "../errors/api-error.js";
+import { ConfigurationError, NetworkError } from "../errors/api-error.js";
+import { redactError } from "../errors/redact.js";
+import { httpCall } from "../http/http-call.js";
+import { checkedBaseUrl } from "../http/secure-url.js";
 import type { TokenSource } from "./token-source.js";
 
 /**
@@ -32,6 +35,10 @@ export interface ExchangeTokenOptions {
    * token's lifetime: a token that lives less than twice this long is still reused for half its life.
    */
   refreshBeforeMs?: number;
+  /** Longest wait for the exchange's answer headers, and between body chunks (default 30 s). */
+  timeoutMs?: number | undefined;
+  /** Accept a plain-http `authUrl` off loopback (the workload token would travel in clear). */
+  allowInsecureHttp?: boolean | undefined;
   dispatcher?: Dispatcher | undefined;
   /** Clock, injectable for tests. */
   now?: () => number;
@@ -40,12 +47,14 @@ export interface ExchangeTokenOptions {
 const ExchangeResponse = z.object({ token: z.string().min(1) });
 // Without `exp` we cannot know when the token dies; the spec says exchanged tokens live one hour.
 const DEFAULT_LIFETIME_MS = 60 * 60 * 1000;
+const DEFAULT_TIMEOUT_MS = 30_000;
 
 /**
  * A token source that assumes an identity: it presents the workload's OIDC token at
  * `{authUrl}/sts/exchange?aud={baseUrl}&identity=<uid>`, caches the API token and exchanges again
  * shortly before it expires (read from the token's `exp`) or after a 401. Concurrent callers share
- * one exchange.
+ * one exchange; one of them aborting does not fail the others. Every wait is bounded by
+ * `timeoutMs`, and errors never hold the workload token or an API token.
  *
  * @example
  * const auth = exchangeToken({ authUrl, baseUrl, identity: "…/…", identityTokenFile: "/var/run/oidc/token" });
@@ -56,44 +65,33 @@ export function exchangeToken(options: ExchangeTokenOptions): TokenSource {
     throw new ConfigurationError(
       "assuming an identity needs the workload's OIDC token: set irv:identityToken (IRV_IDENTITY_TOKEN) or irv:identityTokenFile (IRV_IDENTITY_TOKEN_FILE)",
     );
+  checkedBaseUrl(options.authUrl, "the token-exchange URL (irv:authUrl)", options.allowInsecureHttp ?? false);
   const now = options.now ?? Date.now;
   const refreshBeforeMs = options.refreshBeforeMs ?? 5 * 60 * 1000;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  // Every credential value seen, for redaction by value (workload tokens rotate, API tokens renew).
+  const seen = new Set<string>();
+  if (options.identityToken) seen.add(options.identityToken);
   let cached: { token: string; refreshAt: number } | undefined;
-  let inflight: Promise<string> | undefined;
+  let shared: { token: Promise<string>; controller: AbortController; waiting: number } | undefined;
 
-  const exchange = async (signal?: AbortSignal): Promise<string> => {
+  const exchange = async (signal: AbortSignal): Promise<string> => {
     const idToken = options.identityTokenFile
       ? (await readIdentityTokenFile(options.identityTokenFile)).trim()
       : (options.identityToken ?? "");
+    seen.add(idToken);
     const url = new URL(`${options.authUrl.replace(/\/$/, "")}/sts/exchange`);
     url.searchParams.set("aud", options.baseUrl);
     url.searchParams.set("identity", options.identity);
-    const path = `${url.pathname}?aud=${options.baseUrl}&identity=${options.identity}`;
-    let res: Dispatcher.ResponseData;
-    try {
-      res = await request(url, {
-        method: "GET",
-        headers: { authorization: `Bearer ${idToken}`, accept: "application/json" },
-        ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
-        ...(signal ? { signal } : {}),
-      });
-    } catch (e) {
-      throw new NetworkError(
-        `token exchange at ${options.authUrl} failed: ${(e as Error).message}`,
-        false,
-        (e as { code?: string }).code,
-        { cause: e },
-      );
-    }
-    const text = await res.body.text();
-    if (res.statusCode >= 400)
-      throw ApiError.fromResponse({
-        method: "GET",
-        path,
-        httpStatus: res.statusCode,
-        body: text,
-        requestId: header(res, "x-request-id"),
-      });
+    const { text } = await httpCall({
+      method: "GET",
+      url,
+      path: `${url.pathname}?aud=${options.baseUrl}&identity=${options.identity}`,
+      headers: { authorization: `Bearer ${idToken}`, accept: "application/json" },
+      dispatcher: options.dispatcher,
+      timeoutMs,
+      signal,
+    });
     const parsed = ExchangeResponse.safeParse(safeJson(text));
     if (!parsed.success)
       throw new NetworkError(
@@ -102,6 +100,7 @@ export function exchangeToken(options: ExchangeTokenOptions): TokenSource {
         undefined,
       );
     const token = parsed.data.token;
+    seen.add(token);
     const receivedAt = now();
     let expiresAt = receivedAt + DEFAULT_LIFETIME_MS;
     try {
@@ -120,18 +119,60 @@ export function exchangeToken(options: ExchangeTokenOptions): TokenSource {
     return token;
   };
 
+  const start = () => {
+    const controller = new AbortController();
+    const run = {
+      controller,
+      waiting: 0,
+      token: exchange(controller.signal)
+        .catch((e: unknown) => {
+          throw redactError(e, seen);
+        })
+        .finally(() => {
+          if (shared === run) shared = undefined;
+        }),
+    };
+    return run;
+  };
+
   return {
     async getToken(signal) {
+      signal?.throwIfAborted();
       if (cached && now() < cached.refreshAt) return cached.token;
-      inflight ??= exchange(signal).finally(() => {
-        inflight = undefined;
+      shared ??= start();
+      const run = shared;
+      run.waiting++;
+      if (!signal)
+        return run.token.finally(() => {
+          run.waiting--;
+        });
+      // This caller stops waiting when its signal aborts; the exchange goes on for the others and
+      // is abandoned only when nobody waits for it any more.
+      return new Promise<string>((resolve, reject) => {
+        const onAbort = () => {
+          if (--run.waiting === 0) run.controller.abort(signal.reason);
+          reject(signal.reason);
+        };
+        signal.addEventListener("abort", onAbort, { once: true });
+        run.token.then(
+          (t) => {
+            signal.removeEventListener("abort", onAbort);
+            run.waiting--;
+            resolve(t);
+          },
+          (e: unknown) => {
+            signal.removeEventListener("abort", onAbort);
+            run.waiting--;
+            reject(e);
+          },
+        );
       });
-      return inflight;
     },
     invalidate() {
       cached = undefined;
       return true;
     },
+    secrets: () => [...seen],
   };
 }
 
@@ -151,9 +192,4 @@ function safeJson(text: string): unknown {
   } catch {
     return undefined;
   }
-}
-
-function header(res: Dispatcher.ResponseData, name: string): string | undefined {
-  const v = res.headers[name];
-  return Array.isArray(v) ? v[0] : v;
 }

@@ -6,9 +6,18 @@
  * const source: TokenSource = staticToken(process.env.IRV_TOKEN!);
  */
 export interface TokenSource {
+  /**
+   * The token to send. `signal` aborts this caller's wait only: a fetch shared with other callers
+   * goes on for them.
+   */
   getToken(signal?: AbortSignal): Promise<string>;
   /** Drops a cached token; returns true when a fresh one may differ (worth one more try). */
   invalidate(): boolean;
+  /**
+   * Every credential value this source has sent or handed out (workload tokens, API tokens), so
+   * that the client can redact them by value from any error or event.
+   */
+  secrets?(): readonly string[];
 }
 
 /**
@@ -21,5 +30,6 @@ export function staticToken(token: string): TokenSource {
   return {
     getToken: async () => token,
     invalidate: () => false,
+    secrets: () => [token],
   };
 }

@@ -1,4 +1,5 @@
 export { IrvClient, type IrvClientOptions } from "./irv-client.js";
+export { LOST_CREATE_CLOCK_SKEW_MS } from "./lost-create.js";
 export {
   type CallOptions,
   type CreateOptions,
@@ -7,8 +8,8 @@ export {
 } from "./resource-client.js";
 export {
   HttpTransport,
-  parseRetryAfter,
   type TransportEvent,
   type TransportOptions,
   type TransportRequest,
 } from "./transport.js";
+export { FLAT_UID_PATTERN, type UidForm, uidFormOf, uidPath, uidProblem } from "./uid-path.js";

@@ -1,13 +1,13 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import type { z } from "zod";
-import { ApiError, NetworkError } from "../errors/api-error.js";
-import { Code } from "../errors/codes.js";
+import { ApiError } from "../errors/api-error.js";
 import { type ListQuery, toQueryParams } from "../pagination/list-query.js";
 import { collect, fetchAllParallel, type ParallelOptions, paginate } from "../pagination/paginate.js";
-import { DEFAULT_RETRY_POLICY, NO_RETRY, type RetryPolicy, shouldRetry } from "../retry/should-retry.js";
+import type { RetryPolicy } from "../retry/should-retry.js";
 import { collectionPath, type KindSpec } from "../schemas/kinds.js";
 import { listEnvelope, type Page } from "../schemas/list.js";
+import { alreadyExists, LOST_CREATE_CLOCK_SKEW_MS, lostCreateMismatch } from "./lost-create.js";
 import type { HttpTransport } from "./transport.js";
+import { uidFormOf, uidPath } from "./uid-path.js";
 
 /**
  * Per-call options.
@@ -34,8 +34,12 @@ export interface CreateOptions<T> extends CallOptions {
    * Finds the resource this create would have made (by name under its parent, say). With it, a
    * create whose outcome is unknown (the connection broke after sending, or the service was
    * unavailable) is looked up before it is sent again, so a lost response never makes a duplicate.
+   * What it finds is adopted only when it matches the request (parent and every sent field) and was
+   * created after the first attempt began; anything else is ALREADY_EXISTS naming its uid.
    */
   findExisting?: (() => Promise<T | undefined>) | undefined;
+  /** How far the server's clock may lag ours (default {@link LOST_CREATE_CLOCK_SKEW_MS}). */
+  clockSkewMs?: number | undefined;
 }
 
 /**
@@ -131,46 +135,33 @@ export class ResourceClient<T extends { uid: string }, C> implements ReadOnlyRes
    * });
    */
   async create(parentUid: string | undefined, body: C, options: CreateOptions<T> = {}): Promise<T> {
-    const path = parentUid === undefined ? this.base : this.itemPath(parentUid);
-    const send = () =>
-      this.transport.send({
-        method: "POST",
-        path,
-        body,
-        schema: this.kind.schema,
-        signal: options.signal,
-        retry: options.retry,
-      }) as Promise<T>;
-    if (!options.findExisting) return send();
-    // With a way to find the result, an ambiguous failure is resolved by looking before resending.
-    const policy = options.retry ?? DEFAULT_RETRY_POLICY;
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return (await this.transport.send({
-          method: "POST",
-          path,
-          body,
-          schema: this.kind.schema,
-          signal: options.signal,
-          retry: NO_RETRY,
-        })) as T;
-      } catch (error) {
-        const ambiguous =
-          error instanceof NetworkError ||
-          (error instanceof ApiError &&
-            (error.code === Code.UNAVAILABLE || error.code === Code.RESOURCE_EXHAUSTED));
-        const conflictAfterRetry =
-          attempt > 1 && error instanceof ApiError && error.code === Code.ALREADY_EXISTS;
-        if (!ambiguous && !conflictAfterRetry) throw error;
-        const existing = await options.findExisting();
-        if (existing) return existing;
-        if (conflictAfterRetry) throw error;
-        // Decide the wait as for an idempotent call: the lookup made the resend safe.
-        const decision = shouldRetry({ method: "PUT", attempt, error, policy });
-        if (!decision.retry) throw error;
-        await sleep(decision.delayMs, undefined, options.signal ? { signal: options.signal } : {});
-      }
-    }
+    const path =
+      parentUid === undefined ? this.base : `${this.base}/${uidPath(parentUid, "parentUid", "hierarchical")}`;
+    const { findExisting } = options;
+    const sent = {
+      parentUid,
+      body,
+      startedAt: Date.now(),
+      clockSkewMs: options.clockSkewMs ?? LOST_CREATE_CLOCK_SKEW_MS,
+    };
+    return (await this.transport.send({
+      method: "POST",
+      path,
+      body,
+      schema: this.kind.schema,
+      signal: options.signal,
+      retry: options.retry,
+      // With a way to find the result, an unknown outcome is resolved by looking before resending.
+      onOutcomeUnknown:
+        findExisting &&
+        (async () => {
+          const found = await findExisting();
+          if (found === undefined) return undefined;
+          const mismatch = lostCreateMismatch(found, sent);
+          if (mismatch) throw alreadyExists("POST", path, found.uid, mismatch);
+          return found;
+        }),
+    })) as T;
   }
 
   /**
@@ -219,7 +210,7 @@ export class ResourceClient<T extends { uid: string }, C> implements ReadOnlyRes
   }
 
   private itemPath(uid: string): string {
-    // uids are slash-separated paths; each segment is escaped, the slashes are kept (spec §4).
-    return `${this.base}/${uid.split("/").map(encodeURIComponent).join("/")}`;
+    // Checked before it becomes a path: URL parsing would resolve `..` and reach another resource.
+    return `${this.base}/${uidPath(uid, "uid", uidFormOf(this.kind.collection))}`;
   }
 }

@@ -1,9 +1,20 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { Agent, type Dispatcher, request } from "undici";
+import { Agent, type Dispatcher } from "undici";
 import type { z } from "zod";
 import type { TokenSource } from "../auth/token-source.js";
 import { ApiError, InvalidResponseError, NetworkError } from "../errors/api-error.js";
-import { DEFAULT_RETRY_POLICY, type RetryPolicy, shouldRetry } from "../retry/should-retry.js";
+import { Code } from "../errors/codes.js";
+import { redactError, redactValues } from "../errors/redact.js";
+import { httpCall, isTimeout } from "../http/http-call.js";
+import { checkedBaseUrl } from "../http/secure-url.js";
+import {
+  DEFAULT_RETRY_POLICY,
+  type RetryDecision,
+  type RetryPolicy,
+  shouldRetry,
+} from "../retry/should-retry.js";
+
+type Out<S extends z.ZodType | undefined> = S extends z.ZodType ? z.output<S> : undefined;
 
 /**
  * One request as the transport sees it.
@@ -27,6 +38,14 @@ export interface TransportRequest<S extends z.ZodType | undefined> {
   signal?: AbortSignal | undefined;
   /** Overrides the client's policy for this call. */
   retry?: Readonly<RetryPolicy> | undefined;
+  /**
+   * For a request that is not safe to repeat (a create): called when an attempt's outcome is
+   * unknown (the connection broke after sending, or 14/8 was answered) and when a resend after
+   * that is answered ALREADY_EXISTS. Returns what the lost attempt made (`send` then returns it),
+   * or undefined when it made nothing (the request is then resent, now known to be safe). An error
+   * thrown here ends the call.
+   */
+  onOutcomeUnknown?: (() => Promise<Out<S> | undefined>) | undefined;
 }
 
 /**
@@ -65,6 +84,11 @@ export interface TransportEvent {
  */
 export interface TransportOptions {
   baseUrl: string;
+  /**
+   * Accept a plain-http base URL that is not loopback (the token would travel in clear). Off by
+   * default; the provider sets it from `irv:allowInsecureHttp` / `IRV_ALLOW_INSECURE_HTTP=1`.
+   */
+  allowInsecureHttp?: boolean | undefined;
   auth: TokenSource;
   /** undici dispatcher (keep-alive agent by default); inject a MockAgent or a proxy agent. */
   dispatcher?: Dispatcher | undefined;
@@ -78,20 +102,11 @@ export interface TransportOptions {
   random?: (() => number) | undefined;
 }
 
-// Connection-level failures where the request certainly never left (safe to resend even a POST).
-const NOT_SENT = new Set([
-  "ECONNREFUSED",
-  "ENOTFOUND",
-  "EAI_AGAIN",
-  "EHOSTUNREACH",
-  "ENETUNREACH",
-  "UND_ERR_CONNECT_TIMEOUT",
-]);
-
 /**
- * The HTTP layer under every operation: bearer auth, JSON bodies, AIP-193 error parsing, retries
- * decided by {@link shouldRetry}, one token refresh after a 401, and response validation that
- * names the JSON path of any mismatch.
+ * The HTTP layer under every operation: bearer auth, JSON bodies, AIP-193 error parsing, the one
+ * retry loop of the client (decided by {@link shouldRetry}, with an "outcome unknown" hook for
+ * creates), one token refresh after a 401, and response validation that names the JSON path of
+ * any mismatch. Every error it throws is redacted by value of every credential it sent.
  *
  * @example
  * const t = new HttpTransport({ baseUrl, auth: staticToken(token) });
@@ -102,8 +117,10 @@ export class HttpTransport {
   private readonly dispatcher: Dispatcher;
   private readonly ownsDispatcher: boolean;
   private readonly opts: TransportOptions;
+  private readonly sent = new Set<string>();
 
   constructor(opts: TransportOptions) {
+    checkedBaseUrl(opts.baseUrl, "the API base URL (irv:baseUrl)", opts.allowInsecureHttp ?? false);
     this.opts = opts;
     this.baseUrl = opts.baseUrl.replace(/\/+$/, "");
     this.ownsDispatcher = !opts.dispatcher;
@@ -116,55 +133,11 @@ export class HttpTransport {
    * @example
    * await transport.send({ method: "DELETE", path, schema: undefined });
    */
-  async send<S extends z.ZodType | undefined>(
-    req: TransportRequest<S>,
-  ): Promise<S extends z.ZodType ? z.output<S> : undefined> {
-    const policy = req.retry ?? this.opts.retry ?? DEFAULT_RETRY_POLICY;
-    const wait =
-      this.opts.sleep ??
-      ((ms: number, signal?: AbortSignal) => sleep(ms, undefined, signal ? { signal } : {}));
-    const url = this.url(req.path, req.query);
-    let refreshed = false;
-    for (let attempt = 1; ; attempt++) {
-      const started = performance.now();
-      let status: number | undefined;
-      try {
-        const token = await this.opts.auth.getToken(req.signal);
-        const res = await this.attempt(req, url, token);
-        status = res.status;
-        if (res.status === 401 && !refreshed && this.opts.auth.invalidate()) {
-          // An exchanged token may have expired early or been revoked: exchange once more, then believe the 401.
-          refreshed = true;
-          attempt--;
-          this.emit(req, attempt + 1, status, started, 0, "401, refreshing the token");
-          continue;
-        }
-        if (res.status >= 400)
-          throw ApiError.fromResponse({
-            method: req.method,
-            path: req.path,
-            httpStatus: res.status,
-            body: res.text,
-            requestId: res.requestId,
-            retryAfterMs: res.retryAfterMs,
-          });
-        this.emit(req, attempt, status, started);
-        return this.parse(req, res.text) as S extends z.ZodType ? z.output<S> : undefined;
-      } catch (error) {
-        const decision = shouldRetry({
-          method: req.method,
-          attempt,
-          error,
-          policy,
-          ...(this.opts.random ? { random: this.opts.random } : {}),
-        });
-        if (!decision.retry) {
-          this.emit(req, attempt, status, started, undefined, (error as Error).message);
-          throw error;
-        }
-        this.emit(req, attempt, status, started, decision.delayMs, (error as Error).message);
-        await wait(decision.delayMs, req.signal);
-      }
+  async send<S extends z.ZodType | undefined>(req: TransportRequest<S>): Promise<Out<S>> {
+    try {
+      return await this.loop(req);
+    } catch (e) {
+      throw redactError(e, this.secrets());
     }
   }
 
@@ -178,48 +151,135 @@ export class HttpTransport {
     if (this.ownsDispatcher) await this.dispatcher.close();
   }
 
+  private async loop<S extends z.ZodType | undefined>(req: TransportRequest<S>): Promise<Out<S>> {
+    const policy = req.retry ?? this.opts.retry ?? DEFAULT_RETRY_POLICY;
+    const random = this.opts.random;
+    const url = this.url(req.path, req.query);
+    let refreshed = false;
+    // Set once an attempt may have taken effect without our seeing the answer.
+    let maybeDone = false;
+    for (let attempt = 1; ; attempt++) {
+      const started = performance.now();
+      let token: string;
+      try {
+        token = await this.opts.auth.getToken(req.signal);
+        this.sent.add(token);
+      } catch (error) {
+        // The token source failed: nothing was sent, so any method may try again, but a token
+        // service that did not answer in time is not waited for once more.
+        const decision: RetryDecision = isTimeout(error)
+          ? { retry: false, reason: "the token service did not answer in time" }
+          : shouldRetry({
+              method: req.method,
+              attempt,
+              error,
+              policy,
+              safeToRepeat: true,
+              ...(random ? { random } : {}),
+            });
+        await this.failed(req, attempt, undefined, started, error, decision, "getting an API token failed: ");
+        continue;
+      }
+      let status: number | undefined;
+      try {
+        const answer = await httpCall({
+          method: req.method,
+          url,
+          path: req.path,
+          headers: this.headers(token, req.body !== undefined),
+          body: req.body === undefined ? undefined : JSON.stringify(req.body),
+          dispatcher: this.dispatcher,
+          timeoutMs: this.opts.timeoutMs ?? 60_000,
+          signal: req.signal,
+        });
+        status = answer.status;
+        const parsed = this.parse(req, answer.text) as Out<S>;
+        this.emit(req, attempt, status, started);
+        return parsed;
+      } catch (error) {
+        if (error instanceof ApiError) status = error.httpStatus;
+        if (status === 401 && !refreshed && this.opts.auth.invalidate()) {
+          // An exchanged token may have expired early or been revoked: exchange once more, then believe the 401.
+          refreshed = true;
+          attempt--;
+          this.emit(req, attempt + 1, status, started, 0, "401, refreshing the token");
+          continue;
+        }
+        let safeToRepeat = false;
+        const conflict = maybeDone && error instanceof ApiError && error.code === Code.ALREADY_EXISTS;
+        if (req.onOutcomeUnknown && (conflict || outcomeUnknown(error))) {
+          maybeDone = true;
+          const found = await req.onOutcomeUnknown();
+          if (found !== undefined) {
+            this.emit(req, attempt, status, started, undefined, "outcome unknown: found what it made");
+            return found;
+          }
+          if (conflict) {
+            this.emit(req, attempt, status, started, undefined, (error as Error).message);
+            throw error;
+          }
+          safeToRepeat = true;
+        }
+        const decision = shouldRetry({
+          method: req.method,
+          attempt,
+          error,
+          policy,
+          safeToRepeat,
+          ...(random ? { random } : {}),
+        });
+        await this.failed(req, attempt, status, started, error, decision);
+      }
+    }
+  }
+
+  /** Waits before the next attempt, or throws the final error saying how many attempts and why. */
+  private async failed(
+    req: TransportRequest<z.ZodType | undefined>,
+    attempt: number,
+    status: number | undefined,
+    started: number,
+    error: unknown,
+    decision: RetryDecision,
+    prefix = "",
+  ): Promise<void> {
+    const message = error instanceof Error ? error.message : String(error);
+    if (decision.retry) {
+      this.emit(req, attempt, status, started, decision.delayMs, prefix + message);
+      const wait =
+        this.opts.sleep ??
+        ((ms: number, signal?: AbortSignal) => sleep(ms, undefined, signal ? { signal } : {}));
+      await wait(decision.delayMs, req.signal);
+      return;
+    }
+    this.emit(req, attempt, status, started, undefined, prefix + message);
+    if (error instanceof Error && !(error instanceof InvalidResponseError)) {
+      const transient = error instanceof NetworkError || (error instanceof ApiError && isTransient(error));
+      const why =
+        attempt > 1 || transient
+          ? ` (gave up after ${attempt} attempt${attempt > 1 ? "s" : ""}: ${decision.reason})`
+          : "";
+      error.message = `${prefix}${error.message}${why}`;
+    }
+    throw error;
+  }
+
+  private secrets(): string[] {
+    return [...this.sent, ...(this.opts.auth.secrets?.() ?? [])];
+  }
+
+  private headers(token: string, hasBody: boolean): Record<string, string> {
+    const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: "application/json" };
+    if (this.opts.userAgent) headers["user-agent"] = this.opts.userAgent;
+    if (hasBody) headers["content-type"] = "application/json";
+    return headers;
+  }
+
   private url(path: string, query: TransportRequest<z.ZodType | undefined>["query"]): URL {
     const url = new URL(this.baseUrl + path);
     for (const [k, v] of Object.entries(query ?? {}))
       if (v !== undefined && v !== "") url.searchParams.set(k, String(v));
     return url;
-  }
-
-  private async attempt(req: TransportRequest<z.ZodType | undefined>, url: URL, token: string) {
-    const timeout = this.opts.timeoutMs ?? 60_000;
-    const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: "application/json" };
-    if (this.opts.userAgent) headers["user-agent"] = this.opts.userAgent;
-    let body: string | undefined;
-    if (req.body !== undefined) {
-      body = JSON.stringify(req.body);
-      headers["content-type"] = "application/json";
-    }
-    let res: Dispatcher.ResponseData;
-    try {
-      res = await request(url, {
-        method: req.method,
-        headers,
-        dispatcher: this.dispatcher,
-        headersTimeout: timeout,
-        bodyTimeout: timeout,
-        ...(body !== undefined ? { body } : {}),
-        ...(req.signal ? { signal: req.signal } : {}),
-      });
-    } catch (e) {
-      throw toNetworkError(e, req.method, req.path);
-    }
-    let text: string;
-    try {
-      text = await res.body.text();
-    } catch (e) {
-      throw toNetworkError(e, req.method, req.path, true);
-    }
-    return {
-      status: res.statusCode,
-      text,
-      requestId: header(res.headers, "x-request-id"),
-      retryAfterMs: parseRetryAfter(header(res.headers, "retry-after")),
-    };
   }
 
   private parse(req: TransportRequest<z.ZodType | undefined>, text: string): unknown {
@@ -250,46 +310,23 @@ export class HttpTransport {
     if (!this.opts.onEvent) return;
     const e: TransportEvent = {
       method: req.method,
-      path: req.path,
+      path: redactValues(req.path, this.secrets()),
       attempt,
       status,
       durationMs: Math.round(performance.now() - started),
     };
     if (retryInMs !== undefined) e.retryInMs = retryInMs;
-    if (error !== undefined) e.error = error;
+    if (error !== undefined) e.error = redactValues(error, this.secrets());
     this.opts.onEvent(e);
   }
 }
 
-function toNetworkError(e: unknown, method: string, path: string, afterHeaders = false): unknown {
-  if (e instanceof Error && e.name === "AbortError") return e;
-  const code = errorCode(e);
-  const sent = afterHeaders || !code || !NOT_SENT.has(code);
-  return new NetworkError(`${method} ${path}: ${code ?? (e as Error).message}`, sent, code, { cause: e });
+function isTransient(e: ApiError): boolean {
+  return e.code === Code.UNAVAILABLE || e.code === Code.RESOURCE_EXHAUSTED;
 }
 
-function errorCode(e: unknown): string | undefined {
-  for (let cur: unknown = e, depth = 0; cur && depth < 4; cur = (cur as { cause?: unknown }).cause, depth++) {
-    const c = (cur as { code?: unknown }).code;
-    if (typeof c === "string") return c;
-  }
-  return undefined;
-}
-
-function header(h: Record<string, string | string[] | undefined>, name: string): string | undefined {
-  const v = h[name];
-  return Array.isArray(v) ? v[0] : v;
-}
-
-/**
- * Parses a `Retry-After` header (seconds or an HTTP date) into ms.
- *
- * @example
- * parseRetryAfter("2"); // 2000
- */
-export function parseRetryAfter(v: string | undefined, now = Date.now()): number | undefined {
-  if (!v) return undefined;
-  if (/^\d+(\.\d+)?$/.test(v.trim())) return Math.round(Number(v) * 1000);
-  const t = Date.parse(v);
-  return Number.isNaN(t) ? undefined : Math.max(0, t - now);
+// A POST whose effect we cannot know: the connection broke after sending, or the service (or a
+// proxy in front of it) answered 14/8, possibly after acting.
+function outcomeUnknown(e: unknown): boolean {
+  return (e instanceof NetworkError && e.sent) || (e instanceof ApiError && isTransient(e));
 }

@@ -133,21 +133,31 @@ export class ApiError extends IrvError {
       body: string;
       requestId?: string | undefined;
       retryAfterMs?: number | undefined;
+      /** The `Location` header of a redirect. */
+      location?: string | undefined;
     },
   ): ApiError {
+    const { location, body, ...summary } = init;
     let status: Status | undefined;
     try {
-      const parsed = Status.safeParse(JSON.parse(init.body));
-      if (parsed.success) status = parsed.data;
+      const parsed = Status.safeParse(JSON.parse(body));
+      // A body claiming OK (code 0) on a non-2xx answer is not believed: the status line wins.
+      if (parsed.success && parsed.data.code !== Code.OK) status = parsed.data;
     } catch {
       // Not JSON (a proxy's HTML page, say): fall back to the HTTP status below.
     }
+    if (init.httpStatus >= 300 && init.httpStatus < 400)
+      status = {
+        code: Code.UNKNOWN,
+        message: `HTTP ${init.httpStatus}: a redirect${location ? ` to ${location.slice(0, 200)}` : ""}, which is not followed (it would carry the credentials elsewhere) and is not a success. A login page or a proxy is answering: check the base URL`,
+        details: [],
+      };
     status ??= {
       code: codeForHttpStatus(init.httpStatus),
-      message: `HTTP ${init.httpStatus}${init.body ? `: ${init.body.slice(0, 200)}` : ""}`,
+      message: `HTTP ${init.httpStatus}${body ? `: ${body.slice(0, 200)}` : ""}`,
       details: [],
     };
-    return new ApiError({ ...init, status });
+    return new ApiError({ ...summary, status });
   }
 
   /**
@@ -209,6 +219,24 @@ export class InvalidResponseError extends IrvError {
     message: string,
     /** Each mismatch as `path: problem`. */
     readonly issues: readonly string[],
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * A call argument the client refuses before sending anything (a malformed uid, say). `argument`
+ * names it.
+ *
+ * @example
+ * try { await client.groups.delete(uid); } catch (e) { if (e instanceof InvalidArgumentError) console.error(e.argument); }
+ */
+export class InvalidArgumentError extends IrvError {
+  override readonly name: string = "InvalidArgumentError";
+  constructor(
+    /** The argument or property at fault, e.g. `parentUid`. */
+    readonly argument: string,
+    message: string,
   ) {
     super(message);
   }

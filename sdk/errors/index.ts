@@ -2,6 +2,7 @@ export {
   ApiError,
   type ApiErrorInit,
   ConfigurationError,
+  InvalidArgumentError,
   InvalidResponseError,
   IrvError,
   NetworkError,
@@ -16,4 +17,4 @@ export {
   ERROR_DOMAIN,
   httpStatusForCode,
 } from "./codes.js";
-export { redactSecrets } from "./redact.js";
+export { MIN_REDACTED_LENGTH, redactError, redactSecrets, redactValues } from "./redact.js";

@@ -55,6 +55,11 @@ export interface RetryInput {
   policy: Readonly<RetryPolicy>;
   /** Source of randomness in [0, 1), injectable for tests. */
   random?: () => number;
+  /**
+   * True when repeating the request is known to be safe whatever its method: it never left (the
+   * token source failed first), or a lookup showed that the earlier attempt made nothing.
+   */
+  safeToRepeat?: boolean;
 }
 
 /**
@@ -85,8 +90,9 @@ const IDEMPOTENT = new Set(["GET", "HEAD", "OPTIONS", "PUT", "DELETE", "PATCH"])
 export function shouldRetry(input: RetryInput): RetryDecision {
   const { method, attempt, error, policy } = input;
   const random = input.random ?? Math.random;
-  if (attempt >= policy.maxAttempts) return { retry: false, reason: `gave up after ${attempt} attempts` };
-  const idempotent = IDEMPOTENT.has(method.toUpperCase());
+  if (attempt >= policy.maxAttempts)
+    return { retry: false, reason: `the limit of ${policy.maxAttempts} attempts is reached` };
+  const idempotent = input.safeToRepeat === true || IDEMPOTENT.has(method.toUpperCase());
   let retryAfterMs: number | undefined;
   if (error instanceof ApiError) {
     if (error.code !== Code.UNAVAILABLE && error.code !== Code.RESOURCE_EXHAUSTED)

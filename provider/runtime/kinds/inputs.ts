@@ -1,15 +1,23 @@
 import { z } from "zod";
-import { GROUP_NAME_PATTERN, GROUP_NAME_PATTERN_SOURCE } from "../../../sdk/index.js";
+import {
+  GROUP_NAME_PATTERN,
+  GROUP_NAME_PATTERN_SOURCE,
+  isLoopbackHost,
+  type UidForm,
+  uidProblem,
+} from "../../../sdk/index.js";
 
 const required = (what: string) => ({
   error: (i: { input: unknown }) =>
     i.input === undefined ? `is required: ${what}` : `must be a string: ${what}`,
 });
 
-/** A non-empty uid input. */
-const uidInput = (what: string) => z.string(required(what)).min(1, { message: `must not be empty: ${what}` });
-
-const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]"]);
+/** A uid input, held to the rule the client applies before a uid becomes a URL path. */
+const uidInput = (what: string, form: UidForm = "hierarchical") =>
+  z.string(required(what)).superRefine((v, ctx) => {
+    const problem = uidProblem(v, form);
+    if (problem) ctx.addIssue({ code: "custom", message: `${problem}: ${what}` });
+  });
 
 /**
  * A claimMatch issuer: an https URL, or http on a loopback address (the local emulator's issuer).
@@ -21,7 +29,7 @@ export const IssuerUrl = z.string(required("the identity provider URL")).refine(
   (v) => {
     try {
       const u = new URL(v);
-      return u.protocol === "https:" || (u.protocol === "http:" && LOOPBACK.has(u.hostname));
+      return u.protocol === "https:" || (u.protocol === "http:" && isLoopbackHost(u.hostname));
     } catch {
       return false;
     }
@@ -73,5 +81,5 @@ export const IdentityInputs = z.object({
 export const RoleBindingInputs = z.object({
   groupUid: uidInput("the uid of the group the binding grants the role in"),
   identityUid: uidInput("the uid of the identity that gets the role"),
-  roleUid: uidInput("the uid of the role (see irv.iam.getRole)"),
+  roleUid: uidInput("the uid of the role (see irv.iam.getRole)", "flat"),
 });

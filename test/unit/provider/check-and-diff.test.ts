@@ -12,11 +12,48 @@ const binding = makeProvider(roleBindingKind, noClient);
 const ORG = "0123456789abcdef0123456789abcdef01234567";
 
 describe("check", () => {
-  it("refuses a group name with capitals, naming the property, the rule and the value", async () => {
+  it("refuses a group name with capitals, naming the property, the rule and the shape of the value", async () => {
     const r = await group.check({}, { parentUid: ORG, name: "Team A" });
     expect(r.failures).toEqual([
-      { property: "name", reason: 'group name must match the pattern ^[a-z0-9 ._-]{1,}$ (got "Team A")' },
+      {
+        property: "name",
+        reason: "group name must match the pattern ^[a-z0-9 ._-]{1,}$ (got a string of 6 characters)",
+      },
     ]);
+  });
+
+  it("regression (check echoed input values, secrets included): names the property and rule, never the value", async () => {
+    const secretish = "http://deploy:hunter2-s3cret@issuer.example.com";
+    const r = await identity.check(
+      {},
+      { groupUid: ORG, name: "ci", claimMatch: { issuer: secretish, subject: "s" } },
+    );
+    expect(r.failures?.map((f) => f.property)).toEqual(["claimMatch.issuer"]);
+    expect(JSON.stringify(r.failures)).not.toContain("hunter2");
+  });
+
+  it("regression (uid inputs reached URL paths unchecked): refuses path-traversal and malformed uids at preview, naming the property", async () => {
+    const identityUid = `${ORG}/0123456789abcdef`;
+    for (const bad of [
+      `../identities/${identityUid}`,
+      `${ORG}/%2e%2e`,
+      `${ORG}//0123456789abcdef`,
+      `${ORG}/`,
+    ]) {
+      const g = await group.check({}, { parentUid: bad, name: "ok" });
+      expect(g.failures).toEqual([
+        {
+          property: "parentUid",
+          reason: expect.stringMatching(/^group parentUid must be 40 lowercase hex digits/),
+        },
+      ]);
+    }
+    const b = await binding.check(
+      {},
+      { groupUid: ORG, identityUid: `${ORG}/../x`, roleUid: `${ORG}/0123456789abcdef` },
+    );
+    expect(b.failures?.map((f) => f.property)).toEqual(["identityUid", "roleUid"]);
+    expect(b.failures?.[1]?.reason).toContain("flat role uid");
   });
 
   it("says what a missing parentUid should be", async () => {

@@ -9,7 +9,7 @@ import { GROUP, mockApi } from "./mock-api.js";
 const key = new TextEncoder().encode("k".repeat(32));
 const apiToken = (exp: number, sub = "id") =>
   new SignJWT({}).setProtectedHeader({ alg: "HS256" }).setSubject(sub).setExpirationTime(exp).sign(key);
-const EXCHANGE = "/auth/sts/exchange?aud=http%3A%2F%2Firv.test&identity=org%2Fci";
+const EXCHANGE = "/auth/sts/exchange?aud=https%3A%2F%2Firv.test&identity=org%2Fci";
 
 describe("exchangeToken", () => {
   it("exchanges the workload token for an API token and caches it until shortly before exp", async () => {
@@ -137,15 +137,15 @@ describe("exchangeToken", () => {
   });
 
   it("names the setting when neither a token nor a token file is given", () => {
-    expect(() => exchangeToken({ authUrl: "http://a", baseUrl: "http://b", identity: "x" })).toThrow(
+    expect(() => exchangeToken({ authUrl: "https://a", baseUrl: "https://b", identity: "x" })).toThrow(
       /irv:identityTokenFile/,
     );
   });
 
   it("names the file when the identity token file cannot be read", async () => {
     const source = exchangeToken({
-      authUrl: "http://a",
-      baseUrl: "http://b",
+      authUrl: "https://a",
+      baseUrl: "https://b",
       identity: "x",
       identityTokenFile: "/nonexistent/token",
     });

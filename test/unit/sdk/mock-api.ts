@@ -1,7 +1,7 @@
 import { MockAgent } from "undici";
 
 /** A MockAgent that refuses real connections, with the interceptable pool of the test origin. */
-export function mockApi(origin = "http://irv.test") {
+export function mockApi(origin = "https://irv.test") {
   const agent = new MockAgent();
   agent.disableNetConnect();
   return { agent, origin, pool: agent.get(origin) };

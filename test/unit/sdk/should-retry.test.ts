@@ -118,7 +118,7 @@ describe("shouldRetry", () => {
   it("gives up after maxAttempts", () => {
     expect(shouldRetry({ method: "GET", attempt: 6, error: apiError(Code.UNAVAILABLE), policy })).toEqual({
       retry: false,
-      reason: "gave up after 6 attempts",
+      reason: "the limit of 6 attempts is reached",
     });
   });
 

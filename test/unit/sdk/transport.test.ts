@@ -84,11 +84,11 @@ describe("HttpTransport through IrvClient", () => {
       {
         findExisting: async () => {
           lookups++;
-          return GROUP;
+          return { ...GROUP, createTime: new Date().toISOString() };
         },
       },
     );
-    expect(created).toEqual(GROUP);
+    expect(created.uid).toEqual(GROUP.uid);
     expect(lookups).toBe(1);
   });
 

@@ -1,0 +1,140 @@
+import { type Dispatcher, request } from "undici";
+import { ApiError, NetworkError } from "../errors/api-error.js";
+
+/**
+ * One HTTP exchange as {@link httpCall} performs it.
+ *
+ * @example
+ * const call: HttpCall = {
+ *   method: "GET",
+ *   url: new URL(`${authUrl}/sts/exchange?aud=…&identity=…`),
+ *   path: "/auth/sts/exchange",
+ *   headers: { authorization: `Bearer ${idToken}` },
+ *   timeoutMs: 30_000,
+ * };
+ */
+export interface HttpCall {
+  method: "GET" | "POST" | "PATCH" | "DELETE";
+  url: URL;
+  /** How the request is named in errors (no query secrets). */
+  path: string;
+  headers: Record<string, string>;
+  /** JSON text. */
+  body?: string | undefined;
+  dispatcher?: Dispatcher | undefined;
+  /** Longest wait for the response headers, and between body chunks. */
+  timeoutMs: number;
+  signal?: AbortSignal | undefined;
+}
+
+/**
+ * A 2xx answer.
+ *
+ * @example
+ * const { text } = await httpCall(call);
+ */
+export interface HttpAnswer {
+  status: number;
+  text: string;
+}
+
+// Connection-level failures where the request certainly never left (safe to resend even a POST).
+const NOT_SENT = new Set([
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "UND_ERR_CONNECT_TIMEOUT",
+]);
+
+const TIMEOUTS = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "UND_ERR_CONNECT_TIMEOUT"]);
+
+/**
+ * Sends one request and reads the whole answer. Only a 2xx is success: any other status, a
+ * redirect included, is an {@link ApiError} carrying it. Redirects are never followed (undici's
+ * `request` does not, and we add no redirect interceptor), so credentials never go to another
+ * address. Every wait is bounded by `timeoutMs`; `signal` aborts.
+ *
+ * @example
+ * const answer = await httpCall({ method: "DELETE", url, path, headers, timeoutMs: 60_000 });
+ */
+export async function httpCall(call: HttpCall): Promise<HttpAnswer> {
+  let res: Dispatcher.ResponseData;
+  try {
+    res = await request(call.url, {
+      method: call.method,
+      headers: call.headers,
+      headersTimeout: call.timeoutMs,
+      bodyTimeout: call.timeoutMs,
+      ...(call.dispatcher ? { dispatcher: call.dispatcher } : {}),
+      ...(call.body !== undefined ? { body: call.body } : {}),
+      ...(call.signal ? { signal: call.signal } : {}),
+    });
+  } catch (e) {
+    throw toNetworkError(e, call);
+  }
+  let text: string;
+  try {
+    text = await res.body.text();
+  } catch (e) {
+    throw toNetworkError(e, call, true);
+  }
+  if (res.statusCode >= 200 && res.statusCode < 300) return { status: res.statusCode, text };
+  throw ApiError.fromResponse({
+    method: call.method,
+    path: call.path,
+    httpStatus: res.statusCode,
+    body: text,
+    requestId: header(res.headers, "x-request-id"),
+    retryAfterMs: parseRetryAfter(header(res.headers, "retry-after")),
+    location: header(res.headers, "location"),
+  });
+}
+
+/**
+ * Whether a failure is a timeout of ours (no answer in time), as opposed to a refusal or a reset.
+ *
+ * @example
+ * if (isTimeout(err)) console.error("the service did not answer in time");
+ */
+export function isTimeout(e: unknown): boolean {
+  return e instanceof NetworkError && e.errorCode !== undefined && TIMEOUTS.has(e.errorCode);
+}
+
+function toNetworkError(e: unknown, call: HttpCall, afterHeaders = false): unknown {
+  if (e instanceof Error && (e.name === "AbortError" || e.name === "TimeoutError")) return e;
+  const code = errorCode(e);
+  const sent = afterHeaders || !code || !NOT_SENT.has(code);
+  const why =
+    code && TIMEOUTS.has(code)
+      ? `no answer within ${call.timeoutMs} ms (${code})`
+      : (code ?? (e as Error).message);
+  return new NetworkError(`${call.method} ${call.path}: ${why}`, sent, code, { cause: e });
+}
+
+function errorCode(e: unknown): string | undefined {
+  for (let cur: unknown = e, depth = 0; cur && depth < 4; cur = (cur as { cause?: unknown }).cause, depth++) {
+    const c = (cur as { code?: unknown }).code;
+    if (typeof c === "string") return c;
+  }
+  return undefined;
+}
+
+function header(h: Record<string, string | string[] | undefined>, name: string): string | undefined {
+  const v = h[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/**
+ * Parses a `Retry-After` header (seconds or an HTTP date) into ms.
+ *
+ * @example
+ * parseRetryAfter("2"); // 2000
+ */
+export function parseRetryAfter(v: string | undefined, now = Date.now()): number | undefined {
+  if (!v) return undefined;
+  if (/^\d+(\.\d+)?$/.test(v.trim())) return Math.round(Number(v) * 1000);
+  const t = Date.parse(v);
+  return Number.isNaN(t) ? undefined : Math.max(0, t - now);
+}

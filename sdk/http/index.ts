@@ -1,0 +1,2 @@
+export { parseRetryAfter } from "./http-call.js";
+export { checkedBaseUrl, isLoopbackHost } from "./secure-url.js";
