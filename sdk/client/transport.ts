@@ -5,7 +5,7 @@ import type { TokenSource } from "../auth/token-source.js";
 import { ApiError, InvalidResponseError, NetworkError } from "../errors/api-error.js";
 import { Code } from "../errors/codes.js";
 import { redactError, redactValues } from "../errors/redact.js";
-import { httpCall, isTimeout } from "../http/http-call.js";
+import { httpCall, isTimeout, TOKEN_TIMEOUT } from "../http/http-call.js";
 import { checkedBaseUrl } from "../http/secure-url.js";
 import {
   DEFAULT_RETRY_POLICY,
@@ -13,6 +13,8 @@ import {
   type RetryPolicy,
   shouldRetry,
 } from "../retry/should-retry.js";
+
+const DEFAULT_TIMEOUT_MS = 60_000;
 
 type Out<S extends z.ZodType | undefined> = S extends z.ZodType ? z.output<S> : undefined;
 
@@ -162,7 +164,7 @@ export class HttpTransport {
       const started = performance.now();
       let token: string;
       try {
-        token = await this.opts.auth.getToken(req.signal);
+        token = await this.token(req.signal);
         this.sent.add(token);
       } catch (error) {
         // The token source failed: nothing was sent, so any method may try again, but a token
@@ -189,7 +191,7 @@ export class HttpTransport {
           headers: this.headers(token, req.body !== undefined),
           body: req.body === undefined ? undefined : JSON.stringify(req.body),
           dispatcher: this.dispatcher,
-          timeoutMs: this.opts.timeoutMs ?? 60_000,
+          timeoutMs: this.opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
           signal: req.signal,
         });
         status = answer.status;
@@ -262,6 +264,19 @@ export class HttpTransport {
       error.message = `${prefix}${error.message}${why}`;
     }
     throw error;
+  }
+
+  // The caller waits for a token no longer than for an answer (and not past its own signal); a
+  // fetch shared with other callers goes on for them.
+  private async token(signal: AbortSignal | undefined): Promise<string> {
+    const timeoutMs = this.opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const timer = AbortSignal.timeout(timeoutMs);
+    try {
+      return await this.opts.auth.getToken(signal ? AbortSignal.any([signal, timer]) : timer);
+    } catch (e) {
+      if (!timer.aborted || signal?.aborted) throw e;
+      throw new NetworkError(`no API token within ${timeoutMs} ms`, false, TOKEN_TIMEOUT, { cause: e });
+    }
   }
 
   private secrets(): string[] {

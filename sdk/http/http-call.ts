@@ -48,7 +48,20 @@ const NOT_SENT = new Set([
   "UND_ERR_CONNECT_TIMEOUT",
 ]);
 
-const TIMEOUTS = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "UND_ERR_CONNECT_TIMEOUT"]);
+/**
+ * `NetworkError.errorCode` of a token that did not come within the client's timeout.
+ *
+ * @example
+ * if (err instanceof NetworkError && err.errorCode === TOKEN_TIMEOUT) console.error("the token service is slow");
+ */
+export const TOKEN_TIMEOUT = "IRV_TOKEN_TIMEOUT";
+
+const TIMEOUTS = new Set([
+  "UND_ERR_HEADERS_TIMEOUT",
+  "UND_ERR_BODY_TIMEOUT",
+  "UND_ERR_CONNECT_TIMEOUT",
+  TOKEN_TIMEOUT,
+]);
 
 /**
  * Sends one request and reads the whole answer. Only a 2xx is success: any other status, a

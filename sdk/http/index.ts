@@ -1,2 +1,2 @@
-export { parseRetryAfter } from "./http-call.js";
+export { parseRetryAfter, TOKEN_TIMEOUT } from "./http-call.js";
 export { checkedBaseUrl, isLoopbackHost } from "./secure-url.js";

@@ -201,7 +201,7 @@ describe("Group, Identity and RoleBinding on the real engine", () => {
     const result = await stack.preview({ allowFailure: true });
     expect(result.exitCode).not.toBe(0);
     expect(result.stdout + result.stderr).toContain(
-      'group name must match the pattern ^[a-z0-9 ._-]{1,}$ (got "Bad Name")',
+      "group name must match the pattern ^[a-z0-9 ._-]{1,}$ (got a string of 8 characters)",
     );
     expect(resourceRoutes((await irv.stats()).requests)).toEqual({});
     await stack.setConfig({ spec: JSON.stringify(current) });

@@ -1,7 +1,7 @@
 import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
 import { exchangeToken, IrvClient, redactError, type TransportEvent } from "../../../sdk/index.js";
-import { GROUP, mockApi, noSleep, status } from "./mock-api.js";
+import { GROUP, mockApi, status } from "./mock-api.js";
 
 // Opaque tokens: not JWT-shaped, not after "Bearer": only their value can find them.
 const API_TOKEN = "opaque-api-token-0f3c9a";
