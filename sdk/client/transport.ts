@@ -261,7 +261,10 @@ export class HttpTransport {
         attempt > 1 || transient
           ? ` (gave up after ${attempt} attempt${attempt > 1 ? "s" : ""}: ${decision.reason})`
           : "";
-      error.message = `${prefix}${error.message}${why}`;
+      // A token source hands the same error to every caller sharing its fetch: each gets its own copy.
+      const own = prefix ? cloneError(error) : error;
+      own.message = `${prefix}${error.message}${why}`;
+      throw own;
     }
     throw error;
   }
@@ -334,6 +337,14 @@ export class HttpTransport {
     if (error !== undefined) e.error = redactValues(error, this.secrets());
     this.opts.onEvent(e);
   }
+}
+
+// Same class and fields, so `instanceof` and `code` still work.
+function cloneError<E extends Error>(e: E): E {
+  return Object.defineProperties(
+    Object.create(Object.getPrototypeOf(e)),
+    Object.getOwnPropertyDescriptors(e),
+  );
 }
 
 function isTransient(e: ApiError): boolean {

@@ -76,4 +76,26 @@ describe("one retry loop", () => {
       /^getting an API token failed: .*PERMISSION_DENIED \(7\): subject does not match$/,
     );
   });
+
+  it("gives each caller sharing a failed token exchange its own error, worded once", async () => {
+    const { agent, origin, pool } = mockApi();
+    const exchange = "/auth/sts/exchange?aud=https%3A%2F%2Firv.test&identity=org%2Fci";
+    pool.intercept({ path: exchange, method: "GET" }).reply(403, status(7, "subject does not match"));
+    const auth = exchangeToken({
+      authUrl: `${origin}/auth`,
+      baseUrl: origin,
+      identity: "org/ci",
+      identityToken: "oidc-token-value",
+      dispatcher: agent,
+    });
+    const client = new IrvClient({ baseUrl: origin, auth, dispatcher: agent });
+    const errors = await Promise.all(
+      [client.roles.list(), client.roles.list()].map((p) => p.catch((e) => e)),
+    );
+    expect(errors[0]).not.toBe(errors[1]);
+    for (const e of errors) {
+      expect(e.codeName).toBe("PERMISSION_DENIED");
+      expect(e.message.match(/getting an API token failed/g)).toHaveLength(1);
+    }
+  });
 });
