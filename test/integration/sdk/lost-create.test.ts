@@ -1,26 +1,11 @@
 // A create whose answer is lost, against the real emulator: the `reset-before` fault drops the
 // connection before the emulator acts, so the lookup finds only what existed before.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type EmulatorHandle, startEmulator } from "../../../emulator/index.js";
-import { ApiError, IrvClient } from "../../../sdk/index.js";
+import { describe, expect, it } from "vitest";
+import { ApiError } from "../../../sdk/index.js";
+import { useAdminClient } from "../support/admin-client.js";
 
 describe("a lost create is found, not mistaken", () => {
-  let emulator: EmulatorHandle;
-  let client: IrvClient;
-
-  beforeAll(async () => {
-    emulator = await startEmulator({ host: "127.0.0.1", port: 0 });
-    client = new IrvClient({
-      baseUrl: emulator.baseUrl,
-      token: emulator.adminToken,
-      retry: { maxAttempts: 4, initialDelayMs: 1, maxDelayMs: 5, multiplier: 2 },
-    });
-  });
-
-  afterAll(async () => {
-    await client.close();
-    await emulator.close();
-  });
+  const ctx = useAdminClient({ retry: { maxAttempts: 4, initialDelayMs: 1, maxDelayMs: 5, multiplier: 2 } });
 
   /** Creates `name` under the root with every POST's connection reset until the lookup runs. */
   const createThroughLostAnswer = (
@@ -28,18 +13,21 @@ describe("a lost create is found, not mistaken", () => {
     fault: string,
     clockSkewMs?: number,
   ) => {
-    emulator.setFaults(fault);
-    return client.groups.create(emulator.orgUid, body, {
+    ctx.emulator.setFaults(fault);
+    return ctx.client.groups.create(ctx.emulator.orgUid, body, {
       clockSkewMs,
       findExisting: async () => {
-        emulator.setFaults("none");
-        return (await client.groups.list({ childrenOf: emulator.orgUid, name: body.name })).items[0];
+        ctx.emulator.setFaults("none");
+        return (await ctx.client.groups.list({ childrenOf: ctx.emulator.orgUid, name: body.name })).items[0];
       },
     });
   };
 
   it("regression (a lost create adopted someone else's resource of the same name): a different description is ALREADY_EXISTS naming the uid", async () => {
-    const theirs = await client.groups.create(emulator.orgUid, { name: "shared", description: "theirs" });
+    const theirs = await ctx.client.groups.create(ctx.emulator.orgUid, {
+      name: "shared",
+      description: "theirs",
+    });
     const err = await createThroughLostAnswer(
       { name: "shared", description: "mine" },
       "reset-before=1",
@@ -51,7 +39,7 @@ describe("a lost create is found, not mistaken", () => {
   });
 
   it("regression (a lost create adopted an older resource with the same fields): one created before the attempt began is ALREADY_EXISTS", async () => {
-    const older = await client.groups.create(emulator.orgUid, { name: "older" });
+    const older = await ctx.client.groups.create(ctx.emulator.orgUid, { name: "older" });
     // The emulator shares our clock, so no skew allowance is needed: let one millisecond pass.
     await new Promise((r) => setTimeout(r, 5));
     const err = await createThroughLostAnswer({ name: "older" }, "reset-before=1", 0).catch((e) => e);
@@ -62,6 +50,8 @@ describe("a lost create is found, not mistaken", () => {
   it("adopts the resource the lost attempt really made", async () => {
     const made = await createThroughLostAnswer({ name: "mine", description: "d" }, "reset-after=1");
     expect(made).toMatchObject({ name: "mine", description: "d" });
-    expect(await client.groups.collect({ childrenOf: emulator.orgUid, name: "mine" })).toHaveLength(1);
+    expect(await ctx.client.groups.collect({ childrenOf: ctx.emulator.orgUid, name: "mine" })).toHaveLength(
+      1,
+    );
   });
 });

@@ -4,12 +4,11 @@ import { join } from "node:path";
 import { SignJWT } from "jose";
 import { describe, expect, it } from "vitest";
 import { exchangeToken, IrvClient } from "../../../sdk/index.js";
-import { GROUP, mockApi } from "./mock-api.js";
+import { EXCHANGE, GROUP, mockApi, mockExchange } from "./mock-api.js";
 
 const key = new TextEncoder().encode("k".repeat(32));
 const apiToken = (exp: number, sub = "id") =>
   new SignJWT({}).setProtectedHeader({ alg: "HS256" }).setSubject(sub).setExpirationTime(exp).sign(key);
-const EXCHANGE = "/auth/sts/exchange?aud=https%3A%2F%2Firv.test&identity=org%2Fci";
 
 describe("exchangeToken", () => {
   it("exchanges the workload token for an API token and caches it until shortly before exp", async () => {
@@ -19,14 +18,7 @@ describe("exchangeToken", () => {
     pool
       .intercept({ path: EXCHANGE, method: "GET", headers: { authorization: "Bearer oidc-1" } })
       .reply(200, { token: t1 });
-    const source = exchangeToken({
-      authUrl: `${origin}/auth`,
-      baseUrl: origin,
-      identity: "org/ci",
-      identityToken: "oidc-1",
-      dispatcher: agent,
-      now: () => now,
-    });
+    const source = mockExchange({ agent, origin }, { identityToken: "oidc-1", now: () => now });
     expect(await source.getToken()).toBe(t1);
     now += 50 * 60 * 1000;
     expect(await source.getToken()).toBe(t1);
@@ -42,14 +34,7 @@ describe("exchangeToken", () => {
     // A 2-minute token, well under the 5-minute refresh margin.
     const t1 = await apiToken(now / 1000 + 120);
     pool.intercept({ path: EXCHANGE, method: "GET" }).reply(200, { token: t1 });
-    const source = exchangeToken({
-      authUrl: `${origin}/auth`,
-      baseUrl: origin,
-      identity: "org/ci",
-      identityToken: "oidc",
-      dispatcher: agent,
-      now: () => now,
-    });
+    const source = mockExchange({ agent, origin }, { identityToken: "oidc", now: () => now });
     expect(await source.getToken()).toBe(t1);
     now += 59 * 1000; // within the first half of its life: no exchange (the mock has none left)
     expect(await source.getToken()).toBe(t1);
@@ -70,13 +55,7 @@ describe("exchangeToken", () => {
     pool
       .intercept({ path: EXCHANGE, method: "GET", headers: { authorization: "Bearer oidc-b" } })
       .reply(200, { token: "opaque-2" });
-    const source = exchangeToken({
-      authUrl: `${origin}/auth`,
-      baseUrl: origin,
-      identity: "org/ci",
-      identityTokenFile: file,
-      dispatcher: agent,
-    });
+    const source = mockExchange({ agent, origin }, { identityTokenFile: file });
     expect(await source.getToken()).toBe("opaque-1");
     writeFileSync(file, "oidc-b");
     source.invalidate();
@@ -87,13 +66,7 @@ describe("exchangeToken", () => {
   it("shares one exchange between concurrent callers", async () => {
     const { agent, origin, pool } = mockApi();
     pool.intercept({ path: EXCHANGE, method: "GET" }).reply(200, { token: "opaque" }).times(1);
-    const source = exchangeToken({
-      authUrl: `${origin}/auth`,
-      baseUrl: origin,
-      identity: "org/ci",
-      identityToken: "oidc",
-      dispatcher: agent,
-    });
+    const source = mockExchange({ agent, origin }, { identityToken: "oidc" });
     const tokens = await Promise.all([source.getToken(), source.getToken(), source.getToken()]);
     expect(new Set(tokens)).toEqual(new Set(["opaque"]));
   });
@@ -107,13 +80,7 @@ describe("exchangeToken", () => {
       .intercept({ path, method: "GET", headers: { authorization: "Bearer stale" } })
       .reply(401, { code: 16, message: "expired", details: [] });
     pool.intercept({ path, method: "GET", headers: { authorization: "Bearer fresh" } }).reply(200, GROUP);
-    const auth = exchangeToken({
-      authUrl: `${origin}/auth`,
-      baseUrl: origin,
-      identity: "org/ci",
-      identityToken: "oidc",
-      dispatcher: agent,
-    });
+    const auth = mockExchange({ agent, origin }, { identityToken: "oidc" });
     const client = new IrvClient({ baseUrl: origin, auth, dispatcher: agent });
     expect((await client.groups.get(GROUP.uid)).uid).toBe(GROUP.uid);
   });
@@ -123,13 +90,7 @@ describe("exchangeToken", () => {
     pool
       .intercept({ path: EXCHANGE, method: "GET" })
       .reply(403, { code: 7, message: "subject does not match the identity's claimMatch", details: [] });
-    const source = exchangeToken({
-      authUrl: `${origin}/auth`,
-      baseUrl: origin,
-      identity: "org/ci",
-      identityToken: "oidc-secret-value",
-      dispatcher: agent,
-    });
+    const source = mockExchange({ agent, origin }, { identityToken: "oidc-secret-value" });
     const err = await source.getToken().catch((e) => e);
     expect(err.codeName).toBe("PERMISSION_DENIED");
     expect(err.message).toContain("claimMatch");

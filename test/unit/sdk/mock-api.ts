@@ -1,4 +1,5 @@
 import { MockAgent } from "undici";
+import { type ExchangeTokenOptions, exchangeToken } from "../../../sdk/index.js";
 
 /** A MockAgent that refuses real connections, with the interceptable pool of the test origin. */
 export function mockApi(origin = "https://irv.test") {
@@ -23,3 +24,21 @@ export const GROUP = {
 };
 
 export const noSleep = async () => {};
+
+/** The exchange request of {@link mockExchange}. */
+export const EXCHANGE = "/auth/sts/exchange?aud=https%3A%2F%2Firv.test&identity=org%2Fci";
+
+/** An identity exchange at the mock API's `/auth`, assuming `org/ci`. */
+export function mockExchange(
+  api: { agent: MockAgent; origin: string },
+  options: Partial<ExchangeTokenOptions> = {},
+) {
+  return exchangeToken({
+    authUrl: `${api.origin}/auth`,
+    baseUrl: api.origin,
+    identity: "org/ci",
+    identityToken: "oidc-token-value",
+    dispatcher: api.agent,
+    ...options,
+  });
+}

@@ -1,7 +1,7 @@
 import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
-import { exchangeToken, IrvClient, redactError, type TransportEvent } from "../../../sdk/index.js";
-import { GROUP, mockApi, status } from "./mock-api.js";
+import { IrvClient, redactError, type TransportEvent } from "../../../sdk/index.js";
+import { EXCHANGE, GROUP, mockApi, mockExchange, status } from "./mock-api.js";
 
 // Opaque tokens: not JWT-shaped, not after "Bearer": only their value can find them.
 const API_TOKEN = "opaque-api-token-0f3c9a";
@@ -53,18 +53,11 @@ describe("redaction by value", () => {
 
   it("regression (the workload token echoed by the token service leaked): redacts the workload and API tokens from exchange failures", async () => {
     const { agent, origin, pool } = mockApi();
-    const exchange = "/auth/sts/exchange?aud=https%3A%2F%2Firv.test&identity=org%2Fci";
     pool
-      .intercept({ path: exchange, method: "GET" })
+      .intercept({ path: EXCHANGE, method: "GET" })
       .reply(401, status(16, `token ${OIDC_TOKEN} has expired`));
     const events: TransportEvent[] = [];
-    const auth = exchangeToken({
-      authUrl: `${origin}/auth`,
-      baseUrl: origin,
-      identity: "org/ci",
-      identityToken: OIDC_TOKEN,
-      dispatcher: agent,
-    });
+    const auth = mockExchange({ agent, origin }, { identityToken: OIDC_TOKEN });
     const client = new IrvClient({
       baseUrl: origin,
       auth,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { exchangeToken, IrvClient } from "../../../sdk/index.js";
-import { GROUP, mockApi, status } from "./mock-api.js";
+import { IrvClient } from "../../../sdk/index.js";
+import { EXCHANGE, GROUP, mockApi, mockExchange, status } from "./mock-api.js";
 
 const ORG = GROUP.uid.split("/")[0] ?? "";
 const fresh = () => ({ ...GROUP, createTime: new Date().toISOString() });
@@ -39,9 +39,8 @@ describe("one retry loop", () => {
 
   it("regression (token-service failures were judged as request failures): a POST whose token exchange met a 503 is retried, as nothing was sent", async () => {
     const { agent, origin, pool } = mockApi();
-    const exchange = "/auth/sts/exchange?aud=https%3A%2F%2Firv.test&identity=org%2Fci";
-    pool.intercept({ path: exchange, method: "GET" }).reply(503, status(14, "sts restarting"));
-    pool.intercept({ path: exchange, method: "GET" }).reply(200, { token: "api-token-value" });
+    pool.intercept({ path: EXCHANGE, method: "GET" }).reply(503, status(14, "sts restarting"));
+    pool.intercept({ path: EXCHANGE, method: "GET" }).reply(200, { token: "api-token-value" });
     pool
       .intercept({
         path: `/iam/v2beta1/groups/${ORG}`,
@@ -49,28 +48,15 @@ describe("one retry loop", () => {
         headers: { authorization: "Bearer api-token-value" },
       })
       .reply(200, fresh());
-    const auth = exchangeToken({
-      authUrl: `${origin}/auth`,
-      baseUrl: origin,
-      identity: "org/ci",
-      identityToken: "oidc-token-value",
-      dispatcher: agent,
-    });
+    const auth = mockExchange({ agent, origin });
     const client = new IrvClient({ baseUrl: origin, auth, dispatcher: agent, sleep: async () => {} });
     expect((await client.groups.create(ORG, { name: "team-a" })).uid).toBe(GROUP.uid);
   });
 
   it("does not retry a token service that refused the workload token", async () => {
     const { agent, origin, pool } = mockApi();
-    const exchange = "/auth/sts/exchange?aud=https%3A%2F%2Firv.test&identity=org%2Fci";
-    pool.intercept({ path: exchange, method: "GET" }).reply(403, status(7, "subject does not match"));
-    const auth = exchangeToken({
-      authUrl: `${origin}/auth`,
-      baseUrl: origin,
-      identity: "org/ci",
-      identityToken: "oidc-token-value",
-      dispatcher: agent,
-    });
+    pool.intercept({ path: EXCHANGE, method: "GET" }).reply(403, status(7, "subject does not match"));
+    const auth = mockExchange({ agent, origin });
     const client = new IrvClient({ baseUrl: origin, auth, dispatcher: agent, sleep: async () => {} });
     await expect(client.roles.list()).rejects.toThrow(
       /^getting an API token failed: .*PERMISSION_DENIED \(7\): subject does not match$/,
@@ -79,15 +65,8 @@ describe("one retry loop", () => {
 
   it("gives each caller sharing a failed token exchange its own error, worded once", async () => {
     const { agent, origin, pool } = mockApi();
-    const exchange = "/auth/sts/exchange?aud=https%3A%2F%2Firv.test&identity=org%2Fci";
-    pool.intercept({ path: exchange, method: "GET" }).reply(403, status(7, "subject does not match"));
-    const auth = exchangeToken({
-      authUrl: `${origin}/auth`,
-      baseUrl: origin,
-      identity: "org/ci",
-      identityToken: "oidc-token-value",
-      dispatcher: agent,
-    });
+    pool.intercept({ path: EXCHANGE, method: "GET" }).reply(403, status(7, "subject does not match"));
+    const auth = mockExchange({ agent, origin });
     const client = new IrvClient({ baseUrl: origin, auth, dispatcher: agent });
     const errors = await Promise.all(
       [client.roles.list(), client.roles.list()].map((p) => p.catch((e) => e)),
