@@ -1,1 +1,8 @@
 export { clientFor, type IrvSettings, resolveSettings, SETTINGS, tokenSourceFor } from "./settings.js";
+export {
+  chooseWorkloadToken,
+  explainWorkloadFailures,
+  type WorkloadTokenKind,
+  type WorkloadTokenSettings,
+  workloadTokenOptions,
+} from "./workload-token.js";
