@@ -31,6 +31,7 @@ export interface GithubActionsTokenOptions {
   dispatcher?: Dispatcher | undefined;
 }
 
+const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]"]);
 const TokenResponse = z.object({ value: z.string().min(1) });
 const ErrorBody = z.object({ message: z.string() });
 
@@ -87,6 +88,11 @@ export function githubActionsToken(options: GithubActionsTokenOptions): TokenSou
       } catch {
         throw new ConfigurationError(`GitHub Actions: ${GITHUB_ACTIONS_ENV.requestUrl} is not a URL`);
       }
+      // The request token is a credential: plain http only to this machine (a test's stand-in).
+      if (url.protocol !== "https:" && !(url.protocol === "http:" && LOOPBACK.has(url.hostname)))
+        throw new ConfigurationError(
+          `GitHub Actions: ${GITHUB_ACTIONS_ENV.requestUrl} must be an https URL (got ${url.protocol}//${url.host})`,
+        );
       url.searchParams.set("audience", options.audience);
       const where = `the GitHub Actions OIDC token endpoint (${url.host})`;
       let res: Dispatcher.ResponseData;

@@ -111,6 +111,16 @@ describe("CI workload token sources against the emulator's STS", () => {
       },
     );
 
+    it("never sends the request token over plain http to another machine", async () => {
+      const env = {
+        ...github.env,
+        ACTIONS_ID_TOKEN_REQUEST_URL: "http://pipelines.example/idtoken?api-version=2.0",
+      };
+      await expect(githubActionsToken({ audience: emulator.authUrl, env }).getToken()).rejects.toThrow(
+        "GitHub Actions: ACTIONS_ID_TOKEN_REQUEST_URL must be an https URL (got http://pipelines.example)",
+      );
+    });
+
     it("is refused by the STS when asked for another audience", async () => {
       const client = clientWith(
         githubActionsToken({ audience: "https://sts.elsewhere.example", env: github.env }),
