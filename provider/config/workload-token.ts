@@ -8,8 +8,6 @@ import {
   githubActionsToken,
   gitlabToken,
   IrvError,
-  inGithubActions,
-  inGitlabCi,
   type TokenSource,
 } from "../../sdk/index.js";
 
@@ -55,23 +53,17 @@ const KINDS: Record<WorkloadTokenKind, WorkloadTokenKindRules> = {
   "github-actions": {
     label: "GitHub Actions",
     detect: (env) =>
-      env[GITHUB_ACTIONS_ENV.marker] === "true"
-        ? `${GITHUB_ACTIONS_ENV.marker}=true`
-        : inGithubActions(env)
-          ? `${GITHUB_ACTIONS_ENV.requestUrl} is set`
-          : undefined,
+      evidence(env, GITHUB_ACTIONS_ENV.marker, [
+        GITHUB_ACTIONS_ENV.requestUrl,
+        GITHUB_ACTIONS_ENV.requestToken,
+      ]),
     options: (s, env) => ({ identityTokenSource: githubActionsToken({ audience: audienceOf(s), env }) }),
     refusalHint: (s) =>
       `The GitHub Actions token was requested for audience ${JSON.stringify(audienceOf(s))}: set irv:identityTokenAudience (IRV_IDENTITY_TOKEN_AUDIENCE) to the audience the token exchange expects (default: irv:authUrl), ${CLAIM_MATCH_HINT}`,
   },
   gitlab: {
     label: "GitLab CI",
-    detect: (env, s) =>
-      env.GITLAB_CI === "true"
-        ? "GITLAB_CI=true"
-        : inGitlabCi(env, variableOf(s))
-          ? `${variableOf(s)} is set`
-          : undefined,
+    detect: (env, s) => evidence(env, "GITLAB_CI", [variableOf(s)]),
     options: (s, env) => ({ identityTokenSource: gitlabToken({ variable: variableOf(s), env }) }),
     refusalHint: (s) =>
       `The GitLab CI token came from ${variableOf(s)} (irv:identityTokenVariable): its \`aud:\` under the job's \`id_tokens:\` must be the audience the token exchange expects (irv:authUrl), ${CLAIM_MATCH_HINT}`,
@@ -193,6 +185,13 @@ export function explainWorkloadFailures(
     },
     invalidate: () => exchange.invalidate(),
   };
+}
+
+// What shows a CI system: its marker variable set to "true", or one of the variables it gives the job.
+function evidence(env: NodeJS.ProcessEnv, marker: string, variables: readonly string[]): string | undefined {
+  if (env[marker] === "true") return `${marker}=true`;
+  const present = variables.find((v) => env[v]);
+  return present === undefined ? undefined : `${present} is set`;
 }
 
 function audienceOf(s: WorkloadTokenSettings): string {

@@ -36,21 +36,6 @@ const TokenResponse = z.object({ value: z.string().min(1) });
 const ErrorBody = z.object({ message: z.string() });
 
 /**
- * Whether the environment looks like a GitHub Actions job (`GITHUB_ACTIONS=true`, or the OIDC
- * request variables are present).
- *
- * @example
- * if (inGithubActions(process.env)) auth = githubActionsToken({ audience: authUrl });
- */
-export function inGithubActions(env: NodeJS.ProcessEnv): boolean {
-  return (
-    env[GITHUB_ACTIONS_ENV.marker] === "true" ||
-    Boolean(env[GITHUB_ACTIONS_ENV.requestUrl]) ||
-    Boolean(env[GITHUB_ACTIONS_ENV.requestToken])
-  );
-}
-
-/**
  * The OIDC token of the running GitHub Actions job, fetched fresh at every `getToken`
  * (`GET $ACTIONS_ID_TOKEN_REQUEST_URL&audience=<audience>` with the job's request token), so that a
  * token exchange of any run length presents an unexpired token. Give it to {@link exchangeToken} as

@@ -25,17 +25,6 @@ export interface GitlabTokenOptions {
 }
 
 /**
- * Whether the environment looks like a GitLab CI job (`GITLAB_CI=true`, or the ID token variable is
- * present).
- *
- * @example
- * if (inGitlabCi(process.env)) auth = gitlabToken();
- */
-export function inGitlabCi(env: NodeJS.ProcessEnv, variable = DEFAULT_GITLAB_TOKEN_VARIABLE): boolean {
-  return env.GITLAB_CI === "true" || Boolean(env[variable]);
-}
-
-/**
  * The ID token of the running GitLab CI job, from the variable the job declares under `id_tokens:`
  * (GitLab mints it when the job starts, with the `aud` the job asks for). It cannot be renewed
  * inside the job: it lasts as long as the job's timeout, and an expired one is refused here with a

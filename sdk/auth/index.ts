@@ -3,12 +3,10 @@ export {
   GITHUB_ACTIONS_ENV,
   type GithubActionsTokenOptions,
   githubActionsToken,
-  inGithubActions,
 } from "./github-actions-token-source.js";
 export {
   DEFAULT_GITLAB_TOKEN_VARIABLE,
   type GitlabTokenOptions,
   gitlabToken,
-  inGitlabCi,
 } from "./gitlab-token-source.js";
 export { staticToken, type TokenSource } from "./token-source.js";

@@ -27,6 +27,12 @@ describe("chooseWorkloadToken", () => {
     });
   });
 
+  it("names the variable that showed GitHub Actions", () => {
+    expect(choose({ ACTIONS_ID_TOKEN_REQUEST_TOKEN: "rt" }).why).toContain(
+      "ACTIONS_ID_TOKEN_REQUEST_TOKEN is set",
+    );
+  });
+
   it("picks GitHub Actions from GITHUB_ACTIONS=true even without the request variables", () => {
     expect(choose({ GITHUB_ACTIONS: "true" })).toMatchObject({
       kind: "github-actions",
