@@ -1,7 +1,13 @@
 // Which workload token the provider presents when it assumes an identity: irv:identityTokenSource,
 // else a given token or file, else the one CI system the environment shows.
 import { describe, expect, it } from "vitest";
-import { chooseWorkloadToken, resolveSettings, tokenSourceFor } from "../../../provider/config/index.js";
+import {
+  chooseWorkloadToken,
+  explainWorkloadFailures,
+  resolveSettings,
+  tokenSourceFor,
+} from "../../../provider/config/index.js";
+import { ApiError, Code, Status, type TokenSource } from "../../../sdk/index.js";
 
 const BASE = {
   IRV_BASE_URL: "http://127.0.0.1:1",
@@ -103,5 +109,35 @@ describe("tokenSourceFor with a CI workload token", () => {
     expect((error as Error).message).toMatch(
       /ACTIONS_ID_TOKEN_REQUEST_URL and ACTIONS_ID_TOKEN_REQUEST_TOKEN are not set.*id-token: write.*\(workload token: picked automatically because GITHUB_ACTIONS=true; choose another with irv:identityTokenSource/,
     );
+  });
+});
+
+describe("explainWorkloadFailures", () => {
+  const refusal = () =>
+    new ApiError({
+      method: "GET",
+      path: "/auth/sts/exchange",
+      httpStatus: 401,
+      status: Status.parse({ code: Code.UNAUTHENTICATED, message: "the identity token's audience is not x" }),
+    });
+  const failing = (error: Error): TokenSource => ({
+    getToken: () => Promise.reject(error),
+    invalidate: () => true,
+  });
+  const env = { ...BASE, IRV_ID_TOKEN: "t" };
+  const settings = resolveSettings(() => undefined, env);
+
+  it("adds the GitLab hint and the reason for the pick to a refusal by the token exchange", async () => {
+    const source = explainWorkloadFailures(failing(refusal()), settings, chooseWorkloadToken(settings, env));
+    await expect(source.getToken()).rejects.toThrow(
+      /^the token exchange refused the workload token from GitLab CI: .*audience is not x.*The GitLab CI token came from IRV_ID_TOKEN \(irv:identityTokenVariable\): its `aud:` under the job's `id_tokens:`/,
+    );
+  });
+
+  it("regression (hint repeated per waiting caller): explains an error shared by concurrent callers once", async () => {
+    const shared = refusal();
+    const source = explainWorkloadFailures(failing(shared), settings, { kind: "gitlab", why: "test" });
+    await Promise.allSettled([source.getToken(), source.getToken(), source.getToken()]);
+    expect(shared.message.split("the token exchange refused").length - 1).toBe(1);
   });
 });
