@@ -1,6 +1,7 @@
 /**
  * `pulumi-irv/sdk`: the typed client of the IRV v2beta1 API — zod wire schemas, undici transport,
- * token sources (static and identity exchange), AIP-193 errors, AIP-194 retries, pagination.
+ * token sources (static, identity exchange, CI workload tokens), AIP-193 errors, AIP-194 retries,
+ * pagination.
  *
  * @example
  * import { IrvClient, exchangeToken } from "pulumi-irv/sdk";

@@ -1,6 +1,7 @@
 // Workload identity: this program holds no API token. Its pipeline presents the workload's OIDC
-// token (irv:identityTokenFile) to assume an identity (irv:identity) — the provider exchanges it at
-// irv:authUrl for a one-hour API token and exchanges again when it nears expiry.
+// token (irv:identityTokenFile, or the CI system's own: GitHub Actions, GitLab CI) to assume an
+// identity (irv:identity) — the provider exchanges it at irv:authUrl for a one-hour API token and
+// exchanges again when it nears expiry.
 import * as pulumi from "@pulumi/pulumi";
 import * as irv from "pulumi-irv";
 

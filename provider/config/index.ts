@@ -6,3 +6,10 @@ export {
   SETTINGS,
   tokenSourceFor,
 } from "./settings.js";
+export {
+  chooseWorkloadToken,
+  explainWorkloadFailures,
+  type WorkloadTokenKind,
+  type WorkloadTokenSettings,
+  workloadTokenOptions,
+} from "./workload-token.js";

@@ -5,6 +5,7 @@ import {
   staticToken,
   type TokenSource,
 } from "../../sdk/index.js";
+import { chooseWorkloadToken, explainWorkloadFailures, workloadTokenOptions } from "./workload-token.js";
 
 /**
  * The provider's settings, whichever way they were given.
@@ -22,6 +23,12 @@ export interface IrvSettings {
   identityTokenFile: string | undefined;
   /** `"true"`/`"1"` accepts plain http off loopback (credentials in clear). */
   allowInsecureHttp: string | undefined;
+  /** `github-actions`, `gitlab`, `file` or `value`; picked automatically when absent. */
+  identityTokenSource: string | undefined;
+  /** `aud` of the GitHub Actions token; default the auth URL. */
+  identityTokenAudience: string | undefined;
+  /** GitLab variable holding the ID token; default `IRV_ID_TOKEN`. */
+  identityTokenVariable: string | undefined;
 }
 
 /**
@@ -39,6 +46,9 @@ export const SETTINGS = {
   identityToken: { config: "irv:identityToken", env: "IRV_IDENTITY_TOKEN" },
   identityTokenFile: { config: "irv:identityTokenFile", env: "IRV_IDENTITY_TOKEN_FILE" },
   allowInsecureHttp: { config: "irv:allowInsecureHttp", env: "IRV_ALLOW_INSECURE_HTTP" },
+  identityTokenSource: { config: "irv:identityTokenSource", env: "IRV_IDENTITY_TOKEN_SOURCE" },
+  identityTokenAudience: { config: "irv:identityTokenAudience", env: "IRV_IDENTITY_TOKEN_AUDIENCE" },
+  identityTokenVariable: { config: "irv:identityTokenVariable", env: "IRV_IDENTITY_TOKEN_VARIABLE" },
 } as const satisfies Record<keyof IrvSettings, { config: string; env: string }>;
 
 /**
@@ -61,35 +71,40 @@ export function resolveSettings(
     identityToken: pick("identityToken"),
     identityTokenFile: pick("identityTokenFile"),
     allowInsecureHttp: pick("allowInsecureHttp"),
+    identityTokenSource: pick("identityTokenSource"),
+    identityTokenAudience: pick("identityTokenAudience"),
+    identityTokenVariable: pick("identityTokenVariable"),
   };
 }
 
 /**
  * Builds the token source the settings describe: an identity exchange when `identity` is set (the
- * workload path), else the static token.
+ * workload path, presenting the workload token `chooseWorkloadToken` picks from the settings and the
+ * environment `env`), else the static token.
  *
  * @example
  * const auth = tokenSourceFor(resolveSettings(get));
  */
-export function tokenSourceFor(s: IrvSettings): TokenSource {
+export function tokenSourceFor(s: IrvSettings, env: NodeJS.ProcessEnv = process.env): TokenSource {
   if (s.identity) {
     if (!s.authUrl)
       throw new ConfigurationError(
         "irv:identity is set but irv:authUrl (IRV_AUTH_URL) is not: the token exchange needs it",
       );
     if (!s.baseUrl) throw new ConfigurationError("irv:baseUrl (IRV_BASE_URL) is required");
-    return exchangeToken({
+    const workload = chooseWorkloadToken(s, env);
+    const exchange = exchangeToken({
       authUrl: s.authUrl,
       baseUrl: s.baseUrl,
       identity: s.identity,
-      identityToken: s.identityToken,
-      identityTokenFile: s.identityTokenFile,
+      ...workloadTokenOptions(s, env, workload),
       allowInsecureHttp: insecureHttpAllowed(s),
     });
+    return explainWorkloadFailures(exchange, s, workload);
   }
   if (s.token) return staticToken(s.token);
   throw new ConfigurationError(
-    "no IRV credentials: set irv:token (secret) or IRV_TOKEN, or irv:identity with irv:identityTokenFile/irv:identityToken (IRV_IDENTITY, IRV_IDENTITY_TOKEN_FILE)",
+    "no IRV credentials: set irv:token (secret) or IRV_TOKEN, or irv:identity with irv:identityTokenFile/irv:identityToken (IRV_IDENTITY, IRV_IDENTITY_TOKEN_FILE) or run in a GitHub Actions or GitLab CI job",
   );
 }
 

@@ -31,6 +31,11 @@ export interface ExchangeTokenOptions {
   /** …or a file holding it, re-read on every exchange (CI systems rotate these files). */
   identityTokenFile?: string | undefined;
   /**
+   * …or a source asked for a workload token at every exchange (a CI system's: see
+   * {@link githubActionsToken} and {@link gitlabToken}). Takes precedence over the two above.
+   */
+  identityTokenSource?: TokenSource | undefined;
+  /**
    * Refresh this long before `exp` (default 5 minutes), but never earlier than halfway through the
    * token's lifetime: a token that lives less than twice this long is still reused for half its life.
    */
@@ -61,7 +66,7 @@ const DEFAULT_TIMEOUT_MS = 30_000;
  * const client = new IrvClient({ baseUrl, auth });
  */
 export function exchangeToken(options: ExchangeTokenOptions): TokenSource {
-  if (!options.identityToken && !options.identityTokenFile)
+  if (!options.identityToken && !options.identityTokenFile && !options.identityTokenSource)
     throw new ConfigurationError(
       "assuming an identity needs the workload's OIDC token: set irv:identityToken (IRV_IDENTITY_TOKEN) or irv:identityTokenFile (IRV_IDENTITY_TOKEN_FILE)",
     );
@@ -75,10 +80,12 @@ export function exchangeToken(options: ExchangeTokenOptions): TokenSource {
   let cached: { token: string; refreshAt: number } | undefined;
   let shared: { token: Promise<string>; controller: AbortController; waiting: number } | undefined;
 
-  const exchange = async (signal: AbortSignal): Promise<string> => {
-    const idToken = options.identityTokenFile
-      ? (await readIdentityTokenFile(options.identityTokenFile)).trim()
-      : (options.identityToken ?? "");
+  const exchange = async (signal?: AbortSignal): Promise<string> => {
+    const idToken = options.identityTokenSource
+      ? await options.identityTokenSource.getToken(signal)
+      : options.identityTokenFile
+        ? (await readIdentityTokenFile(options.identityTokenFile)).trim()
+        : (options.identityToken ?? "");
     seen.add(idToken);
     const url = new URL(`${options.authUrl.replace(/\/$/, "")}/sts/exchange`);
     url.searchParams.set("aud", options.baseUrl);

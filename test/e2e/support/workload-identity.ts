@@ -18,8 +18,30 @@ export interface WorkloadIdentity {
 
 /**
  * Creates identity `name` (default `deployer`) in the organization (claimMatch: the local issuer and
- * `subject`), binds it to `role` there (an identity can only be bound in its own group or below),
- * mints its workload token into `<dir>/oidc-token`, and returns the stack config that uses it.
+ * `subject`) and binds it to `role` (default `owner`) there (an identity can only be bound in its own
+ * group or below). Returns its uid.
+ *
+ * @example
+ * const uid = await pipelineIdentity(irv, { subject: "repo:acme/infra:ref:refs/heads/main" });
+ */
+export async function pipelineIdentity(
+  irv: TestEmulator,
+  options: { subject: string; role?: string; name?: string },
+): Promise<string> {
+  const { emulator, admin } = irv;
+  const identity = await admin.identities.create(emulator.orgUid, {
+    name: options.name ?? "deployer",
+    claimMatch: { issuer: emulator.issuerUrl, subject: options.subject },
+  });
+  const role = (await admin.roles.list({ name: options.role ?? "owner" })).items[0];
+  if (!role) throw new Error(`no role named ${options.role ?? "owner"}`);
+  await admin.roleBindings.create(emulator.orgUid, { identityUid: identity.uid, roleUid: role.uid });
+  return identity.uid;
+}
+
+/**
+ * {@link pipelineIdentity}, plus its workload token minted into `<dir>/oidc-token` and the stack config
+ * that uses it.
  *
  * @example
  * const wi = await workloadIdentity(irv, { subject: "repo:acme/infra:ref:refs/heads/main", dir });
@@ -29,32 +51,19 @@ export async function workloadIdentity(
   irv: TestEmulator,
   options: { subject: string; dir: string; role?: string; name?: string },
 ): Promise<WorkloadIdentity> {
-  const { emulator, admin } = irv;
-  const identity = await admin.identities.create(emulator.orgUid, {
-    name: options.name ?? "deployer",
-    claimMatch: { issuer: emulator.issuerUrl, subject: options.subject },
-  });
-  const role = (await admin.roles.list({ name: options.role ?? "owner" })).items[0];
-  if (!role) throw new Error(`no role named ${options.role ?? "owner"}`);
-  await admin.roleBindings.create(emulator.orgUid, { identityUid: identity.uid, roleUid: role.uid });
-
-  const res = await fetch(`${emulator.issuerUrl}/token`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ subject: options.subject }),
-  });
-  if (!res.ok) throw new Error(`minting a workload token: HTTP ${res.status} ${await res.text()}`);
-  const { token } = (await res.json()) as { token: string };
+  const { emulator } = irv;
+  const identityUid = await pipelineIdentity(irv, options);
+  const token = await emulator.mintIdentityToken({ subject: options.subject });
   const tokenFile = path.join(options.dir, "oidc-token");
   writeFileSync(tokenFile, token, { mode: 0o600 });
   return {
-    identityUid: identity.uid,
+    identityUid,
     workloadToken: token,
     tokenFile,
     config: {
       "irv:baseUrl": emulator.baseUrl,
       "irv:authUrl": emulator.authUrl,
-      "irv:identity": identity.uid,
+      "irv:identity": identityUid,
       "irv:identityTokenFile": tokenFile,
     },
   };
