@@ -5,7 +5,12 @@ export {
   IssuerKeys,
   IssuerKeysUnavailable,
 } from "./issuer-keys.js";
-export { LocalIssuer, type WorkloadTokenRequest } from "./local-issuer.js";
+export {
+  LocalIssuer,
+  MAX_TOKEN_TTL_SECONDS,
+  TTL_RULE,
+  type WorkloadTokenRequest,
+} from "./local-issuer.js";
 export { BUILT_IN_ROLES, Caller, type Grant, Level } from "./permissions.js";
 export { type KeyStore, loadOrCreateSigningKey, type SigningKey } from "./signing-keys.js";
 export { TokenExchange, type TokenExchangeOptions } from "./token-exchange.js";
