@@ -125,12 +125,17 @@ describe("names", () => {
         { field: "name", description: expect.stringMatching(/well-formed Unicode/) },
       ]);
     }
-    // A proper surrogate pair is one character, and fine.
-    expect((await create("\\ud83d\\ude00")).status).toBe(200);
+    // A proper surrogate pair is one character, and fine; names differing after a NUL, or only in
+    // normalization (NFC é vs NFD e + U+0301), are different names.
+    for (const name of ["\\ud83d\\ude00", "x\\u0000a", "x\\u0000b", "\\u00e9", "e\\u0301"]) {
+      expect((await create(name)).status, name).toBe(200);
+    }
     const page = await emu.ok<{ identities: { name: string }[] }>("GET", "/iam/v2beta1/identities", {
       query: { "uidp.children_of": group.uid },
     });
-    expect(page.identities.map((i) => i.name).sort()).toEqual(["\u{1F600}", "\uFFFD"].sort());
+    expect(page.identities.map((i) => i.name).sort()).toEqual(
+      ["\u{1F600}", "\uFFFD", "x\u0000a", "x\u0000b", "\u00e9", "e\u0301"].sort(),
+    );
   });
 });
 
