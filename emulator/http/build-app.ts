@@ -14,10 +14,10 @@ import "./request-context.js";
 import { sendFault, toFault } from "./send-fault.js";
 
 /**
- * Builds the fastify app: JSON-only bodies up to 1 MiB (a larger one is read to its end, up to a cap,
- * and answered code 3), request ids, stats and faults for the API
- * and STS, bearer authentication, AIP-193 errors for everything that goes wrong (including unknown
- * routes and framework errors), and the routes of every surface.
+ * Builds the fastify app: JSON-only bodies up to 1 MiB (a larger one is read to its end, up to a
+ * cap, and answered code 3), request ids, stats and faults for the API and STS, bearer
+ * authentication, AIP-193 errors for everything that goes wrong (including unknown routes and
+ * framework errors), and the routes of every surface.
  *
  * @example
  * const app = buildApp(ctx);
