@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { MAX_TOKEN_TTL_SECONDS } from "./auth/index.js";
 import { parseFaultSpec } from "./core/index.js";
 import type { EmulatorOptions } from "./options.js";
 
@@ -9,13 +10,14 @@ import type { EmulatorOptions } from "./options.js";
  * process.stdout.write(USAGE);
  */
 export const USAGE = `Usage: irv-emulator [options]
-  --host HOST             interface to listen on (default 127.0.0.1)
+  --host HOST             interface to listen on (default 127.0.0.1; keep it loopback: the local
+                          issuer mints tokens for anyone who can reach it)
   --port PORT             port, 0 for a free one (default 0)
-  --data FILE             SQLite file that keeps state across restarts (default: in memory)
+  --data FILE             SQLite file that keeps state across restarts, created 0600 (default: in memory)
   --fixtures FILE         JSON fixtures loaded into a new database
   --admin-token TOKEN     the admin token (default: stored one, else random)
   --faults SPEC           injected faults, e.g. 503=0.1,429=0.05,reset=0.02,latency=20
-  --token-ttl SECONDS     lifetime of exchanged API tokens (default 3600)
+  --token-ttl SECONDS     lifetime of exchanged API tokens (default 3600, at most 86400)
   --trusted-issuer URL    another OIDC issuer the STS accepts (repeatable)
   --org-uid UID           root organization uid of a new database (40 hex digits)
   --log                   log requests to stderr (also IRV_EMULATOR_LOG=1)
@@ -116,7 +118,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   set("fixtures", str("fixtures"));
   set("adminToken", token);
   set("faults", faults);
-  set("tokenTtlSeconds", int("token-ttl", 1, 10 * 365 * 24 * 3600));
+  set("tokenTtlSeconds", int("token-ttl", 1, MAX_TOKEN_TTL_SECONDS));
   set("orgUid", orgUid);
   if (issuers.length > 0) options.trustedIssuers = issuers;
   if (values.log === true) options.log = true;

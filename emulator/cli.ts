@@ -27,6 +27,12 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const { baseUrl, authUrl, issuerUrl, orgUid, adminToken } = emulator;
+  const host = command.options.host ?? "127.0.0.1";
+  if (!/^(127\.\d+\.\d+\.\d+|::1|localhost)$/.test(host)) {
+    process.stderr.write(
+      `irv-emulator: warning: listening on ${host}, not loopback: the local issuer (${issuerUrl}) mints tokens for anyone who can reach it\n`,
+    );
+  }
   process.stdout.write(`${JSON.stringify({ baseUrl, authUrl, issuerUrl, orgUid, adminToken })}\n`);
   const stop = () => {
     emulator.close().then(

@@ -5,7 +5,9 @@ import {
   ApiTokens,
   LocalIssuer,
   loadOrCreateSigningKey,
+  MAX_TOKEN_TTL_SECONDS,
   TokenExchange,
+  TTL_RULE,
   type WorkloadTokenRequest,
 } from "./auth/index.js";
 import { type FaultSpec, NO_FAULTS, parseFaultSpec, ROOT_UID_PATTERN } from "./core/index.js";
@@ -67,8 +69,8 @@ export interface EmulatorHandle extends ReadyInfo {
 export async function startEmulator(options: EmulatorOptions = {}): Promise<EmulatorHandle> {
   const clock = options.clock ?? Date.now;
   const ttl = options.tokenTtlSeconds ?? 3600;
-  if (!Number.isInteger(ttl) || ttl <= 0)
-    throw new Error(`tokenTtlSeconds must be a positive integer, got ${ttl}`);
+  if (!Number.isInteger(ttl) || ttl <= 0 || ttl > MAX_TOKEN_TTL_SECONDS)
+    throw new Error(`tokenTtlSeconds ${TTL_RULE}, got ${ttl}`);
   if (options.orgUid !== undefined && !ROOT_UID_PATTERN.test(options.orgUid)) {
     throw new Error(`orgUid must be 40 lowercase hex digits, got ${JSON.stringify(options.orgUid)}`);
   }

@@ -1,7 +1,17 @@
 import { randomUUID } from "node:crypto";
 import { SignJWT } from "jose";
-import type { Clock } from "../core/index.js";
+import { type Clock, invalidArgument } from "../core/index.js";
 import type { SigningKey } from "./signing-keys.js";
+
+/**
+ * The longest lifetime of a token the emulator mints (workload tokens of the local issuer, exchanged
+ * API tokens): 24 hours. Anyone who can reach the issuer gets tokens; a long-lived one outlives the
+ * test that asked for it.
+ *
+ * @example
+ * await emu.mintIdentityToken({ subject: "ci", ttlSeconds: MAX_TOKEN_TTL_SECONDS });
+ */
+export const MAX_TOKEN_TTL_SECONDS = 24 * 3600;
 
 /**
  * A request for a workload token from the local issuer.
@@ -13,14 +23,23 @@ export interface WorkloadTokenRequest {
   subject: string;
   /** Defaults to the audience the emulator's STS expects. */
   audience?: string | undefined;
-  /** Lifetime, seconds (default one hour). */
+  /** Lifetime, seconds (default one hour, at most {@link MAX_TOKEN_TTL_SECONDS}). */
   ttlSeconds?: number | undefined;
 }
 
 /**
+ * The rule a token lifetime must follow, as error messages state it.
+ *
+ * @example
+ * invalidArgument([{ field: "ttlSeconds", description: TTL_RULE }]);
+ */
+export const TTL_RULE = `must be a whole number of seconds from 1 to ${MAX_TOKEN_TTL_SECONDS} (24 hours)`;
+
+/**
  * The local OIDC issuer: it mints workload tokens for tests (the stand-in for a CI system's or a
  * cloud's identity provider) and publishes its discovery document and JWKS, which the STS reads over
- * HTTP like any other issuer's.
+ * HTTP like any other issuer's. It mints for anyone who asks: keep it on loopback. Lifetimes are
+ * capped at {@link MAX_TOKEN_TTL_SECONDS}.
  *
  * @example
  * const issuer = new LocalIssuer(key, "http://127.0.0.1:4000/oidc", "http://127.0.0.1:4000/auth", Date.now);
@@ -69,6 +88,10 @@ export class LocalIssuer {
    * await issuer.mint({ subject: "repo:acme/app", audience: "irv-sts" });
    */
   async mint(req: WorkloadTokenRequest): Promise<string> {
+    const ttl = req.ttlSeconds ?? 3600;
+    if (!Number.isInteger(ttl) || ttl <= 0 || ttl > MAX_TOKEN_TTL_SECONDS) {
+      throw invalidArgument([{ field: "ttlSeconds", description: TTL_RULE }]);
+    }
     const now = Math.floor(this.clock() / 1000);
     return new SignJWT({})
       .setProtectedHeader({ alg: "ES256", kid: this.key.kid, typ: "JWT" })
@@ -76,7 +99,7 @@ export class LocalIssuer {
       .setSubject(req.subject)
       .setAudience(req.audience ?? this.defaultAudience)
       .setIssuedAt(now)
-      .setExpirationTime(now + (req.ttlSeconds ?? 3600))
+      .setExpirationTime(now + ttl)
       .setJti(randomUUID())
       .sign(this.key.privateKey);
   }

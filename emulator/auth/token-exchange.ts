@@ -1,8 +1,9 @@
-import { createRemoteJWKSet, decodeJwt, type JWTVerifyGetKey, jwtVerify } from "jose";
+import { decodeJwt, jwtVerify } from "jose";
 import { type ClaimMatch, Code } from "../../sdk/index.js";
 import type { Clock } from "../core/index.js";
 import { ApiFault, invalidArgument, unauthenticated } from "../core/index.js";
 import { type ApiTokens, bearer, describeJwtFailure } from "./api-tokens.js";
+import { IssuerKeys, IssuerKeysUnavailable } from "./issuer-keys.js";
 
 /**
  * What the STS needs from the rest of the emulator.
@@ -21,6 +22,8 @@ import { type ApiTokens, bearer, describeJwtFailure } from "./api-tokens.js";
 export interface TokenExchangeOptions {
   /** Issuers whose tokens are accepted; their keys are the only thing ever fetched. */
   trustedIssuers: readonly string[];
+  /** Fetches and caches the issuers' keys (default: one of {@link IssuerKeys} on `clock`). */
+  issuerKeys?: IssuerKeys | undefined;
   /** The `aud` a workload token must carry (the auth URL). */
   stsAudience: string;
   /** The only `aud` query value accepted: the base URL. */
@@ -46,9 +49,11 @@ export interface TokenExchangeOptions {
  * const apiToken = await sts.exchange(req.headers.authorization, { aud: baseUrl, identity: uid });
  */
 export class TokenExchange {
-  private readonly keySets = new Map<string, Promise<JWTVerifyGetKey>>();
+  private readonly issuerKeys: IssuerKeys;
 
-  constructor(private readonly o: TokenExchangeOptions) {}
+  constructor(private readonly o: TokenExchangeOptions) {
+    this.issuerKeys = o.issuerKeys ?? new IssuerKeys(o.clock);
+  }
 
   /**
    * Exchanges the workload token of `authorization` for an API token.
@@ -77,14 +82,18 @@ export class TokenExchange {
     }
     let claims: { iss?: string | undefined; sub?: string | undefined };
     try {
-      ({ payload: claims } = await jwtVerify(token, await this.keySet(issuer), {
+      ({ payload: claims } = await jwtVerify(token, this.issuerKeys.forIssuer(issuer), {
         issuer,
         audience: this.o.stsAudience,
         currentDate: new Date(this.o.clock()),
         requiredClaims: ["sub", "exp"],
       }));
     } catch (e) {
-      if (e instanceof ApiFault) throw e;
+      if (e instanceof IssuerKeysUnavailable) {
+        throw unauthenticated(
+          `the keys of issuer ${JSON.stringify(issuer)} could not be read (${e.message})`,
+        );
+      }
       throw unauthenticated(
         describeJwtFailure(e, this.o.stsAudience).replace("the token", "the identity token"),
       );
@@ -105,38 +114,6 @@ export class TokenExchange {
     this.o.markSeen(identity);
     return this.o.apiTokens.mint(identity);
   }
-
-  // The JWKS location comes from the issuer's discovery document and must be on the issuer's own
-  // origin: nothing but trusted issuers is ever fetched.
-  private keySet(issuer: string): Promise<JWTVerifyGetKey> {
-    let set = this.keySets.get(issuer);
-    if (!set) {
-      set = discoverJwks(issuer);
-      this.keySets.set(issuer, set);
-      set.catch(() => this.keySets.delete(issuer));
-    }
-    return set;
-  }
-}
-
-async function discoverJwks(issuer: string): Promise<JWTVerifyGetKey> {
-  const unavailable = (why: string) =>
-    unauthenticated(`the keys of issuer ${JSON.stringify(issuer)} could not be read (${why})`);
-  let doc: { jwks_uri?: unknown };
-  try {
-    const res = await fetch(`${issuer.replace(/\/$/, "")}/.well-known/openid-configuration`, {
-      signal: AbortSignal.timeout(5000),
-    });
-    if (!res.ok) throw unavailable(`discovery answered HTTP ${res.status}`);
-    doc = (await res.json()) as { jwks_uri?: unknown };
-  } catch (e) {
-    if (e instanceof ApiFault) throw e;
-    throw unavailable("discovery failed");
-  }
-  if (typeof doc.jwks_uri !== "string") throw unavailable("no jwks_uri in discovery");
-  const jwksUrl = new URL(doc.jwks_uri);
-  if (jwksUrl.origin !== new URL(issuer).origin) throw unavailable("jwks_uri is on another origin");
-  return createRemoteJWKSet(jwksUrl, { timeoutDuration: 5000 });
 }
 
 function single(value: unknown, name: string): string {

@@ -8,6 +8,7 @@ export {
   unauthenticated,
 } from "./api-fault.js";
 export { type FaultSpec, formatFaultSpec, hasFaults, NO_FAULTS, parseFaultSpec } from "./fault-spec.js";
+export { findInJson, isContainer, isWellFormed, type JsonNode } from "./json-value.js";
 export { type Clock, formatTimestamp, nextUpdateTime } from "./timestamps.js";
 export {
   ancestorUid,

@@ -6,23 +6,18 @@ import { ApiFault, invalidArgument, notFound } from "../core/index.js";
 import { RULES_BY_COLLECTION } from "../resources/index.js";
 import { registerApiRoutes } from "./api-routes.js";
 import type { AppContext } from "./app-context.js";
+import { BODY_LIMIT, discardRest, isBodyTooLarge } from "./body-limit.js";
 import { registerControlRoutes } from "./control-routes.js";
 import { registerIssuerRoutes } from "./issuer-routes.js";
+import { registerJsonBody } from "./json-body.js";
 import "./request-context.js";
 import { sendFault, toFault } from "./send-fault.js";
 
 /**
- * The largest request body (bigger → code 3).
- *
- * @example
- * BODY_LIMIT; // 1048576
- */
-export const BODY_LIMIT = 1024 * 1024;
-
-/**
- * Builds the fastify app: JSON-only bodies up to 1 MiB, request ids, stats and faults for the API
- * and STS, bearer authentication, AIP-193 errors for everything that goes wrong (including unknown
- * routes and framework errors), and the routes of every surface.
+ * Builds the fastify app: JSON-only bodies up to 1 MiB (a larger one is read to its end, up to a
+ * cap, and answered code 3), request ids, stats and faults for the API and STS, bearer
+ * authentication, AIP-193 errors for everything that goes wrong (including unknown routes and
+ * framework errors), and the routes of every surface.
  *
  * @example
  * const app = buildApp(ctx);
@@ -54,22 +49,7 @@ export function buildApp(ctx: AppContext): FastifyInstance {
   app.decorateRequest("caller", undefined);
   app.decorateRequest("resetAfter", false);
 
-  // Parses as fastify does, refusing __proto__ and constructor keys (they would poison objects).
-  const json = app.getDefaultJsonParser("error", "error");
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser("application/json", { parseAs: "string" }, (req, body, done) => {
-    if (body === "") return done(null, undefined);
-    json(req, body as string, (error, value) => {
-      if (error)
-        done(invalidArgument([{ field: "body", description: `is not valid JSON (${error.message})` }]));
-      else done(null, value);
-    });
-  });
-  // Any other type: fine without a body (DELETE with a stray header), refused with one.
-  app.addContentTypeParser("*", { parseAs: "string" }, (_req, body, done) => {
-    if (body === "") return done(null, undefined);
-    done(invalidArgument([{ field: "Content-Type", description: "must be application/json" }]));
-  });
+  registerJsonBody(app);
 
   app.addHook("onRequest", async (req, reply) => {
     reply.header("x-request-id", req.id);
@@ -123,8 +103,10 @@ export function buildApp(ctx: AppContext): FastifyInstance {
     return payload;
   });
 
-  app.setErrorHandler((error, req, reply) => {
-    sendFault(
+  app.setErrorHandler(async (error, req, reply) => {
+    // The client is still sending: take the rest first, or the answer is lost to a reset.
+    if (isBodyTooLarge(error)) await discardRest(req.raw);
+    return sendFault(
       reply,
       toFault(error, req, (e) => {
         process.stderr.write(

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
+import { MAX_TOKEN_TTL_SECONDS, TTL_RULE } from "../auth/index.js";
 import { requireObject, throwZodViolations } from "../resources/index.js";
 import type { AppContext } from "./app-context.js";
 
@@ -8,7 +9,12 @@ const open = { config: { surface: "issuer" as const } };
 const MintRequest = z.object({
   subject: z.string().min(1),
   audience: z.string().min(1).optional(),
-  ttlSeconds: z.number().int().positive().optional(),
+  ttlSeconds: z
+    .number({ message: TTL_RULE })
+    .int({ message: TTL_RULE })
+    .min(1, { message: TTL_RULE })
+    .max(MAX_TOKEN_TTL_SECONDS, { message: TTL_RULE })
+    .optional(),
 });
 
 /**

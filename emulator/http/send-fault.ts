@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { Code, httpStatusForCode } from "../../sdk/index.js";
 import { ApiFault, invalidArgument } from "../core/index.js";
+import { BODY_LIMIT } from "./body-limit.js";
 import { replyJson } from "./reply-json.js";
 
 /**
@@ -30,7 +31,9 @@ export function toFault(error: unknown, request: FastifyRequest, onBug?: (e: unk
   const e = error as Partial<FastifyError> & Error;
   switch (e.code) {
     case "FST_ERR_CTP_BODY_TOO_LARGE":
-      return invalidArgument([{ field: "body", description: "is larger than the limit of 1 MiB" }]);
+      return invalidArgument([
+        { field: "body", description: `is larger than the limit of ${BODY_LIMIT / 1024 / 1024} MiB` },
+      ]);
     case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
     case "FST_ERR_CTP_INVALID_TYPE":
       return invalidArgument([{ field: "Content-Type", description: "must be application/json" }]);

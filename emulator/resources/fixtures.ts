@@ -1,9 +1,14 @@
 import { z } from "zod";
 import { ClaimMatch, GroupName } from "../../sdk/index.js";
+import { isWellFormed } from "../core/index.js";
 import { KIND_RULES } from "./kind-rules.js";
 import type { ResourceService } from "./resource-service.js";
 
-const Name = z.string().min(1);
+// Well-formed, as over HTTP: a lone surrogate would be stored as U+FFFD and collide with another name.
+const Name = z
+  .string()
+  .min(1)
+  .refine(isWellFormed, { message: "is not well-formed Unicode (it holds a lone surrogate)" });
 const Uid = z.string().optional();
 
 const TagFixture = z.object({ name: Name, uid: Uid, digest: z.string().optional() });

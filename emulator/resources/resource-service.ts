@@ -25,6 +25,7 @@ import {
   readPage,
   sortValue,
 } from "../store/index.js";
+import { checkLooseFields } from "./field-limits.js";
 import { KIND_RULES, type KindRules } from "./kind-rules.js";
 import { hydrateBinding, type StoredBinding } from "./role-bindings.js";
 import { applyPaths, maskPaths } from "./update-mask.js";
@@ -268,6 +269,7 @@ export class ResourceService {
     const parsed = create.safeParse(requireObject(body));
     if (!parsed.success) throwZodViolations(parsed.error, rules.hints);
     const fields = parsed.data as Record<string, unknown>;
+    if (rules.spec.loose === true) checkLooseFields(fields);
     return this.db.transaction(() => this.output(rules, this.insert(rules, parentUid ?? "", fields)));
   }
 
@@ -372,6 +374,7 @@ export class ResourceService {
         const checked = rules.validate.safeParse(view);
         if (!checked.success) throwZodViolations(checked.error, rules.hints);
       }
+      if (rules.spec.loose === true) checkLooseFields(next);
       let refRole = row.refRole;
       if (kind === "roleBindings") {
         const b = next as unknown as StoredBinding;

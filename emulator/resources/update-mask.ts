@@ -1,5 +1,6 @@
 import type { FieldViolation } from "../../sdk/index.js";
 import { invalidArgument } from "../core/index.js";
+import { looseFieldNameProblem } from "./field-limits.js";
 import type { KindRules } from "./kind-rules.js";
 
 // Fields the service sets: never writable, named in errors when a mask lists them.
@@ -21,6 +22,9 @@ const LOOSE_OUTPUT_ONLY = new Set(["uid", "createTime", "updateTime"]);
 const camel = (path: string) => path.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 const isObject = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === "object" && !Array.isArray(v);
+// Paths are matched against a body's own fields only: `constructor` or `toString` must never find
+// what every object inherits.
+const has = (obj: Record<string, unknown>, key: string) => Object.hasOwn(obj, key);
 
 /**
  * The field paths an update changes (AIP-134).
@@ -51,11 +55,11 @@ export function maskPaths(
     if (loose) return Object.keys(body).filter((k) => !LOOSE_OUTPUT_ONLY.has(k));
     const paths: string[] = [];
     for (const p of topLevel) {
-      if (!(p in body)) continue;
+      if (!has(body, p)) continue;
       const leaves = mutable.filter((m) => m.startsWith(`${p}.`));
       const value = body[p];
       if (leaves.length === 0 || !isObject(value)) paths.push(p);
-      else for (const leaf of leaves) if (leaf.slice(p.length + 1) in value) paths.push(leaf);
+      else for (const leaf of leaves) if (has(value, leaf.slice(p.length + 1))) paths.push(leaf);
     }
     return paths;
   }
@@ -82,7 +86,11 @@ export function maskPaths(
           field: "updateMask",
           description: `${given}: only top-level fields can be named for ${rules.spec.singular} resources`,
         });
-      } else paths.add(path);
+      } else {
+        const problem = looseFieldNameProblem(path);
+        if (problem === undefined) paths.add(path);
+        else violations.push({ field: "updateMask", description: `${given} ${problem}` });
+      }
     } else if (mutable.includes(path)) {
       paths.add(path);
     } else if (OUTPUT_ONLY.has(head)) {
@@ -133,7 +141,7 @@ export function applyPaths(
 function read(obj: Record<string, unknown>, segments: string[]): unknown {
   let cur: unknown = obj;
   for (const s of segments) {
-    if (!isObject(cur)) return undefined;
+    if (!isObject(cur) || !has(cur, s)) return undefined;
     cur = cur[s];
   }
   return cur;
@@ -142,18 +150,22 @@ function read(obj: Record<string, unknown>, segments: string[]): unknown {
 function write(obj: Record<string, unknown>, segments: string[], value: unknown): void {
   let cur = obj;
   for (const s of segments.slice(0, -1)) {
-    const next = cur[s];
-    if (!isObject(next)) cur[s] = {};
+    if (!has(cur, s) || !isObject(cur[s])) define(cur, s, {});
     cur = cur[s] as Record<string, unknown>;
   }
-  cur[segments[segments.length - 1] as string] = value;
+  define(cur, segments[segments.length - 1] as string, value);
 }
 
 function remove(obj: Record<string, unknown>, segments: string[]): void {
   let cur: unknown = obj;
   for (const s of segments.slice(0, -1)) {
-    if (!isObject(cur)) return;
+    if (!isObject(cur) || !has(cur, s)) return;
     cur = cur[s];
   }
   if (isObject(cur)) delete cur[segments[segments.length - 1] as string];
+}
+
+// An own, plain data property even for a key like `__proto__` (an assignment would set the prototype).
+function define(obj: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
 }

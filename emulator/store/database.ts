@@ -1,4 +1,5 @@
 import { DatabaseSync, type StatementSync } from "node:sqlite";
+import { makePrivateFile } from "./private-file.js";
 
 // One table for every kind: the list machinery (filters, keyset cursors, counts, authz scoping) is
 // then written once. `seq` is the rowid, so creation order is the table's natural order and every
@@ -43,6 +44,8 @@ export class Database {
   readonly fresh: boolean;
 
   constructor(file: string | undefined) {
+    // It holds the admin token and the signing keys: owner-only (0600), however the umask is set.
+    if (file !== undefined && file !== ":memory:") makePrivateFile(file);
     this.db = new DatabaseSync(file ?? ":memory:");
     if (file !== undefined) {
       // WAL keeps readers and the writer apart; NORMAL is durable enough for an emulator.

@@ -1,78 +1,17 @@
 // The command line: the ready line, a clean exit on SIGTERM and SIGINT, and exit 2 naming the flag
 // on a bad command line. Runs the built CLI (dist/emulator/cli.js), building it first when stale.
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { buildCliIfStale, runCli as run } from "./cli-process.js";
 
-const root = join(import.meta.dirname, "../../..");
-const cli = join(root, "dist/emulator/cli.js");
 const dir = mkdtempSync(join(tmpdir(), "irv-emulator-cli-"));
 
-function newestSource(folder: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(folder, { withFileTypes: true })) {
-    const p = join(folder, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestSource(p) : statSync(p).mtimeMs);
-  }
-  return newest;
-}
-
 beforeAll(() => {
-  // `npm test` builds before the tests; a developer running this file alone gets a build here.
-  const stale =
-    !existsSync(cli) ||
-    statSync(cli).mtimeMs < Math.max(newestSource(join(root, "emulator")), newestSource(join(root, "sdk")));
-  if (stale) {
-    try {
-      execFileSync(
-        process.execPath,
-        [join(root, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.build.json"],
-        {
-          cwd: root,
-          stdio: "pipe",
-        },
-      );
-    } catch {
-      // Type errors elsewhere in the package still emit JavaScript; the CLI's presence is what counts.
-    }
-  }
-  expect(existsSync(cli)).toBe(true);
+  expect(buildCliIfStale()).toBe(true);
 }, 120_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-interface Run {
-  child: ChildProcess;
-  ready: Promise<Record<string, string>>;
-  exit: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string[]; stderr: string }>;
-}
-
-function run(args: string[]): Run {
-  const child = spawn(process.execPath, [cli, ...args], { stdio: ["ignore", "pipe", "pipe"] });
-  const stdout: string[] = [];
-  let stderr = "";
-  child.stderr?.on("data", (d: Buffer) => {
-    stderr += d.toString();
-  });
-  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
-  const ready = new Promise<Record<string, string>>((resolve, reject) => {
-    lines.on("line", (line) => {
-      stdout.push(line);
-      if (stdout.length === 1) resolve(JSON.parse(line) as Record<string, string>);
-    });
-    child.once("exit", () => reject(new Error(`exited before ready: ${stderr}`)));
-  });
-  ready.catch(() => undefined);
-  const exit = new Promise<{
-    code: number | null;
-    signal: NodeJS.Signals | null;
-    stdout: string[];
-    stderr: string;
-  }>((resolve) => child.once("exit", (code, signal) => resolve({ code, signal, stdout, stderr })));
-  return { child, ready, exit };
-}
 
 describe("ready line and shutdown", () => {
   test.each(["SIGTERM", "SIGINT"] as const)(
