@@ -129,7 +129,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       apiAudience: baseUrl,
       clock,
       apiTokens,
-      claimMatchOf: (uid) => service.claimMatchOf(uid),
+      identityOf: (uid) => service.identityOf(uid),
       markSeen: (uid) => service.markSeen(uid),
     });
     ctx.attachAuth({ apiTokens, sts, issuer });

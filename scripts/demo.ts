@@ -141,7 +141,7 @@ try {
     )) {
       const roles = bindings.filter((b) => b.identity.uid === i.uid).map((b) => b.role.name);
       console.log(
-        `  ${"  ".repeat(depth(i.uid))}└ identity ${i.name} (${i.claimMatch.subject}) → ${roles.join(", ") || "no role"}`,
+        `  ${"  ".repeat(depth(i.uid))}└ identity ${i.name} (${i.claimMatch?.subject ?? i.claimMatch?.subjectPattern ?? ""}) → ${roles.join(", ") || "no role"}`,
       );
     }
   }

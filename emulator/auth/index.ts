@@ -11,6 +11,6 @@ export {
   TTL_RULE,
   type WorkloadTokenRequest,
 } from "./local-issuer.js";
-export { BUILT_IN_ROLES, Caller, type Grant, Level } from "./permissions.js";
+export { BUILT_IN_ROLES, Caller, type Grant } from "./permissions.js";
 export { type KeyStore, loadOrCreateSigningKey, type SigningKey } from "./signing-keys.js";
 export { TokenExchange, type TokenExchangeOptions } from "./token-exchange.js";

@@ -1,103 +1,112 @@
+import { CAPABILITIES, type Capability } from "../../sdk/index.js";
 import { isSelfOrDescendant } from "../core/index.js";
 
-/**
- * What a role allows, as a level: each level includes the ones below it.
- * - `READ` (viewer): Get and List.
- * - `WRITE` (editor): also create, update, delete groups, identities and the loose IAM kinds.
- * - `ADMIN` (owner): also role bindings and custom roles.
- *
- * @example
- * Level.WRITE > Level.READ; // true
- */
-export const Level = { NONE: 0, READ: 1, WRITE: 2, ADMIN: 3 } as const;
-/**
- * A permission level.
- *
- * @example
- * const level: Level = caller.levelAt(groupUid);
- * if (level < Level.WRITE) throw permissionDenied(`update group ${groupUid}`);
- */
-export type Level = (typeof Level)[keyof typeof Level];
+const WRITE_VERBS = /\.(create|update|delete)$/;
+// Whoever may grant (bind roles, define roles) can hand out anything: that stays with owners.
+const GRANTING = /^(role_bindings|roles)\.(create|update|delete)$/;
 
 /**
- * The built-in roles: name, level and the description that marks them as built-in.
+ * The built-in roles: global, read-only capability sets, with the description that marks them as
+ * built-in.
+ * - `owner`: every capability.
+ * - `editor`: every capability but writing role bindings and custom roles.
+ * - `viewer`: every `.list` (Get and List).
  *
  * @example
  * BUILT_IN_ROLES.map((r) => r.name); // ["owner", "editor", "viewer"]
  */
-export const BUILT_IN_ROLES = [
+export const BUILT_IN_ROLES: readonly {
+  name: string;
+  description: string;
+  capabilities: readonly Capability[];
+}[] = [
   {
     name: "owner",
-    level: Level.ADMIN,
     description: "Built-in role: full access, including role bindings and custom roles.",
+    capabilities: CAPABILITIES,
   },
   {
     name: "editor",
-    level: Level.WRITE,
     description: "Built-in role: read and write groups, identities and other IAM resources.",
+    capabilities: CAPABILITIES.filter((c) => !GRANTING.test(c)),
   },
-  { name: "viewer", level: Level.READ, description: "Built-in role: read-only access." },
-] as const;
+  {
+    name: "viewer",
+    description: "Built-in role: read-only access.",
+    capabilities: CAPABILITIES.filter((c) => !WRITE_VERBS.test(c)),
+  },
+];
 
 /**
- * A level granted on a group and everything below it.
+ * Capabilities granted on a group and everything below it (one role binding).
  *
  * @example
- * const grant: Grant = { scope: teamUid, level: Level.READ };
+ * const grant: Grant = { scope: teamUid, capabilities: new Set(["groups.list"]) };
  * const caller = new Caller(`identity ${identityUid}`, orgUid, [grant]);
  */
 export interface Grant {
   scope: string;
-  level: Level;
+  capabilities: ReadonlySet<Capability>;
 }
 
 /**
- * Who is calling and what they may do where. The admin token is owner of the root organization; an
- * identity has the grants of its role bindings. A grant on the root covers every uid, well-formed or
- * not, so that root-level callers get "not found" rather than "denied" for nonsense uids.
+ * Who is calling and what they may do where. The admin token holds every capability on the root
+ * organization; an identity holds the capabilities of its role bindings' roles, each on the
+ * binding's group and below. A grant on the root covers every uid, well-formed or not, so that
+ * root-level callers get "not found" rather than "denied" for nonsense uids.
  *
  * @example
- * const caller = new Caller("admin", orgUid, [{ scope: orgUid, level: Level.ADMIN }]);
- * caller.can(Level.WRITE, `${orgUid}/0123456789abcdef`); // true
+ * const caller = new Caller("admin", orgUid, [{ scope: orgUid, capabilities: new Set(CAPABILITIES) }]);
+ * caller.has("groups.create", `${orgUid}/0123456789abcdef`); // true
  */
 export class Caller {
-  /** Group uids the caller may read, or `undefined` when it may read the whole organization. */
-  readonly readableScopes: readonly string[] | undefined;
+  private readonly scopes = new Map<Capability, readonly string[] | undefined>();
 
   constructor(
     /** For messages: `admin` or `identity <uid>`. */
     readonly label: string,
     private readonly orgUid: string,
     private readonly grants: readonly Grant[],
-  ) {
-    const readable = grants.filter((g) => g.level >= Level.READ).map((g) => g.scope);
-    this.readableScopes = readable.includes(orgUid)
+  ) {}
+
+  private covers(g: Grant, scopeUid: string): boolean {
+    return g.scope === this.orgUid || isSelfOrDescendant(scopeUid, g.scope);
+  }
+
+  /**
+   * Whether the caller holds `capability` on `scopeUid` (through a grant on it or an ancestor).
+   *
+   * @example
+   * if (!caller.has("role_bindings.create", groupUid)) throw permissionDenied("bind roles here");
+   */
+  has(capability: Capability, scopeUid: string): boolean {
+    return this.grants.some((g) => g.capabilities.has(capability) && this.covers(g, scopeUid));
+  }
+
+  /**
+   * Those of `capabilities` the caller does not hold on `scopeUid` (empty: it holds them all).
+   *
+   * @example
+   * caller.lacking(role.capabilities, groupUid); // ["roles.delete"]
+   */
+  lacking(capabilities: Iterable<Capability>, scopeUid: string): Capability[] {
+    return [...new Set(capabilities)].filter((c) => !this.has(c, scopeUid));
+  }
+
+  /**
+   * The groups on which the caller holds `capability`, minimal (no scope below another), or
+   * `undefined` when it holds it on the whole organization. Lists filter by these.
+   *
+   * @example
+   * countRows(db, { kind: "groups", sort: "uid", descending: false, readableScopes: caller.scopesWith("groups.list") });
+   */
+  scopesWith(capability: Capability): readonly string[] | undefined {
+    if (this.scopes.has(capability)) return this.scopes.get(capability);
+    const held = this.grants.filter((g) => g.capabilities.has(capability)).map((g) => g.scope);
+    const scopes = held.includes(this.orgUid)
       ? undefined
-      : readable.filter((s) => !readable.some((o) => o !== s && isSelfOrDescendant(s, o)));
-  }
-
-  /**
-   * The highest level the caller holds on `scopeUid` (through a grant on it or an ancestor).
-   *
-   * @example
-   * caller.levelAt(groupUid) >= Level.READ;
-   */
-  levelAt(scopeUid: string): Level {
-    let best: Level = Level.NONE;
-    for (const g of this.grants) {
-      if (g.level > best && (g.scope === this.orgUid || isSelfOrDescendant(scopeUid, g.scope)))
-        best = g.level;
-    }
-    return best;
-  }
-
-  /**
-   * Whether the caller holds at least `level` on `scopeUid`.
-   *
-   * @example
-   * if (!caller.can(Level.ADMIN, groupUid)) throw permissionDenied("bind roles here");
-   */
-  can(level: Level, scopeUid: string): boolean {
-    return this.levelAt(scopeUid) >= level;
+      : [...new Set(held)].filter((s) => !held.some((o) => o !== s && isSelfOrDescendant(s, o)));
+    this.scopes.set(capability, scopes);
+    return scopes;
   }
 }

@@ -1,8 +1,9 @@
-import { decodeJwt, jwtVerify } from "jose";
-import { type ClaimMatch, Code } from "../../sdk/index.js";
+import { createLocalJWKSet, decodeJwt, type JWTPayload, type JWTVerifyGetKey, jwtVerify } from "jose";
+import { Code, type Identity, type StaticIdentity } from "../../sdk/index.js";
 import type { Clock } from "../core/index.js";
 import { ApiFault, invalidArgument, unauthenticated } from "../core/index.js";
 import { type ApiTokens, bearer, describeJwtFailure } from "./api-tokens.js";
+import { audiences, claimsMatch } from "./claim-match.js";
 import { IssuerKeys, IssuerKeysUnavailable } from "./issuer-keys.js";
 
 /**
@@ -15,7 +16,7 @@ import { IssuerKeys, IssuerKeysUnavailable } from "./issuer-keys.js";
  *   apiAudience: baseUrl,
  *   clock: Date.now,
  *   apiTokens,
- *   claimMatchOf: (uid) => service.claimMatchOf(uid),
+ *   identityOf: (uid) => service.identityOf(uid),
  *   markSeen: (uid) => service.markSeen(uid),
  * });
  */
@@ -30,16 +31,21 @@ export interface TokenExchangeOptions {
   apiAudience: string;
   clock: Clock;
   apiTokens: ApiTokens;
-  /** The claimMatch of an identity, or undefined when there is none. */
-  claimMatchOf(identityUid: string): ClaimMatch | undefined;
+  /** An identity as stored, or undefined when there is none. */
+  identityOf(identityUid: string): Identity | undefined;
   /** Records a successful exchange on the identity (`lastSeenTime`). */
   markSeen(identityUid: string): void;
 }
 
 /**
  * The token exchange endpoint (`GET {authUrl}/sts/exchange?aud=…&identity=…`): verifies a workload
- * token of a trusted issuer through that issuer's JWKS (fetched over HTTP, cached), checks it against
- * the identity's claimMatch and mints an API token.
+ * token and checks it against the identity, then mints an API token. Identity variants:
+ * - `claimMatch`: a token of a trusted issuer, verified through that issuer's JWKS (fetched over
+ *   HTTP, cached), whose claims match exactly or by pattern (see {@link claimsMatch});
+ * - `static`: a token of the identity's issuer, signed by one of its `issuerKeys`, before its
+ *   `expiration` (no fetch: the keys are in the identity);
+ * - `awsIdentity`: refused (code 9): the emulator cannot verify AWS signatures;
+ * - `servicePrincipal`: refused (code 7): only the service assumes its own principals.
  *
  * Failures: no or bad workload token (untrusted issuer, bad signature, expired, wrong audience) → 16;
  * a valid token that may not get what it asks for (wrong `aud`, unknown identity, claim mismatch) → 7,
@@ -67,7 +73,7 @@ export class TokenExchange {
   ): Promise<string> {
     const token = bearer(authorization);
     const aud = single(query.aud, "aud");
-    const identity = single(query.identity, "identity");
+    const identityUid = single(query.identity, "identity");
 
     let issuer: string | undefined;
     try {
@@ -75,19 +81,65 @@ export class TokenExchange {
     } catch {
       throw unauthenticated("the identity token is not a JWT");
     }
-    if (issuer === undefined || !this.o.trustedIssuers.includes(issuer)) {
-      throw unauthenticated(
-        `the identity token's issuer ${JSON.stringify(issuer ?? "")} is not trusted by this STS`,
+    const identity = this.o.identityOf(identityUid);
+    const mayNot = () =>
+      new ApiFault(
+        Code.PERMISSION_DENIED,
+        `the identity token may not assume identity ${JSON.stringify(identityUid)}`,
+      );
+    if (identity?.awsIdentity !== undefined) {
+      throw new ApiFault(
+        Code.FAILED_PRECONDITION,
+        `identity ${JSON.stringify(identityUid)} is an AWS identity: the emulator cannot verify AWS signatures, so it cannot be assumed here (see docs/emulator.md)`,
       );
     }
-    let claims: { iss?: string | undefined; sub?: string | undefined };
+    let claims: JWTPayload;
+    if (identity?.static !== undefined && identity.static.issuer === issuer) {
+      claims = await this.verifyStatic(token, identity.static);
+    } else {
+      if (issuer === undefined || !this.o.trustedIssuers.includes(issuer)) {
+        throw unauthenticated(
+          `the identity token's issuer ${JSON.stringify(issuer ?? "")} is not trusted by this STS`,
+        );
+      }
+      claims = await this.verify(token, issuer, this.issuerKeys.forIssuer(issuer));
+      const m = identity?.claimMatch;
+      // An identity naming its audience decides it; otherwise tokens are for this STS.
+      if (m?.audience === undefined && m?.audiencePattern === undefined) {
+        if (!audiences(claims).includes(this.o.stsAudience)) {
+          throw unauthenticated(`the identity token's audience is not ${this.o.stsAudience}`);
+        }
+      }
+    }
+    if (aud.replace(/\/$/, "") !== this.o.apiAudience) {
+      throw new ApiFault(
+        Code.PERMISSION_DENIED,
+        `this STS issues API tokens only for the audience ${this.o.apiAudience}`,
+      );
+    }
+    if (identity?.servicePrincipal !== undefined) {
+      throw new ApiFault(
+        Code.PERMISSION_DENIED,
+        `identity ${JSON.stringify(identityUid)} stands for the service principal ${identity.servicePrincipal}, which only the service itself assumes`,
+      );
+    }
+    if (identity?.static !== undefined) {
+      if (claims.sub !== identity.static.subject) throw mayNot();
+    } else if (identity?.claimMatch === undefined || !claimsMatch(identity.claimMatch, claims)) {
+      throw mayNot();
+    }
+    this.o.markSeen(identityUid);
+    return this.o.apiTokens.mint(identityUid);
+  }
+
+  private async verify(token: string, issuer: string, keys: JWTVerifyGetKey): Promise<JWTPayload> {
     try {
-      ({ payload: claims } = await jwtVerify(token, this.issuerKeys.forIssuer(issuer), {
+      const { payload } = await jwtVerify(token, keys, {
         issuer,
-        audience: this.o.stsAudience,
         currentDate: new Date(this.o.clock()),
         requiredClaims: ["sub", "exp"],
-      }));
+      });
+      return payload;
     } catch (e) {
       if (e instanceof IssuerKeysUnavailable) {
         throw unauthenticated(
@@ -98,21 +150,19 @@ export class TokenExchange {
         describeJwtFailure(e, this.o.stsAudience).replace("the token", "the identity token"),
       );
     }
-    if (aud.replace(/\/$/, "") !== this.o.apiAudience) {
-      throw new ApiFault(
-        Code.PERMISSION_DENIED,
-        `this STS issues API tokens only for the audience ${this.o.apiAudience}`,
-      );
+  }
+
+  // A static identity carries its issuer's public keys: nothing is fetched. Its tokens are for this
+  // STS, and accepted until the identity's expiration.
+  private async verifyStatic(token: string, s: StaticIdentity): Promise<JWTPayload> {
+    if (this.o.clock() >= Date.parse(s.expiration)) {
+      throw unauthenticated(`the identity's static keys expired at ${s.expiration}`);
     }
-    const match = this.o.claimMatchOf(identity);
-    if (match === undefined || match.issuer !== claims.iss || match.subject !== claims.sub) {
-      throw new ApiFault(
-        Code.PERMISSION_DENIED,
-        `the identity token may not assume identity ${JSON.stringify(identity)}`,
-      );
+    const claims = await this.verify(token, s.issuer, createLocalJWKSet(JSON.parse(s.issuerKeys)));
+    if (!audiences(claims).includes(this.o.stsAudience)) {
+      throw unauthenticated(`the identity token's audience is not ${this.o.stsAudience}`);
     }
-    this.o.markSeen(identity);
-    return this.o.apiTokens.mint(identity);
+    return claims;
   }
 }
 

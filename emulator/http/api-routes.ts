@@ -1,11 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { collectionPath, type KindName } from "../../sdk/index.js";
+import { CAPABILITIES, collectionPath, type KindName } from "../../sdk/index.js";
 import { invalidArgument } from "../core/index.js";
 import type { QueryValues } from "../lists/index.js";
 import { KIND_RULES } from "../resources/index.js";
 import type { AppContext } from "./app-context.js";
 import { replyJson, uidParam } from "./reply-json.js";
 import { callerOf } from "./request-context.js";
+
+const CAPABILITY_LIST = JSON.stringify({ capabilities: CAPABILITIES });
 
 const api = { config: { surface: "api" as const } };
 
@@ -21,7 +23,7 @@ function updateMaskOf(req: FastifyRequest): string | undefined {
 /**
  * The v2beta1 routes of every kind of {@link KIND_RULES} plus the v1 read paths:
  * `GET <collection>` (list), `GET <collection>/<uid>` (get), `POST <collection>/<parent_uid>`
- * (create; custom roles: `POST /iam/v2beta1/roles`), `PATCH <collection>/<uid>[?updateMask=…]`,
+ * (create, custom roles included), `GET /iam/v2beta1/roles:capabilities`, `PATCH <collection>/<uid>[?updateMask=…]`,
  * `DELETE <collection>/<uid>` (empty body). Uids hold slashes, hence wildcard routes.
  *
  * @example
@@ -41,15 +43,9 @@ export function registerApiRoutes(app: FastifyInstance, ctx: AppContext): void {
       );
     });
     if (!rules.spec.writable) continue;
-    if (kind === "roles") {
-      app.post(base, api, (req, reply) =>
-        replyJson(reply, s.create(callerOf(req), kind, undefined, req.body)),
-      );
-    } else {
-      app.post(`${base}/*`, api, (req, reply) =>
-        replyJson(reply, s.create(callerOf(req), kind, uidParam(req), req.body)),
-      );
-    }
+    app.post(`${base}/*`, api, (req, reply) =>
+      replyJson(reply, s.create(callerOf(req), kind, uidParam(req), req.body)),
+    );
     app.patch(`${base}/*`, api, (req, reply) =>
       replyJson(reply, s.update(callerOf(req), kind, uidParam(req), req.body, updateMaskOf(req))),
     );
@@ -59,6 +55,10 @@ export function registerApiRoutes(app: FastifyInstance, ctx: AppContext): void {
       reply.send();
     });
   }
+  // Custom method (AIP-136) of the roles collection; `::` is fastify's literal colon.
+  app.get(`${collectionPath(KIND_RULES.roles.spec)}::capabilities`, api, (_req, reply) =>
+    replyJson(reply, CAPABILITY_LIST),
+  );
   // v1 kept for side-by-side migration (spec §9): the v1 shape, unpaged.
   app.get("/iam/v1/groups", api, (req, reply) =>
     replyJson(reply, s.listV1(callerOf(req), "groups", query(req))),

@@ -153,10 +153,7 @@ function notFoundRoute(req: FastifyRequest, reply: FastifyReply): FastifyReply {
   if (m !== null && rules !== undefined && rules.spec.domain === m[1]) {
     const withUid = m[3] !== undefined && m[3] !== "/";
     const allowed = ["GET"];
-    if (rules.spec.writable) {
-      if (rules.name === "roles") allowed.push(...(withUid ? ["PATCH", "DELETE"] : ["POST"]));
-      else if (withUid) allowed.push("POST", "PATCH", "DELETE");
-    }
+    if (rules.spec.writable && withUid) allowed.push("POST", "PATCH", "DELETE");
     // The router gave up on an allowed method (a uid past the router's length limit): no such resource.
     if (allowed.includes(req.method))
       return sendFault(reply, notFound(rules.spec.singular, (m[3] ?? "").slice(1)));

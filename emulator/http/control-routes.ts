@@ -5,7 +5,6 @@ import { ApiFault, formatFaultSpec, invalidArgument, parseFaultSpec } from "../c
 import { Fixtures, KIND_RULES, loadFixtures, requireObject, throwZodViolations } from "../resources/index.js";
 import type { AppContext } from "./app-context.js";
 import { replyJson, uidParam } from "./reply-json.js";
-import { callerOf } from "./request-context.js";
 
 const control = { config: { surface: "control" as const } };
 
@@ -62,7 +61,7 @@ export function registerControlRoutes(app: FastifyInstance, ctx: AppContext): vo
       return replyJson(reply, row.data);
     });
     app.delete(`/_emulator/${kind}/*`, control, (req, reply) => {
-      s.delete(callerOf(req), rules.name, uidParam(req));
+      s.remove(rules.name, uidParam(req));
       reply.send();
     });
   }

@@ -1,6 +1,13 @@
 import { z } from "zod";
-import { ClaimMatch, GroupName } from "../../sdk/index.js";
-import { isWellFormed } from "../core/index.js";
+import {
+  AccountAssociationsCreateSchema,
+  GroupInviteCreateSchema,
+  GroupName,
+  IdentityCreateSchema,
+  IdentityProviderCreateSchema,
+  RoleCreateSchema,
+} from "../../sdk/index.js";
+import { ancestorUid, isWellFormed } from "../core/index.js";
 import { KIND_RULES } from "./kind-rules.js";
 import type { ResourceService } from "./resource-service.js";
 
@@ -21,14 +28,31 @@ const AdvisoryFixture = z.object({
   /** Name of a repo of the same group the advisory concerns. */
   repo: z.string().optional(),
 });
-const IdentityFixture = z.object({
-  name: Name,
+// Roles are named, not given by uid: the built-in ones or custom roles of the group or above.
+const IdentityFixture = IdentityCreateSchema.and(
+  z.object({
+    uid: Uid,
+    /** Role names bound to the identity in its own group. */ roles: z.array(Name).optional(),
+  }),
+);
+const IdentityProviderFixture = IdentityProviderCreateSchema.extend({
   uid: Uid,
-  description: z.string().optional(),
-  claimMatch: ClaimMatch,
-  /** Role names bound to the identity in its own group. */
-  roles: z.array(Name).optional(),
+  defaultRole: Name.optional(),
 });
+const GroupInviteFixture = GroupInviteCreateSchema.extend({ uid: Uid, role: Name });
+const AccountAssociationsFixture = AccountAssociationsCreateSchema.and(z.object({ uid: Uid }));
+const RoleFixture = RoleCreateSchema.extend({ uid: Uid });
+
+const contents = {
+  roles: z.array(RoleFixture).optional(),
+  identities: z.array(IdentityFixture).optional(),
+  identityProviders: z.array(IdentityProviderFixture).optional(),
+  accountAssociations: z.array(AccountAssociationsFixture).optional(),
+  groupInvites: z.array(GroupInviteFixture).optional(),
+  repos: z.array(RepoFixture).optional(),
+  advisories: z.array(AdvisoryFixture).optional(),
+};
+type Contents = { [K in keyof typeof contents]?: z.infer<(typeof contents)[K]> | undefined };
 
 /**
  * One group of a fixture file, with everything inside it.
@@ -36,14 +60,11 @@ const IdentityFixture = z.object({
  * @example
  * const team: GroupFixture = { name: "team", repos: [{ name: "app" }] };
  */
-export interface GroupFixture {
+export interface GroupFixture extends Contents {
   name: string;
   uid?: string | undefined;
   description?: string | undefined;
   groups?: GroupFixture[] | undefined;
-  identities?: z.infer<typeof IdentityFixture>[] | undefined;
-  repos?: z.infer<typeof RepoFixture>[] | undefined;
-  advisories?: z.infer<typeof AdvisoryFixture>[] | undefined;
 }
 
 const GroupFixture: z.ZodType<GroupFixture> = z.lazy(() =>
@@ -52,31 +73,25 @@ const GroupFixture: z.ZodType<GroupFixture> = z.lazy(() =>
     uid: Uid,
     description: z.string().optional(),
     groups: z.array(GroupFixture).optional(),
-    identities: z.array(IdentityFixture).optional(),
-    repos: z.array(RepoFixture).optional(),
-    advisories: z.array(AdvisoryFixture).optional(),
+    ...contents,
   }),
 );
 
 /**
- * The fixture format (`--fixtures FILE`, `handle.seed(…)`): the root organization's contents as a
- * tree. Uids are generated unless given (a given uid must be its parent's uid plus `/` and 16 hex
- * digits). Custom roles come first so identities can name them in `roles`.
+ * The fixture format (`--fixtures FILE`, `POST /_emulator/fixtures`): the root organization's
+ * contents as a tree, every kind included. Uids are generated unless given (a given uid must be its
+ * parent's uid plus `/` and 16 hex digits). Roles are named (`roles` of identities, `role` of
+ * invites, `defaultRole` of identity providers): built-in roles, or custom roles of the group or a
+ * group above, which a group's `roles` defines before anything else in it.
  *
  * @example
  * Fixtures.parse({
- *   roles: [{ name: "auditor" }],
+ *   roles: [{ name: "auditor", capabilities: ["groups.list"] }],
  *   groups: [{ name: "platform", repos: [{ name: "app", tags: [{ name: "v1" }] }],
  *              advisories: [{ name: "CVE-2026-0001", severity: "HIGH", repo: "app" }] }],
  * });
  */
-export const Fixtures = z.object({
-  roles: z.array(z.object({ name: Name, description: z.string().optional() })).optional(),
-  groups: z.array(GroupFixture).optional(),
-  identities: z.array(IdentityFixture).optional(),
-  repos: z.array(RepoFixture).optional(),
-  advisories: z.array(AdvisoryFixture).optional(),
-});
+export const Fixtures = z.object({ groups: z.array(GroupFixture).optional(), ...contents });
 /**
  * A parsed fixture file.
  *
@@ -112,16 +127,31 @@ export function loadFixtures(service: ResourceService, fixtures: Fixtures): Seed
     const clean = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
     return service.insert(KIND_RULES[kind], parent, clean, uid).uid;
   };
-  const roleUid = (name: string): string => {
-    const uid = service.table.findByName("roles", "", name);
-    if (uid === undefined) throw new Error(`fixtures: no role named ${JSON.stringify(name)}`);
-    return uid;
+  const roleUid = (groupUid: string, name: string): string => {
+    for (let g: string | undefined = groupUid; g !== undefined; g = ancestorUid(g, 1)) {
+      const uid = service.table.findByName("roles", g, name);
+      if (uid !== undefined) return uid;
+    }
+    const builtIn = service.table.findByName("roles", "", name);
+    if (builtIn === undefined) throw new Error(`fixtures: no role named ${JSON.stringify(name)} here`);
+    return builtIn;
   };
-  const fill = (groupUid: string, node: Omit<GroupFixture, "name">) => {
+  const fill = (groupUid: string, node: Contents & { groups?: GroupFixture[] | undefined }) => {
+    for (const { uid, ...fields } of node.roles ?? []) insert("roles", groupUid, fields, uid);
     for (const i of node.identities ?? []) {
       const { roles, uid, ...fields } = i;
       const identityUid = insert("identities", groupUid, fields, uid);
-      for (const r of roles ?? []) insert("roleBindings", groupUid, { identityUid, roleUid: roleUid(r) });
+      for (const r of roles ?? [])
+        insert("roleBindings", groupUid, { identityUid, roleUid: roleUid(groupUid, r) });
+    }
+    for (const { uid, defaultRole, ...fields } of node.identityProviders ?? []) {
+      const role = defaultRole === undefined ? undefined : roleUid(groupUid, defaultRole);
+      insert("identityProviders", groupUid, { ...fields, defaultRole: role }, uid);
+    }
+    for (const { uid, ...fields } of node.accountAssociations ?? [])
+      insert("accountAssociations", groupUid, fields, uid);
+    for (const { uid, role, ...fields } of node.groupInvites ?? []) {
+      insert("groupInvites", groupUid, { ...fields, role: roleUid(groupUid, role) }, uid);
     }
     const repoUids = new Map<string, string>();
     for (const { tags, uid, ...fields } of node.repos ?? []) {
@@ -138,14 +168,11 @@ export function loadFixtures(service: ResourceService, fixtures: Fixtures): Seed
       }
       insert("advisories", groupUid, { ...fields, repoUid }, uid);
     }
-    for (const { groups, identities, repos, advisories, uid, ...fields } of node.groups ?? []) {
-      const child = insert("groups", groupUid, fields, uid);
-      fill(child, { groups, identities, repos, advisories });
+    for (const { groups, uid, name, description, ...rest } of node.groups ?? []) {
+      const child = insert("groups", groupUid, { name, description }, uid);
+      fill(child, { groups, ...rest });
     }
   };
-  service.table.db.transaction(() => {
-    for (const r of fixtures.roles ?? []) insert("roles", "", r);
-    fill(service.orgUid, fixtures);
-  });
+  service.table.db.transaction(() => fill(service.orgUid, fixtures));
   return counts;
 }

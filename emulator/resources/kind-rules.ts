@@ -1,69 +1,100 @@
 import type { z } from "zod";
 import {
+  type Capability,
   GROUP_NAME_PATTERN_SOURCE,
   KINDS,
   type KindName,
   type KindSpec,
   RoleBindingCreateSchema,
 } from "../../sdk/index.js";
-import { Level } from "../auth/index.js";
+import { GROUP_INVITE_HOOKS } from "./group-invites.js";
+import { groupHooks } from "./groups.js";
+import { IDENTITY_HOOKS } from "./identities.js";
+import { IDENTITY_PROVIDER_HOOKS } from "./identity-providers.js";
+import type { KindHooks } from "./kind-context.js";
+import { ROLE_BINDING_HOOKS } from "./role-bindings.js";
+import { ROLE_HOOKS } from "./roles.js";
 
 /**
- * How the emulator treats one kind of {@link KINDS}: nesting, permissions, validation.
+ * The capability family of a kind: its capabilities are `<family>.list|create|update|delete`.
+ *
+ * @example
+ * const f: CapabilityFamily = "role_bindings";
+ */
+export type CapabilityFamily = Capability extends `${infer F}.${string}` ? F : never;
+
+/**
+ * How the emulator treats one kind of the sdk's `KINDS`: nesting, capabilities, validation, hidden
+ * fields and the kind's own behaviour ({@link KindHooks}). Adding a kind is one entry here (plus a
+ * hooks file when it has behaviour of its own).
  *
  * @example
  * const rules: KindRules = KIND_RULES.identities;
- * rules.required; // ["name", "claimMatch", "claimMatch.issuer", "claimMatch.subject"]
+ * rules.family; // "identity": needs identity.create to create one
  */
 export interface KindRules {
   name: KindName;
   spec: KindSpec;
   /**
    * How many uid segments up the governing group is: 0 for groups (a group governs itself), 1 for
-   * the direct children of a group, 2 for tags (group/repo/tag); `undefined` for roles (flat).
+   * the direct children of a group, 2 for tags (group/repo/tag); `undefined` for roles, whose flat
+   * uid says nothing: their row's group governs them.
    */
   scopeDepth: number | undefined;
   /** The kind a create's parent uid must name. */
-  parentKind: "groups" | "repos" | undefined;
-  /** Level needed to create, update and delete. */
-  writeLevel: Level;
-  /** Whether two siblings of this kind may share a name (role bindings have no name). */
+  parentKind: "groups" | "repos";
+  /** The capability family: `<family>.list` reads, `<family>.create` creates… */
+  family: CapabilityFamily;
+  /** Whether two siblings of this kind may share a name (and whether the kind has one at all). */
   uniqueNames: boolean;
-  /** The rule the mutable fields must satisfy after a create or an update. */
+  /** The rule the mutable fields must satisfy after an update. */
   validate: z.ZodType | undefined;
   /** Extra words for a violation of a field, e.g. the name pattern. */
   hints: Readonly<Record<string, string>>;
   /** Mask paths that can never be cleared. */
   required: readonly string[];
+  /** Dotted paths accepted on write and never answered (credentials). */
+  writeOnly: readonly string[];
+  /** Dotted paths of free-form maps and lists, held to the free-form limits (depth, size, keys). */
+  freeForm: readonly string[];
+  /** Top-level fields answered by the create only, never stored (one-time codes). */
+  onceOnly: readonly string[];
+  /** Fields the service sets on a new resource. */
+  serviceFields(now: string): Record<string, unknown>;
+  hooks: KindHooks;
 }
 
 const NAME_HINT = { name: `must match the pattern ${GROUP_NAME_PATTERN_SOURCE}` };
+const NONE = () => ({});
 
-const rules = (r: Omit<KindRules, "spec">): KindRules => ({ ...r, spec: KINDS[r.name] });
+const iamChild = (
+  name: KindName,
+  family: CapabilityFamily,
+  more: Partial<Omit<KindRules, "name" | "spec">> = {},
+): KindRules => ({
+  name,
+  spec: KINDS[name],
+  scopeDepth: 1,
+  parentKind: "groups",
+  family,
+  uniqueNames: true,
+  validate: KINDS[name].create,
+  hints: {},
+  required: ["name"],
+  writeOnly: [],
+  freeForm: [],
+  onceOnly: [],
+  serviceFields: NONE,
+  hooks: {},
+  ...more,
+});
 
-const iamChild = (name: KindName, writeLevel: Level): KindRules =>
-  rules({
-    name,
-    scopeDepth: 1,
-    parentKind: "groups",
-    writeLevel,
-    uniqueNames: true,
-    validate: KINDS[name].create,
-    hints: {},
-    required: ["name"],
-  });
-
-const readOnly = (name: KindName, scopeDepth: number, parentKind: "groups" | "repos"): KindRules =>
-  rules({
-    name,
-    scopeDepth,
-    parentKind,
-    writeLevel: Level.ADMIN,
-    uniqueNames: true,
-    validate: undefined,
-    hints: {},
-    required: [],
-  });
+const readOnly = (
+  name: KindName,
+  family: CapabilityFamily,
+  scopeDepth: number,
+  parentKind: "groups" | "repos",
+): KindRules => iamChild(name, family, { scopeDepth, parentKind, validate: undefined, required: [] });
 
 /**
  * The rules of every kind, by kind name.
@@ -72,42 +103,49 @@ const readOnly = (name: KindName, scopeDepth: number, parentKind: "groups" | "re
  * KIND_RULES.tags.scopeDepth; // 2: a tag's permissions are its group's (group/repo/tag)
  */
 export const KIND_RULES: Readonly<Record<KindName, KindRules>> = {
-  groups: rules({
-    name: "groups",
+  groups: iamChild("groups", "groups", {
     scopeDepth: 0,
-    parentKind: "groups",
-    writeLevel: Level.WRITE,
-    uniqueNames: true,
-    validate: KINDS.groups.create,
     hints: NAME_HINT,
-    required: ["name"],
+    serviceFields: () => ({ resourceLimits: {}, verified: false }),
+    hooks: groupHooks((kind) => KINDS[kind as KindName]?.singular ?? kind),
   }),
-  identities: {
-    ...iamChild("identities", Level.WRITE),
-    required: ["name", "claimMatch", "claimMatch.issuer", "claimMatch.subject"],
-  },
-  roles: rules({
-    name: "roles",
-    scopeDepth: undefined,
-    parentKind: undefined,
-    writeLevel: Level.ADMIN,
-    uniqueNames: true,
-    validate: KINDS.roles.create,
-    hints: {},
-    required: ["name"],
+  identities: iamChild("identities", "identity", {
+    serviceFields: (now) => ({ lastSeenTime: now }),
+    freeForm: ["claimMatch.claims", "claimMatch.claimPatterns"],
+    hooks: IDENTITY_HOOKS,
   }),
-  roleBindings: {
-    ...iamChild("roleBindings", Level.ADMIN),
+  roles: iamChild("roles", "roles", { scopeDepth: undefined, hooks: ROLE_HOOKS }),
+  roleBindings: iamChild("roleBindings", "role_bindings", {
     uniqueNames: false,
     validate: RoleBindingCreateSchema.pick({ roleUid: true }),
     required: ["roleUid"],
+    hooks: ROLE_BINDING_HOOKS,
+  }),
+  identityProviders: iamChild("identityProviders", "identity_providers", {
+    writeOnly: ["oidc.clientSecret"],
+    required: ["name", "oidc", "oidc.issuer", "oidc.clientId", "oidc.clientSecret"],
+    hooks: IDENTITY_PROVIDER_HOOKS,
+  }),
+  accountAssociations: iamChild("accountAssociations", "account_associations", {
+    freeForm: ["azure.clientIds", "github.installations", "chainguard.serviceBindings"],
+  }),
+  groupInvites: iamChild("groupInvites", "group_invites", {
+    uniqueNames: false,
+    required: [],
+    onceOnly: ["code"],
+    hooks: GROUP_INVITE_HOOKS,
+  }),
+  repos: {
+    ...readOnly("repos", "repo", 1, "groups"),
+    hooks: {
+      // Only the control API deletes repos; their tags go with them.
+      beforeDelete(ctx, _caller, row) {
+        for (const tag of ctx.table.children(row.uid, -1)) ctx.table.delete(tag.kind, tag.uid);
+      },
+    },
   },
-  identityProviders: iamChild("identityProviders", Level.WRITE),
-  accountAssociations: iamChild("accountAssociations", Level.WRITE),
-  groupInvites: iamChild("groupInvites", Level.WRITE),
-  repos: readOnly("repos", 1, "groups"),
-  tags: readOnly("tags", 2, "repos"),
-  advisories: readOnly("advisories", 1, "groups"),
+  tags: readOnly("tags", "tag", 2, "repos"),
+  advisories: readOnly("advisories", "advisories", 1, "groups"),
 };
 
 /**
@@ -119,3 +157,13 @@ export const KIND_RULES: Readonly<Record<KindName, KindRules>> = {
 export const RULES_BY_COLLECTION: ReadonlyMap<string, KindRules> = new Map(
   Object.values(KIND_RULES).map((r) => [r.spec.collection, r]),
 );
+
+/**
+ * The capability an operation on a kind needs.
+ *
+ * @example
+ * capabilityFor(KIND_RULES.roleBindings, "create"); // "role_bindings.create"
+ */
+export function capabilityFor(rules: KindRules, verb: "list" | "create" | "update" | "delete"): Capability {
+  return `${rules.family}.${verb}` as Capability;
+}

@@ -1,4 +1,10 @@
+import { Code, type Identity, type RoleBindingCreate } from "../../sdk/index.js";
+import type { Caller } from "../auth/index.js";
+import { ApiFault, ancestorUid, invalidArgument } from "../core/index.js";
 import type { ResourceRow, ResourceTable } from "../store/index.js";
+import { identityIssuerSubject } from "./identities.js";
+import type { KindContext, KindHooks } from "./kind-context.js";
+import { checkGrantableRole } from "./roles.js";
 
 /**
  * A role binding as stored: references, not copies, so renames show through at once.
@@ -19,7 +25,6 @@ interface Named {
   uid: string;
   name: string;
   description?: string;
-  claimMatch?: { issuer: string; subject: string };
 }
 
 const pick = (x: Named) => ({
@@ -30,29 +35,87 @@ const pick = (x: Named) => ({
 
 /**
  * The wire form of a role binding: identity, group and role hydrated from their current rows
- * (spec §2: no follow-up lookups needed), and only `createTime`.
+ * (spec §2: no follow-up lookups needed), and only `createTime`. The identity's issuer and subject
+ * are shown only to callers who may read that identity.
  *
  * @example
- * const json = hydrateBinding(table, row); // '{"uid":…,"identity":{…},"group":{…},"role":{…},"createTime":…}'
+ * const json = hydrateBinding(table, row, caller); // '{"uid":…,"identity":{…},"group":{…},"role":{…},"createTime":…}'
  */
-export function hydrateBinding(table: ResourceTable, row: ResourceRow): string {
+export function hydrateBinding(table: ResourceTable, row: ResourceRow, caller: Caller): string {
   const b = JSON.parse(row.data) as StoredBinding;
-  const load = (kind: string, uid: string): Named => {
+  const load = (kind: string, uid: string): Named & Partial<Identity> => {
     const r = table.get(kind, uid);
     // Deletes keep references intact (identity deletes cascade, group and role deletes refuse), so a
     // missing row is only possible in a hand-edited database: show the uid rather than fail.
-    return r ? (JSON.parse(r.data) as Named) : { uid, name: "" };
+    return r ? (JSON.parse(r.data) as Named & Partial<Identity>) : { uid, name: "" };
   };
   const identity = load("identities", b.identityUid);
+  const identityGroup = ancestorUid(b.identityUid, 1) ?? b.identityUid;
+  const who = caller.has("identity.list", identityGroup) ? identityIssuerSubject(identity) : {};
   return JSON.stringify({
     uid: b.uid,
-    identity: {
-      ...pick(identity),
-      subject: identity.claimMatch?.subject ?? "",
-      issuer: identity.claimMatch?.issuer ?? "",
-    },
+    identity: { ...pick(identity), ...who },
     group: pick(load("groups", b.groupUid)),
     role: pick(load("roles", b.roleUid)),
     createTime: b.createTime,
   });
 }
+
+// A binding's identity must live in the binding's group or one of its ancestors (a binding grants
+// rights below where the identity is defined, never beside it); the role must be grantable there.
+function checkBinding(
+  ctx: KindContext,
+  caller: Caller,
+  groupUid: string,
+  b: RoleBindingCreate,
+  self: string | undefined,
+): void {
+  const above = (uid: string | undefined) =>
+    uid !== undefined && (groupUid === uid || groupUid.startsWith(`${uid}/`));
+  if (!above(ancestorUid(b.identityUid, 1))) {
+    throw invalidArgument([
+      {
+        field: "identityUid",
+        description: "must be an identity of the binding's group or of one of its ancestors",
+      },
+    ]);
+  }
+  if (ctx.table.get("identities", b.identityUid) === undefined) {
+    throw invalidArgument([
+      { field: "identityUid", description: `no identity has the uid ${JSON.stringify(b.identityUid)}` },
+    ]);
+  }
+  checkGrantableRole(ctx, caller, groupUid, b.roleUid, "roleUid", "bind a role here");
+  const clash = ctx.table
+    .referringToIdentity(b.identityUid)
+    .find((x) => x.parentUid === groupUid && x.refRole === b.roleUid && x.uid !== self);
+  if (clash !== undefined) {
+    throw new ApiFault(
+      Code.ALREADY_EXISTS,
+      `identity ${JSON.stringify(b.identityUid)} already has role ${JSON.stringify(b.roleUid)} in group ${JSON.stringify(groupUid)} (binding ${clash.uid})`,
+    );
+  }
+}
+
+/**
+ * Role bindings: references checked, no escalation, stored as references, hydrated on the way out.
+ *
+ * @example
+ * KIND_RULES.roleBindings.hooks === ROLE_BINDING_HOOKS; // true
+ */
+export const ROLE_BINDING_HOOKS: KindHooks = {
+  beforeCreate(ctx, w) {
+    checkBinding(ctx, w.caller, w.parentUid, w.fields as RoleBindingCreate, undefined);
+    return w.fields;
+  },
+  beforeUpdate(ctx, u) {
+    const next = u.next as unknown as StoredBinding;
+    if (next.roleUid !== u.row.refRole) checkBinding(ctx, u.caller, next.groupUid, next, u.row.uid);
+  },
+  stored: (uid, parentUid, fields, now) => {
+    const { identityUid, roleUid } = fields as RoleBindingCreate;
+    return { uid, identityUid, roleUid, groupUid: parentUid, createTime: now } satisfies StoredBinding;
+  },
+  refs: (data) => ({ identity: String(data.identityUid), role: String(data.roleUid) }),
+  output: (ctx, caller, row) => hydrateBinding(ctx.table, row, caller),
+};

@@ -1,6 +1,5 @@
 import type { FieldViolation } from "../../sdk/index.js";
 import { invalidArgument } from "../core/index.js";
-import { looseFieldNameProblem } from "./field-limits.js";
 import type { KindRules } from "./kind-rules.js";
 
 // Fields the service sets: never writable, named in errors when a mask lists them.
@@ -17,7 +16,6 @@ const OUTPUT_ONLY = new Set([
   "identityUid",
   "groupUid",
 ]);
-const LOOSE_OUTPUT_ONLY = new Set(["uid", "createTime", "updateTime"]);
 
 const camel = (path: string) => path.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 const isObject = (v: unknown): v is Record<string, unknown> =>
@@ -31,28 +29,30 @@ const has = (obj: Record<string, unknown>, key: string) => Object.hasOwn(obj, ke
  * - No `updateMask` (or an empty one): the fields present in the body, down to leaves for nested
  *   fields (`claimMatch.subject`); output-only and unknown body fields are ignored.
  * - `updateMask=a,b`: exactly those paths; camelCase JSON names and their snake_case forms
- *   (`claim_match.issuer`) both work on typed kinds; loose kinds take names verbatim, top level
- *   only. `*` means every mutable field (full replacement). Unknown or output-only paths → code 3
+ *   (`claim_match.issuer`) both work. `*` means every mutable field (full replacement). Unknown or output-only paths → code 3
  *   naming the path.
  *
  * @example
- * maskPaths(KIND_RULES.groups, "description", {}, current); // ["description"]
- * maskPaths(KIND_RULES.groups, undefined, { name: "x", uid: "…" }, current); // ["name"]
+ * maskPaths(KIND_RULES.groups, "description", {}); // ["description"]
+ * maskPaths(KIND_RULES.groups, undefined, { name: "x", uid: "…" }); // ["name"]
  */
 export function maskPaths(
   rules: KindRules,
   updateMask: string | undefined,
   body: Record<string, unknown>,
-  current: Record<string, unknown>,
 ): string[] {
-  const loose = rules.spec.loose === true;
   const mutable = rules.spec.mutable;
-  const topLevel = loose
-    ? [...new Set([...Object.keys(current), ...Object.keys(body)])].filter((k) => !LOOSE_OUTPUT_ONLY.has(k))
-    : mutable.filter((p) => !p.includes("."));
+  if (mutable.length === 0) {
+    throw invalidArgument([
+      {
+        field: "body",
+        description: `${rules.spec.singular} resources are not updated; delete and create them again`,
+      },
+    ]);
+  }
+  const topLevel = mutable.filter((p) => !p.includes("."));
 
   if (updateMask === undefined || updateMask.trim() === "") {
-    if (loose) return Object.keys(body).filter((k) => !LOOSE_OUTPUT_ONLY.has(k));
     const paths: string[] = [];
     for (const p of topLevel) {
       if (!has(body, p)) continue;
@@ -73,25 +73,9 @@ export function maskPaths(
       for (const p of topLevel) paths.add(p);
       continue;
     }
-    const path = loose ? given : camel(given);
+    const path = camel(given);
     const head = path.split(".")[0] ?? path;
-    if (loose) {
-      if (LOOSE_OUTPUT_ONLY.has(head) || LOOSE_OUTPUT_ONLY.has(camel(head))) {
-        violations.push({
-          field: "updateMask",
-          description: `${given} is output only and cannot be updated`,
-        });
-      } else if (path.includes(".")) {
-        violations.push({
-          field: "updateMask",
-          description: `${given}: only top-level fields can be named for ${rules.spec.singular} resources`,
-        });
-      } else {
-        const problem = looseFieldNameProblem(path);
-        if (problem === undefined) paths.add(path);
-        else violations.push({ field: "updateMask", description: `${given} ${problem}` });
-      }
-    } else if (mutable.includes(path)) {
+    if (mutable.includes(path)) {
       paths.add(path);
     } else if (OUTPUT_ONLY.has(head)) {
       violations.push({

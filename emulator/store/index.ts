@@ -2,8 +2,8 @@ export { Database } from "./database.js";
 export {
   type Cursor,
   countRows,
-  type ListQuery,
-  type PageQuery,
+  type RowPageQuery,
+  type RowQuery,
   readPage,
   type SortField,
   sortValue,

@@ -24,10 +24,10 @@ export type Cursor = readonly [value: string | number, uid: string];
  * What a list asks the table for.
  *
  * @example
- * const q: ListQuery = { kind: "identities", descendantsOf: orgUid, sort: "uid", descending: false };
+ * const q: RowQuery = { kind: "identities", descendantsOf: orgUid, sort: "uid", descending: false };
  * countRows(db, { ...q, readableScopes: caller.readableScopes });
  */
-export interface ListQuery {
+export interface RowQuery {
   kind: string;
   /** Only rows whose parent is this uid. */
   childrenOf?: string | undefined;
@@ -42,13 +42,20 @@ export interface ListQuery {
    * restriction.
    */
   readableScopes?: readonly string[] | undefined;
+  /** More groups the caller may read rows of, exactly (not below): custom roles of ancestors. */
+  readableExact?: readonly string[] | undefined;
+  /**
+   * A kind with flat uids placed by scope (roles): `descendantsOf` matches the scope group itself
+   * and below, and rows without a scope (built-in roles) pass every scoping filter.
+   */
+  byScope?: boolean | undefined;
 }
 
 /**
  * One page request: the query, where to continue, how many to skip and return.
  *
  * @example
- * const q: PageQuery = {
+ * const q: RowPageQuery = {
  *   kind: "repos",
  *   descendantsOf: orgUid,
  *   sort: "name",
@@ -59,7 +66,7 @@ export interface ListQuery {
  * };
  * readPage(db, q);
  */
-export interface PageQuery extends ListQuery {
+export interface RowPageQuery extends RowQuery {
   after?: Cursor | undefined;
   offset: number;
   limit: number;
@@ -78,36 +85,45 @@ const below = (uid: string): [string, string] => [`${uid}/`, `${uid}0`];
 // walk the kind index to avoid a sort, which reads every row of the kind.
 // With `walkOrder` (a subtree holding much of the kind) the order's own index is walked: a sort of
 // the whole subtree for every offset page costs far more than skipping the few rows outside it.
-function indexHint(q: ListQuery & { walkOrder?: boolean | undefined }): string {
+function indexHint(q: RowQuery & { walkOrder?: boolean | undefined }): string {
+  // Flat kinds are small (roles): the planner's choice is good enough.
+  if (q.byScope) return "";
   if (q.walkOrder && q.name === undefined && q.sort !== "uid")
     return q.sort === "name" ? " INDEXED BY resources_by_name" : " INDEXED BY resources_by_kind";
   if (q.name === undefined) return "";
   return q.childrenOf !== undefined ? " INDEXED BY resources_by_sibling" : " INDEXED BY resources_by_name";
 }
 
-function where(q: ListQuery): { sql: string; params: SQLInputValue[] } {
+function where(q: RowQuery): { sql: string; params: SQLInputValue[] } {
   const parts = ["kind = ?"];
   const params: SQLInputValue[] = [q.kind];
+  const scoping: string[] = [];
+  const scopingParams: SQLInputValue[] = [];
   if (q.childrenOf !== undefined) {
-    parts.push("parent_uid = ?");
-    params.push(q.childrenOf);
+    scoping.push("parent_uid = ?");
+    scopingParams.push(q.childrenOf);
   }
   if (q.descendantsOf !== undefined) {
-    parts.push("uid > ? AND uid < ?");
-    params.push(...below(q.descendantsOf));
+    scoping.push(q.byScope ? "(scope_uid = ? OR (scope_uid > ? AND scope_uid < ?))" : "uid > ? AND uid < ?");
+    if (q.byScope) scopingParams.push(q.descendantsOf);
+    scopingParams.push(...below(q.descendantsOf));
+  }
+  if (scoping.length > 0) {
+    parts.push(q.byScope ? `(scope_uid = '' OR (${scoping.join(" AND ")}))` : scoping.join(" AND "));
+    params.push(...scopingParams);
   }
   if (q.name !== undefined) {
     parts.push("name = ?");
     params.push(q.name);
   }
   if (q.readableScopes !== undefined) {
-    if (q.readableScopes.length === 0) {
-      parts.push("0");
-    } else {
-      const alternatives = q.readableScopes.map(() => "scope_uid = ? OR (scope_uid > ? AND scope_uid < ?)");
-      parts.push(`(${alternatives.join(" OR ")})`);
-      for (const s of q.readableScopes) params.push(s, ...below(s));
+    const alternatives = q.readableScopes.map(() => "scope_uid = ? OR (scope_uid > ? AND scope_uid < ?)");
+    for (const s of q.readableScopes) params.push(s, ...below(s));
+    for (const s of q.readableExact ?? []) {
+      alternatives.push("scope_uid = ?");
+      params.push(s);
     }
+    parts.push(alternatives.length === 0 ? "0" : `(${alternatives.join(" OR ")})`);
   }
   return { sql: parts.join(" AND "), params };
 }
@@ -130,7 +146,7 @@ export function sortValue(row: ResourceRow, sort: SortField): string | number {
  * @example
  * readPage(db, { kind: "groups", sort: "name", descending: false, offset: 0, limit: 51 });
  */
-export function readPage(db: Database, q: PageQuery): ResourceRow[] {
+export function readPage(db: Database, q: RowPageQuery): ResourceRow[] {
   const w = where(q);
   let sql = `SELECT ${ROW_COLUMNS} FROM resources${indexHint(q)} WHERE ${w.sql}`;
   const params = [...w.params];
@@ -162,7 +178,7 @@ export function readPage(db: Database, q: PageQuery): ResourceRow[] {
  * @example
  * countRows(db, { kind: "groups", sort: "uid", descending: false });
  */
-export function countRows(db: Database, q: ListQuery): number {
+export function countRows(db: Database, q: RowQuery): number {
   const w = where(q);
   const row = db
     .statement(`SELECT count(*) AS n FROM resources${indexHint(q)} WHERE ${w.sql}`)

@@ -1,8 +1,18 @@
 import type { z } from "zod";
+import {
+  ACCOUNT_ASSOCIATIONS_MUTABLE_FIELDS,
+  AccountAssociations,
+  AccountAssociationsCreate,
+} from "./account-association.js";
 import { Advisory } from "./advisory.js";
 import { GROUP_MUTABLE_FIELDS, Group, GroupCreate } from "./group.js";
+import { GroupInvite, GroupInviteCreate } from "./group-invite.js";
 import { IDENTITY_MUTABLE_FIELDS, Identity, IdentityCreate } from "./identity.js";
-import { LooseCreate, LooseResource } from "./loose.js";
+import {
+  IDENTITY_PROVIDER_MUTABLE_FIELDS,
+  IdentityProvider,
+  IdentityProviderCreate,
+} from "./identity-provider.js";
 import { Repo, Tag } from "./registry.js";
 import { ROLE_MUTABLE_FIELDS, Role, RoleCreate } from "./role.js";
 import { ROLE_BINDING_MUTABLE_FIELDS, RoleBinding, RoleBindingCreate } from "./role-binding.js";
@@ -30,12 +40,10 @@ export interface KindSpec<
   create: C;
   /** PATCH paths that may be set; empty for read-only kinds. */
   mutable: readonly string[];
-  /** What the uid is nested under: a group, a repo, or nothing (flat). */
-  parent: "group" | "repo" | "none";
+  /** What a create names in its path: a group, or a repo (tags). Role uids stay flat all the same. */
+  parent: "group" | "repo";
   /** Whether the API creates, updates and deletes this kind (false: List/Get only). */
   writable: boolean;
-  /** Whether the kind keeps fields the spec does not show (loose kinds). */
-  loose?: boolean;
 }
 
 const kind = <T extends z.ZodType, C extends z.ZodType | undefined>(k: KindSpec<T, C>) => k;
@@ -76,7 +84,7 @@ export const KINDS = {
     schema: Role,
     create: RoleCreate,
     mutable: ROLE_MUTABLE_FIELDS,
-    parent: "none",
+    parent: "group",
     writable: true,
   }),
   roleBindings: kind({
@@ -93,34 +101,31 @@ export const KINDS = {
     domain: "iam",
     collection: "identityProviders",
     singular: "identity provider",
-    schema: LooseResource,
-    create: LooseCreate,
-    mutable: ["*"],
+    schema: IdentityProvider,
+    create: IdentityProviderCreate,
+    mutable: IDENTITY_PROVIDER_MUTABLE_FIELDS,
     parent: "group",
     writable: true,
-    loose: true,
   }),
   accountAssociations: kind({
     domain: "iam",
     collection: "accountAssociations",
     singular: "account association",
-    schema: LooseResource,
-    create: LooseCreate,
-    mutable: ["*"],
+    schema: AccountAssociations,
+    create: AccountAssociationsCreate,
+    mutable: ACCOUNT_ASSOCIATIONS_MUTABLE_FIELDS,
     parent: "group",
     writable: true,
-    loose: true,
   }),
   groupInvites: kind({
     domain: "iam",
     collection: "groupInvites",
     singular: "group invite",
-    schema: LooseResource,
-    create: LooseCreate,
-    mutable: ["*"],
+    schema: GroupInvite,
+    create: GroupInviteCreate,
+    mutable: [],
     parent: "group",
     writable: true,
-    loose: true,
   }),
   repos: kind({
     domain: "registry",

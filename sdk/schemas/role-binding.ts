@@ -15,8 +15,9 @@ export const RoleBinding = z.object({
     uid: Uid,
     name: z.string(),
     description: z.string().optional(),
-    subject: z.string(),
-    issuer: z.string(),
+    // Shown only to callers who may read the identity (no escalation through bindings).
+    subject: z.string().optional(),
+    issuer: z.string().optional(),
   }),
   group: z.object({ uid: Uid, name: z.string(), description: z.string().optional() }),
   role: z.object({ uid: Uid, name: z.string(), description: z.string().optional() }),

@@ -91,7 +91,7 @@ async function notEmptyError(
         const label =
           "name" in item && typeof item.name === "string"
             ? item.name
-            : "role" in item
+            : "identity" in item
               ? `${item.identity.name} → ${item.role.name}`
               : "";
         lines.push(`  - ${singular} ${JSON.stringify(label)} (uid ${item.uid})`);

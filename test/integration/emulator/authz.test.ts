@@ -72,8 +72,11 @@ const ops: Record<string, Op> = {
     });
     return codeOf("DELETE", `/iam/v2beta1/roleBindings/${b.uid}`, t);
   },
-  "create group invite": (t, g) =>
-    codeOf("POST", `/iam/v2beta1/groupInvites/${g.uid}`, t, { name: `inv${++seq}` }),
+  "create group invite": async (t, g) =>
+    codeOf("POST", `/iam/v2beta1/groupInvites/${g.uid}`, t, {
+      role: await emu.roleUid("viewer"),
+      expiration: new Date(Date.now() + 86_400_000).toISOString(),
+    }),
   "list groups under": async (t, g) => {
     const a = await emu.call<{ groups: Group[] } & ErrorBody>("GET", "/iam/v2beta1/groups", {
       token: t,
@@ -115,16 +118,24 @@ describe.each(["viewer", "editor", "owner", "none"])("%s bound on a group", (rol
 });
 
 describe("rules across roles", () => {
-  test("any authenticated caller lists and reads roles; only the admin creates custom roles", async () => {
+  test("any authenticated caller lists and reads the built-in roles; only owners define custom roles, in their group", async () => {
     for (const role of ["viewer", "editor", "owner", "none"]) {
       const t = tokens[role] as string;
       const page = await emu.call<{ roles: { uid: string }[] }>("GET", "/iam/v2beta1/roles", { token: t });
       expect(page.status).toBe(200);
       expect(page.body.roles.length).toBeGreaterThanOrEqual(3);
       expect(await codeOf("GET", `/iam/v2beta1/roles/${page.body.roles[0]?.uid}`, t)).toBe(0);
-      expect(await codeOf("POST", "/iam/v2beta1/roles", t, { name: `custom-${role}` })).toBe(7);
+      const want = role === "owner" ? 0 : 7;
+      expect(await codeOf("POST", `/iam/v2beta1/roles/${inside.uid}`, t, { name: `custom-${role}` })).toBe(
+        want,
+      );
+      expect(await codeOf("POST", `/iam/v2beta1/roles/${outside.uid}`, t, { name: `custom-${role}` })).toBe(
+        7,
+      );
     }
-    expect(await codeOf("POST", "/iam/v2beta1/roles", emu.adminToken, { name: "custom-admin" })).toBe(0);
+    expect(
+      await codeOf("POST", `/iam/v2beta1/roles/${emu.orgUid}`, emu.adminToken, { name: "custom-admin" }),
+    ).toBe(0);
   });
 
   test("permission is checked before existence: no existence leak outside the caller's scope", async () => {

@@ -60,7 +60,10 @@ describe("groups", () => {
       body: { identityUid: id.uid, roleUid: await emu.roleUid("viewer") },
     });
     const invite = await emu.ok<{ uid: string }>("POST", `/iam/v2beta1/groupInvites/${g.uid}`, {
-      body: { name: "inv" },
+      body: {
+        role: await emu.roleUid("viewer"),
+        expiration: new Date(Date.now() + 86_400_000).toISOString(),
+      },
     });
     const adv = await emu.ok<{ uid: string }>("POST", "/_emulator/advisories", {
       body: { parentUid: g.uid, name: "CVE-9" },
@@ -130,7 +133,9 @@ describe("identities and bindings", () => {
   });
 
   test("a custom role still bound refuses to be deleted with a RESOURCE_IN_USE violation", async () => {
-    const role = await emu.ok<{ uid: string }>("POST", "/iam/v2beta1/roles", { body: { name: "in-use" } });
+    const role = await emu.ok<{ uid: string }>("POST", `/iam/v2beta1/roles/${emu.orgUid}`, {
+      body: { name: "in-use" },
+    });
     const g = await emu.group("role-user");
     const id = await emu.identity(g.uid, "x");
     const b = await emu.ok<{ uid: string }>("POST", `/iam/v2beta1/roleBindings/${g.uid}`, {

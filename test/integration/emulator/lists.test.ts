@@ -306,7 +306,7 @@ describe("other collections", () => {
     }
   });
 
-  test("roles ignore scoping filters: every role is usable in every group", async () => {
+  test("built-in roles pass every scoping filter: they are usable in every group", async () => {
     const all = await emu.ok<{ roles: unknown[] }>("GET", "/iam/v2beta1/roles");
     const scoped = await emu.ok<{ roles: unknown[] }>("GET", "/iam/v2beta1/roles", {
       query: { "uidp.descendants_of": parent.uid },

@@ -1,42 +1,61 @@
 import { expect, test } from "vitest";
-import { Caller, Level } from "../../../emulator/auth/index.js";
+import { BUILT_IN_ROLES, Caller } from "../../../emulator/auth/index.js";
+import { CAPABILITIES, type Capability } from "../../../sdk/index.js";
 
 const org = "0".repeat(40);
 const a = `${org}/aaaaaaaaaaaaaaaa`;
 const ab = `${a}/bbbbbbbbbbbbbbbb`;
 const c = `${org}/cccccccccccccccc`;
+const caps = (...names: Capability[]) => new Set(names);
 
 test("a grant covers its group and everything below, not siblings or ancestors", () => {
-  const caller = new Caller("t", org, [{ scope: a, level: Level.WRITE }]);
-  expect(caller.can(Level.WRITE, a)).toBe(true);
-  expect(caller.can(Level.READ, ab)).toBe(true);
-  expect(caller.can(Level.ADMIN, ab)).toBe(false);
-  expect(caller.can(Level.READ, c)).toBe(false);
-  expect(caller.can(Level.READ, org)).toBe(false);
-  expect(caller.can(Level.READ, `${a}x`)).toBe(false);
+  const caller = new Caller("t", org, [{ scope: a, capabilities: caps("groups.list", "groups.update") }]);
+  expect(caller.has("groups.update", a)).toBe(true);
+  expect(caller.has("groups.list", ab)).toBe(true);
+  expect(caller.has("groups.delete", ab)).toBe(false);
+  expect(caller.has("groups.list", c)).toBe(false);
+  expect(caller.has("groups.list", org)).toBe(false);
+  expect(caller.has("groups.list", `${a}x`)).toBe(false);
 });
 
-test("the highest of several grants wins", () => {
+test("capabilities of several grants add up where they overlap", () => {
   const caller = new Caller("t", org, [
-    { scope: a, level: Level.READ },
-    { scope: ab, level: Level.ADMIN },
+    { scope: a, capabilities: caps("groups.list") },
+    { scope: ab, capabilities: caps("roles.create") },
   ]);
-  expect(caller.levelAt(ab)).toBe(Level.ADMIN);
-  expect(caller.levelAt(a)).toBe(Level.READ);
+  expect(caller.lacking(["groups.list", "roles.create"], ab)).toEqual([]);
+  expect(caller.lacking(["groups.list", "roles.create"], a)).toEqual(["roles.create"]);
 });
 
-test("readable scopes are minimal, and undefined for a root-level reader", () => {
+test("the scopes of a capability are minimal, and undefined for a root-level holder", () => {
   expect(
     new Caller("t", org, [
-      { scope: a, level: Level.READ },
-      { scope: ab, level: Level.WRITE },
-    ]).readableScopes,
+      { scope: a, capabilities: caps("groups.list") },
+      { scope: ab, capabilities: caps("groups.list", "groups.update") },
+    ]).scopesWith("groups.list"),
   ).toEqual([a]);
-  expect(new Caller("t", org, [{ scope: org, level: Level.READ }]).readableScopes).toBeUndefined();
-  expect(new Caller("t", org, [{ scope: a, level: Level.NONE }]).readableScopes).toEqual([]);
+  expect(
+    new Caller("t", org, [{ scope: org, capabilities: caps("groups.list") }]).scopesWith("groups.list"),
+  ).toBeUndefined();
+  expect(new Caller("t", org, [{ scope: a, capabilities: caps() }]).scopesWith("groups.list")).toEqual([]);
 });
 
 test("a root grant covers any uid, even one outside the organization", () => {
-  const admin = new Caller("admin", org, [{ scope: org, level: Level.ADMIN }]);
-  expect(admin.can(Level.ADMIN, "not-a-uid")).toBe(true);
+  const admin = new Caller("admin", org, [{ scope: org, capabilities: new Set(CAPABILITIES) }]);
+  expect(admin.has("groups.delete", "not-a-uid")).toBe(true);
+});
+
+test("built-in roles: owner holds everything, editor all but granting, viewer only lists", () => {
+  const [owner, editor, viewer] = BUILT_IN_ROLES;
+  expect(owner?.capabilities).toEqual(CAPABILITIES);
+  expect(CAPABILITIES.filter((c) => !editor?.capabilities.includes(c))).toEqual([
+    "role_bindings.create",
+    "role_bindings.update",
+    "role_bindings.delete",
+    "roles.create",
+    "roles.update",
+    "roles.delete",
+  ]);
+  expect(viewer?.capabilities.every((c) => c.endsWith(".list"))).toBe(true);
+  expect(viewer?.capabilities).toContain("advisories.list");
 });

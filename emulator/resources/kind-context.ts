@@ -1,0 +1,74 @@
+import type { Capability } from "../../sdk/index.js";
+import type { Caller } from "../auth/index.js";
+import type { Clock } from "../core/index.js";
+import type { ResourceRow, ResourceTable } from "../store/index.js";
+
+/**
+ * What per-kind behaviour may use of the service: the table, the clock, the organization and the
+ * roles' capabilities. Built by the service; hooks never reach further.
+ *
+ * @example
+ * const caps = ctx.roleCapabilities(binding.roleUid) ?? [];
+ */
+export interface KindContext {
+  readonly table: ResourceTable;
+  readonly clock: Clock;
+  readonly orgUid: string;
+  /** The capabilities of a role (built-in or custom), or undefined when there is no such role. */
+  roleCapabilities(roleUid: string): readonly Capability[] | undefined;
+  /** Whether a role uid names a built-in role. */
+  isBuiltInRole(roleUid: string): boolean;
+}
+
+/**
+ * One write as a hook sees it: who asks, where, and the resource's fields.
+ *
+ * @example
+ * const w: WriteRequest = { caller, parentUid: groupUid, fields: { name: "ci" } };
+ */
+export interface WriteRequest {
+  caller: Caller;
+  parentUid: string;
+  fields: Record<string, unknown>;
+}
+
+/**
+ * One update as a hook sees it: the row, the resource before and after, and the changed paths.
+ *
+ * @example
+ * if (u.paths.some((p) => p.startsWith("claimMatch"))) refuseEscalation(…);
+ */
+export interface UpdateRequest {
+  caller: Caller;
+  row: ResourceRow;
+  current: Record<string, unknown>;
+  next: Record<string, unknown>;
+  paths: readonly string[];
+}
+
+/**
+ * The behaviour of one kind beyond the common rules, each step optional. Throw an ApiFault to
+ * refuse.
+ *
+ * @example
+ * const hooks: KindHooks = { beforeDelete: (ctx, caller, row) => refuseBoundRole(ctx, row.uid) };
+ */
+export interface KindHooks {
+  /** Checks a create and returns the fields to store (normalised). */
+  beforeCreate?(ctx: KindContext, w: WriteRequest): Record<string, unknown>;
+  /** Checks an update; may adjust `next` in place. */
+  beforeUpdate?(ctx: KindContext, u: UpdateRequest): void;
+  /** Checks a delete and removes what goes with the row (its dependants). */
+  beforeDelete?(ctx: KindContext, caller: Caller, row: ResourceRow): void;
+  /** The stored form of a new resource (default: its fields plus uid and timestamps). */
+  stored?(
+    uid: string,
+    parentUid: string,
+    fields: Record<string, unknown>,
+    now: string,
+  ): Record<string, unknown>;
+  /** The references the row indexes (role bindings: identity and role). */
+  refs?(data: Record<string, unknown>): { identity: string | null; role: string | null };
+  /** The wire form of a row for this caller (default: the stored JSON minus hidden fields). */
+  output?(ctx: KindContext, caller: Caller, row: ResourceRow): string;
+}

@@ -1,0 +1,155 @@
+import type { KindName } from "../../sdk/index.js";
+import type { Caller } from "../auth/index.js";
+import { ancestorUid, notFound, permissionDenied } from "../core/index.js";
+import { parseListParams, type QueryValues, queryKey } from "../lists/index.js";
+import { countRows, type ResourceRow, type RowQuery, readPage, sortValue } from "../store/index.js";
+import { capabilityFor, KIND_RULES, type KindRules } from "./kind-rules.js";
+import type { ServiceCore } from "./service-core.js";
+
+// Every group above the given ones (custom roles defined there can be bound in them).
+function ancestorsOf(scopes: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const s of scopes) for (let a = ancestorUid(s, 1); a !== undefined; a = ancestorUid(a, 1)) out.add(a);
+  return [...out];
+}
+
+/**
+ * The read part of the API: List (filtered to what the caller may read, never refused), Get (the
+ * capability first, so a denied caller learns nothing of existence) and the v1 lists.
+ *
+ * @example
+ * const reads = new ResourceReads(core);
+ * reads.get(caller, "groups", uid);
+ */
+export class ResourceReads {
+  private readonly counts = new Map<string, { generation: number; n: number }>();
+
+  constructor(private readonly core: ServiceCore) {}
+
+  /**
+   * A List (AIP-132/158): filters, order, cursor or skip; only rows the caller may read.
+   *
+   * @example
+   * reads.list(caller, "groups", { "uidp.children_of": orgUid, page_size: "10" });
+   */
+  list(caller: Caller, kind: KindName, query: QueryValues): string {
+    const rules = KIND_RULES[kind];
+    const p = parseListParams(query);
+    const key = queryKey(kind, p);
+    const after = p.pageToken === undefined ? undefined : this.core.pageTokens.read(p.pageToken, key);
+    const q: RowQuery = {
+      kind,
+      childrenOf: p.childrenOf,
+      descendantsOf: p.descendantsOf,
+      name: p.name,
+      sort: p.sort,
+      descending: p.descending,
+      ...this.readable(caller, rules),
+    };
+    const total = this.count(q);
+    // A subtree holding a quarter or more of its kind is read in index order (see readPage).
+    const walkOrder =
+      q.descendantsOf !== undefined &&
+      total * 4 >= this.count({ kind, sort: p.sort, descending: p.descending });
+    const db = this.core.db;
+    const rows = readPage(db, { ...q, after, offset: p.skip, limit: p.pageSize + 1, walkOrder });
+    const page = rows.slice(0, p.pageSize);
+    const last = page[page.length - 1];
+    const next =
+      rows.length > p.pageSize && last !== undefined
+        ? this.core.pageTokens.issue(key, [sortValue(last, p.sort), last.uid])
+        : undefined;
+    let skipped = p.skip;
+    if (p.skip > 0 && rows.length === 0) {
+      // Fewer rows than `skip` remained: report how many were really skipped.
+      skipped =
+        after === undefined
+          ? Math.min(p.skip, total)
+          : readPage(db, { ...q, after, offset: 0, limit: p.skip }).length;
+    }
+    const items = page.map((r) => this.core.output(rules, r, caller)).join(",");
+    return `{"${rules.spec.collection}":[${items}]${next === undefined ? "" : `,"nextPageToken":"${next}"`},"totalCount":"${total}","skipped":${skipped}}`;
+  }
+
+  // The rows a caller may list: those of the groups where it holds `<family>.list`; for roles also
+  // the built-in ones and custom roles of the groups above (they can be bound there).
+  private readable(
+    caller: Caller,
+    rules: KindRules,
+  ): Pick<RowQuery, "readableScopes" | "readableExact" | "byScope"> {
+    const scopes = caller.scopesWith(capabilityFor(rules, "list"));
+    if (rules.scopeDepth !== undefined) return { readableScopes: scopes };
+    return {
+      byScope: true,
+      readableScopes: scopes,
+      readableExact: scopes === undefined ? undefined : ["", ...ancestorsOf(scopes)],
+    };
+  }
+
+  private count(q: RowQuery): number {
+    const generation = this.core.table.generation;
+    const key = JSON.stringify([
+      q.kind,
+      q.childrenOf,
+      q.descendantsOf,
+      q.name,
+      q.readableScopes,
+      q.readableExact,
+    ]);
+    const hit = this.counts.get(key);
+    if (hit?.generation === generation) return hit.n;
+    const n = countRows(this.core.db, q);
+    if (this.counts.size > 1000) this.counts.clear();
+    this.counts.set(key, { generation, n });
+    return n;
+  }
+
+  /**
+   * A Get by uid. Custom roles the caller may not read are "not found": their flat uid gives no
+   * group to be denied in.
+   *
+   * @example
+   * reads.get(caller, "groups", uid);
+   */
+  get(caller: Caller, kind: KindName, uid: string): string {
+    const rules = KIND_RULES[kind];
+    if (!this.core.mayRead(caller, rules, uid)) {
+      if (rules.scopeDepth === undefined) throw notFound(rules.spec.singular, uid);
+      throw permissionDenied(`read ${rules.spec.singular} ${JSON.stringify(uid)}`);
+    }
+    const row = this.core.table.get(kind, uid);
+    if (row === undefined) throw notFound(rules.spec.singular, uid);
+    return this.core.output(rules, row, caller);
+  }
+
+  /**
+   * The v1 list of groups or repos (`{"items":[{id, name, createdAt, updatedAt, …}]}`), unpaged,
+   * in creation order, optionally filtered by `id` (v1 had no Get).
+   *
+   * @example
+   * reads.listV1(caller, "groups", { id: uid });
+   */
+  listV1(caller: Caller, kind: "groups" | "repos", query: QueryValues): string {
+    const rules = KIND_RULES[kind];
+    const id = query.id;
+    let rows: ResourceRow[];
+    if (typeof id === "string" && id !== "") {
+      const row = this.core.table.get(kind, id);
+      rows = row !== undefined && this.core.mayRead(caller, rules, id) ? [row] : [];
+    } else {
+      rows = readPage(this.core.db, {
+        kind,
+        sort: "created_at",
+        descending: false,
+        readableScopes: caller.scopesWith(capabilityFor(rules, "list")),
+        offset: 0,
+        limit: -1,
+      });
+    }
+    const items = rows.map((r) => {
+      const { uid, createTime, updateTime, ...rest } = JSON.parse(r.data) as Record<string, unknown>;
+      return JSON.stringify({ id: uid, ...rest, createdAt: createTime, updatedAt: updateTime ?? createTime });
+    });
+    return `{"items":[${items.join(",")}]}`;
+  }
+}
