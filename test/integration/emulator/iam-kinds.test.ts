@@ -1,0 +1,344 @@
+// The typed IAM kinds over HTTP: identity providers (write-only clientSecret), account
+// associations, group invites (a once-only code, never updated), custom roles and identity
+// variants — create, get, list, update with and without masks (clearing included), delete, and
+// each validation rule answered with code 3 naming the field.
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import {
+  AccountAssociationsSchema,
+  GroupInviteSchema,
+  IdentityProviderSchema,
+  IdentitySchema,
+  RoleSchema,
+} from "../../../sdk/index.js";
+import { detail, type ErrorBody, type Group, startTestEmulator, type TestEmulator } from "./support.js";
+
+let emu: TestEmulator;
+let g: Group;
+let viewer: string;
+let seq = 0;
+beforeAll(async () => {
+  emu = await startTestEmulator();
+  g = await emu.group("kinds");
+  viewer = await emu.roleUid("viewer");
+});
+afterAll(() => emu.close());
+
+type Json = Record<string, unknown>;
+const iam = (collection: string, uid: string) => `/iam/v2beta1/${collection}/${uid}`;
+const fields = (body: ErrorBody) =>
+  detail<{ fieldViolations: { field: string; description: string }[] }>(
+    body,
+    "BadRequest",
+  ).fieldViolations.map((v) => `${v.field}: ${v.description}`);
+const refused = async (method: string, path: string, body: unknown, query?: Record<string, string>) => {
+  const a = await emu.call<ErrorBody>(method, path, { body, ...(query ? { query } : {}) });
+  expect(a.body.code, a.text).toBe(3);
+  return fields(a.body);
+};
+const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
+
+describe("identity providers", () => {
+  const oidc = { issuer: "https://accounts.example", clientId: "client", clientSecret: "s3cr3t-value" };
+
+  test("CRUD; clientSecret is accepted on create and update but never returned by any read", async () => {
+    const made = await emu.ok<Json>("POST", iam("identityProviders", g.uid), {
+      body: { name: "corp", defaultRole: viewer, oidc: { ...oidc, additionalScopes: ["email"] } },
+    });
+    const idp = IdentityProviderSchema.parse(made);
+    expect(idp.oidc).toEqual({ issuer: oidc.issuer, clientId: "client", additionalScopes: ["email"] });
+    const rotated = await emu.ok<Json>("PATCH", iam("identityProviders", idp.uid), {
+      body: { oidc: { clientSecret: "rotated-value" } },
+    });
+    expect(rotated).toMatchObject({ oidc: { issuer: oidc.issuer, clientId: "client" } });
+    const got = await emu.ok<Json>("GET", iam("identityProviders", idp.uid));
+    const listed = await emu.ok<Json>("GET", "/iam/v2beta1/identityProviders", {
+      query: { "uidp.children_of": g.uid },
+    });
+    const stats = await emu.ok<Json>("GET", "/_emulator/stats");
+    for (const answer of [made, rotated, got, listed, stats]) {
+      expect(JSON.stringify(answer)).not.toMatch(/s3cr3t-value|rotated-value|clientSecret/);
+    }
+    expect((await emu.call("DELETE", iam("identityProviders", idp.uid))).status).toBe(200);
+    expect((await emu.call<ErrorBody>("GET", iam("identityProviders", idp.uid))).body.code).toBe(5);
+  });
+
+  test("masks change and clear fields; the secret and the oidc block cannot be cleared", async () => {
+    const idp = await emu.ok<{ uid: string }>("POST", iam("identityProviders", g.uid), {
+      body: { name: `m${++seq}`, description: "d", defaultRole: viewer, oidc },
+    });
+    const cleared = await emu.ok<Json>("PATCH", iam("identityProviders", idp.uid), {
+      body: { oidc: { additionalScopes: ["groups"] } },
+      query: { updateMask: "description,default_role,oidc.additional_scopes" },
+    });
+    expect(cleared).not.toHaveProperty("description");
+    expect(cleared).not.toHaveProperty("defaultRole");
+    expect(cleared.oidc).toEqual({ issuer: oidc.issuer, clientId: "client", additionalScopes: ["groups"] });
+    for (const mask of ["oidc.client_secret", "oidc"]) {
+      expect(
+        (await refused("PATCH", iam("identityProviders", idp.uid), {}, { updateMask: mask })).join(),
+      ).toMatch(/cannot be cleared/);
+    }
+  });
+
+  test("each validation rule is code 3 naming the field", async () => {
+    const at = iam("identityProviders", g.uid);
+    expect(await refused("POST", at, { name: "x" })).toEqual(["oidc: is required"]);
+    expect(await refused("POST", at, { name: "x", oidc: { ...oidc, issuer: "http://plain" } })).toEqual([
+      "oidc.issuer: must be an https URL",
+    ]);
+    expect(await refused("POST", at, { name: "x", oidc: { issuer: oidc.issuer, clientId: "c" } })).toEqual([
+      "oidc.clientSecret: is required",
+    ]);
+    expect((await refused("POST", at, { name: "x", defaultRole: "0".repeat(40), oidc })).join()).toMatch(
+      /^defaultRole: no role has the uid/,
+    );
+  });
+});
+
+describe("account associations", () => {
+  test("CRUD with every provider; a mask clears one provider; at least one must remain", async () => {
+    const body = {
+      name: "clouds",
+      amazon: { account: "123456789012" },
+      google: { projectId: "acme-prod", projectNumber: "42" },
+      azure: { tenantId: "t", clientIds: { app: "c" } },
+      github: { installations: [{ id: 7 }] },
+      chainguard: { serviceBindings: { INGESTER: "svc" } },
+    };
+    const a = AccountAssociationsSchema.parse(
+      await emu.ok("POST", iam("accountAssociations", g.uid), { body }),
+    );
+    expect(a).toMatchObject(body);
+    const less = await emu.ok<Json>("PATCH", iam("accountAssociations", a.uid), {
+      body: {},
+      query: { updateMask: "azure,github,chainguard,google" },
+    });
+    expect(Object.keys(less)).not.toContain("azure");
+    expect(less.amazon).toEqual(body.amazon);
+    expect(await refused("PATCH", iam("accountAssociations", a.uid), {}, { updateMask: "amazon" })).toEqual([
+      "amazon: at least one of amazon, google, azure, github, chainguard is required",
+    ]);
+    expect((await emu.call("DELETE", iam("accountAssociations", a.uid))).status).toBe(200);
+  });
+
+  test("each validation rule is code 3 naming the field", async () => {
+    const at = iam("accountAssociations", g.uid);
+    expect(await refused("POST", at, { name: "n" })).toEqual([
+      "amazon: at least one of amazon, google, azure, github, chainguard is required",
+    ]);
+    expect(await refused("POST", at, { name: "n", amazon: { account: "12" } })).toEqual([
+      "amazon.account: must be a 12-digit AWS account id",
+    ]);
+    expect(await refused("POST", at, { name: "n", google: { projectId: "p", projectNumber: "x" } })).toEqual([
+      "google.projectNumber: must be digits",
+    ]);
+  });
+});
+
+describe("group invites", () => {
+  test("the code is in the create answer only; invites are listed, read and deleted but never updated", async () => {
+    const made = GroupInviteSchema.parse(
+      await emu.ok("POST", iam("groupInvites", g.uid), {
+        body: { role: viewer, expiration: inDays(7), email: "dev@example.com", singleUse: true },
+      }),
+    );
+    expect(made.code).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    const got = await emu.ok<Json>("GET", iam("groupInvites", made.uid));
+    const listed = await emu.ok<Json>("GET", "/iam/v2beta1/groupInvites", {
+      query: { "uidp.children_of": g.uid },
+    });
+    for (const answer of [got, listed]) expect(JSON.stringify(answer)).not.toContain(made.code as string);
+    expect(got).toMatchObject({ role: viewer, email: "dev@example.com", singleUse: true });
+    expect(await refused("PATCH", iam("groupInvites", made.uid), { email: "x@example.com" })).toEqual([
+      "body: group invite resources are not updated; delete and create them again",
+    ]);
+    expect((await emu.call("DELETE", iam("groupInvites", made.uid))).status).toBe(200);
+  });
+
+  test("each validation rule is code 3 naming the field", async () => {
+    const at = iam("groupInvites", g.uid);
+    expect(await refused("POST", at, { role: viewer, expiration: inDays(31) })).toEqual([
+      "expiration: must be in the future and at most 30 days ahead",
+    ]);
+    expect(await refused("POST", at, { role: viewer, expiration: inDays(-1) })).toEqual([
+      "expiration: must be in the future and at most 30 days ahead",
+    ]);
+    expect(await refused("POST", at, { role: viewer, expiration: inDays(1), email: "nope" })).toEqual([
+      "email: must be an email address",
+    ]);
+    expect((await refused("POST", at, { role: "abc", expiration: inDays(1) })).join()).toMatch(
+      /^role: no role/,
+    );
+  });
+});
+
+describe("custom roles", () => {
+  test("CRUD under a group; masks set and clear capabilities; readable and bindable only in its subtree", async () => {
+    const sub = await emu.group("sub", g.uid);
+    const sibling = await emu.group(`sibling-${++seq}`);
+    const r = RoleSchema.parse(
+      await emu.ok("POST", iam("roles", g.uid), { body: { name: "auditor", capabilities: ["groups.list"] } }),
+    );
+    expect(r).toMatchObject({ parentUid: g.uid, capabilities: ["groups.list"] });
+    const cleared = await emu.ok<Json>("PATCH", iam("roles", r.uid), {
+      body: {},
+      query: { updateMask: "capabilities" },
+    });
+    expect(cleared.capabilities).toEqual([]);
+    const scoped = await emu.ok<{ roles: { name: string }[] }>("GET", "/iam/v2beta1/roles", {
+      query: { "uidp.children_of": g.uid },
+    });
+    expect(scoped.roles.map((x) => x.name).sort()).toEqual(["auditor", "editor", "owner", "viewer"]);
+    const idSub = await emu.identity(sub.uid, `s${++seq}`);
+    expect(
+      (
+        await emu.call("POST", iam("roleBindings", sub.uid), {
+          body: { identityUid: idSub.uid, roleUid: r.uid },
+        })
+      ).status,
+    ).toBe(200);
+    const idSibling = await emu.identity(sibling.uid, `s${++seq}`);
+    expect(
+      (
+        await refused("POST", iam("roleBindings", sibling.uid), {
+          identityUid: idSibling.uid,
+          roleUid: r.uid,
+        })
+      ).join(),
+    ).toMatch(/^roleUid: role "auditor" is defined in group .* and can be granted only there and below/);
+    // Readable to a viewer of the subgroup (where it can be bound), not to one of the sibling.
+    const subViewer = await emu.tokenWithRole(sub.uid, "viewer");
+    expect((await emu.call("GET", iam("roles", r.uid), { token: subViewer })).status).toBe(200);
+    const siblingViewer = await emu.tokenWithRole(sibling.uid, "viewer");
+    expect((await emu.call<ErrorBody>("GET", iam("roles", r.uid), { token: siblingViewer })).body.code).toBe(
+      5,
+    );
+    const names = await emu.ok<{ roles: { name: string }[] }>("GET", "/iam/v2beta1/roles", {
+      token: siblingViewer,
+    });
+    expect(names.roles.map((x) => x.name)).not.toContain("auditor");
+  });
+
+  test("a group holding a custom role, an identity provider, associations or an invite refuses its delete, naming each", async () => {
+    const full = await emu.group(`full-${++seq}`);
+    await emu.ok("POST", iam("roles", full.uid), { body: { name: "held" } });
+    await emu.ok("POST", iam("identityProviders", full.uid), {
+      body: { name: "idp", oidc: { issuer: "https://i.example", clientId: "c", clientSecret: "s" } },
+    });
+    await emu.ok("POST", iam("accountAssociations", full.uid), {
+      body: { name: "aa", amazon: { account: "123456789012" } },
+    });
+    await emu.ok("POST", iam("groupInvites", full.uid), { body: { role: viewer, expiration: inDays(1) } });
+    const a = await emu.call<ErrorBody>("DELETE", iam("groups", full.uid));
+    expect(a.body.code).toBe(9);
+    const v = detail<{ violations: { type: string; description: string }[] }>(
+      a.body,
+      "PreconditionFailure",
+    ).violations;
+    expect(v.map((x) => x.description.replace(/ \(uid .*\)$/, ""))).toEqual([
+      'group has child role "held"',
+      'group has child identity provider "idp"',
+      'group has child account association "aa"',
+      "group has child group invite",
+    ]);
+    expect(v.every((x) => x.type === "RESOURCE_NOT_EMPTY")).toBe(true);
+  });
+});
+
+describe("identity variants", () => {
+  const at = () => iam("identities", g.uid);
+  const jwks = JSON.stringify({ keys: [{ kty: "EC", crv: "P-256", x: "x", y: "y" }] });
+
+  test("each variant is stored and returned; switching variants with a mask replaces the old one", async () => {
+    const variants = [
+      {
+        claimMatch: {
+          issuerPattern: "https://.*\\.example",
+          subjectPattern: "repo:acme/.*",
+          claims: { ref: "main" },
+        },
+      },
+      {
+        awsIdentity: {
+          awsAccount: "123456789012",
+          awsArn: "arn:aws:iam::123456789012:role/ci",
+          awsUserIdPattern: "AROA.*",
+        },
+      },
+      {
+        static: {
+          issuer: "https://ci.internal",
+          subject: "deployer",
+          issuerKeys: jwks,
+          expiration: inDays(10),
+        },
+      },
+      { servicePrincipal: "INGESTER" },
+    ];
+    for (const v of variants) {
+      const made = IdentitySchema.parse(await emu.ok("POST", at(), { body: { name: `v${++seq}`, ...v } }));
+      expect(made).toMatchObject(v);
+    }
+    const id = await emu.identity(g.uid, `switch-${++seq}`);
+    const switched = await emu.ok<Json>("PATCH", iam("identities", id.uid), {
+      body: { servicePrincipal: "REGISTRY" },
+      query: { updateMask: "claimMatch,servicePrincipal" },
+    });
+    expect(switched).not.toHaveProperty("claimMatch");
+    expect(switched.servicePrincipal).toBe("REGISTRY");
+  });
+
+  test("each validation rule is code 3 naming the field", async () => {
+    expect(await refused("POST", at(), { name: "n" })).toEqual([
+      "claimMatch: exactly one of claimMatch, awsIdentity, static, servicePrincipal is required",
+    ]);
+    expect(
+      await refused("POST", at(), {
+        name: "n",
+        claimMatch: { issuer: "https://i", subject: "s" },
+        servicePrincipal: "REGISTRY",
+      }),
+    ).toEqual([
+      "servicePrincipal: exactly one of claimMatch, awsIdentity, static, servicePrincipal is required (got claimMatch and servicePrincipal)",
+    ]);
+    expect(
+      await refused("POST", at(), {
+        name: "n",
+        claimMatch: { issuer: "https://i", subjectPattern: "repo:(" },
+      }),
+    ).toEqual(["claimMatch.subjectPattern: is not a valid regular expression"]);
+    expect(
+      await refused("POST", at(), {
+        name: "n",
+        claimMatch: { issuer: "https://i", issuerPattern: "x", subject: "s" },
+      }),
+    ).toEqual([
+      "claimMatch.issuerPattern: exactly one of issuer, issuerPattern is required (got issuer and issuerPattern)",
+    ]);
+    expect(
+      await refused("POST", at(), {
+        name: "n",
+        claimMatch: { issuer: "https://i", subject: "s", claimPatterns: { ref: "[" } },
+      }),
+    ).toEqual(["claimMatch.claimPatterns.ref: is not a valid regular expression"]);
+    expect(
+      await refused("POST", at(), {
+        name: "n",
+        awsIdentity: { awsAccount: "1", awsArn: "a", awsUserId: "u" },
+      }),
+    ).toEqual(["awsIdentity.awsAccount: must be a 12-digit AWS account id"]);
+    expect(
+      await refused("POST", at(), {
+        name: "n",
+        static: { issuer: "https://i", subject: "s", issuerKeys: "{}", expiration: inDays(1) },
+      }),
+    ).toEqual(['static.issuerKeys: must be a JWKS as JSON text: {"keys": [{"kty": …}, …]}']);
+    expect((await refused("POST", at(), { name: "n", servicePrincipal: "ROOT" })).join()).toMatch(
+      /^servicePrincipal: /,
+    );
+    const id = await emu.identity(g.uid, `clear-${++seq}`);
+    expect(
+      await refused("PATCH", iam("identities", id.uid), {}, { updateMask: "claimMatch.subject" }),
+    ).toEqual(["claimMatch.subject: exactly one of subject, subjectPattern is required"]);
+  });
+});
