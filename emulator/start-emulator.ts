@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
+import { formatZodIssues } from "../sdk/index.js";
 import {
   ApiTokens,
   LocalIssuer,
@@ -173,9 +174,7 @@ function readFixtures(source: string | Fixtures | undefined): Fixtures | undefin
   }
   const parsed = Fixtures.safeParse(doc);
   if (!parsed.success) {
-    const first = parsed.error.issues
-      .map((i) => `${i.path.join(".") || "(document)"}: ${i.message}`)
-      .join("; ");
+    const first = formatZodIssues(parsed.error, "(document)").join("; ");
     throw new Error(`fixtures${typeof source === "string" ? ` ${source}` : ""}: ${first}`);
   }
   return parsed.data;

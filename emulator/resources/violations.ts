@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { FieldViolation } from "../../sdk/index.js";
+import { type FieldViolation, zodIssueLines } from "../../sdk/index.js";
 import { invalidArgument } from "../core/index.js";
 
 /**
@@ -12,10 +12,9 @@ import { invalidArgument } from "../core/index.js";
  * if (!parsed.success) throwZodViolations(parsed.error, { name: "must match the pattern …" });
  */
 export function throwZodViolations(error: z.ZodError, hints: Readonly<Record<string, string>> = {}): never {
-  const violations: FieldViolation[] = error.issues.map((issue) => {
-    const field = issue.path.length === 0 ? "body" : issue.path.map(String).join(".");
-    let description = /received undefined$/.test(issue.message) ? "is required" : issue.message;
-    if (field === "body" && issue.code === "invalid_type") description = "must be a JSON object";
+  const violations: FieldViolation[] = zodIssueLines(error, "body").map(({ field, message }, i) => {
+    let description = message;
+    if (field === "body" && error.issues[i]?.code === "invalid_type") description = "must be a JSON object";
     const hint = hints[field];
     if (hint !== undefined && !description.includes(hint)) description = `${description}; ${hint}`;
     return { field, description };

@@ -6,7 +6,7 @@ import { groupKind } from "./kinds/group-kind.js";
 import { identityKind } from "./kinds/identity-kind.js";
 import { roleBindingKind } from "./kinds/role-binding-kind.js";
 
-const KINDS: Record<KindDefinition["type"], KindDefinition> = {
+const KIND_DEFINITIONS: Record<KindDefinition["type"], KindDefinition> = {
   Group: groupKind,
   Identity: identityKind,
   RoleBinding: roleBindingKind,
@@ -25,7 +25,7 @@ export function install(
   type: string,
   req: pulumi.dynamic.ConfigureRequest | undefined,
 ): void {
-  const kind = KINDS[type as KindDefinition["type"]];
+  const kind = KIND_DEFINITIONS[type as KindDefinition["type"]];
   if (!kind)
     throw new Error(
       `pulumi-irv: unknown resource type ${JSON.stringify(type)}; is the installed pulumi-irv older than the program's?`,

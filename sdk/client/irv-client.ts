@@ -1,8 +1,9 @@
 import type { z } from "zod";
 import { staticToken, type TokenSource } from "../auth/token-source.js";
 import { ConfigurationError } from "../errors/api-error.js";
-import { KINDS } from "../schemas/kinds.js";
-import { type ReadOnlyResourceClient, ResourceClient } from "./resource-client.js";
+import { CapabilityList } from "../schemas/capabilities.js";
+import { collectionPath, KINDS } from "../schemas/kinds.js";
+import { type CallOptions, type ReadOnlyResourceClient, ResourceClient } from "./resource-client.js";
 import { HttpTransport, type TransportOptions } from "./transport.js";
 
 type Out<K extends keyof typeof KINDS> = z.output<(typeof KINDS)[K]["schema"]>;
@@ -78,6 +79,23 @@ export class IrvClient {
     this.repos = new ResourceClient(t, KINDS.repos);
     this.tags = new ResourceClient(t, KINDS.tags);
     this.advisories = new ResourceClient(t, KINDS.advisories);
+  }
+
+  /**
+   * The capabilities the server knows (`GET /iam/v2beta1/roles:capabilities`), for custom roles.
+   *
+   * @example
+   * const { capabilities } = await client.capabilities();
+   * await client.roles.create(groupUid, { name: "reader", capabilities: capabilities.filter((c) => c.endsWith(".list")) });
+   */
+  async capabilities(options: CallOptions = {}): Promise<CapabilityList> {
+    return (await this.transport.send({
+      method: "GET",
+      path: `${collectionPath(KINDS.roles)}:capabilities`,
+      schema: CapabilityList,
+      signal: options.signal,
+      retry: options.retry,
+    })) as CapabilityList;
   }
 
   /**

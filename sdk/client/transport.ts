@@ -13,6 +13,7 @@ import {
   type RetryPolicy,
   shouldRetry,
 } from "../retry/should-retry.js";
+import { formatZodIssues } from "../schemas/zod-issues.js";
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 
@@ -310,7 +311,7 @@ export class HttpTransport {
     }
     const r = req.schema.safeParse(json);
     if (r.success) return r.data;
-    const issues = r.error.issues.map((i) => `${i.path.length ? i.path.join(".") : "(body)"}: ${i.message}`);
+    const issues = formatZodIssues(r.error, "(body)");
     throw new InvalidResponseError(
       `${req.method} ${req.path}: response does not match the contract: ${issues.join("; ")}`,
       issues,

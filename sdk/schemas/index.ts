@@ -85,3 +85,4 @@ export {
   TYPE_URL_PREFIX,
 } from "./status.js";
 export { V1List } from "./v1.js";
+export { formatZodIssues, type IssueLine, zodIssueLines } from "./zod-issues.js";

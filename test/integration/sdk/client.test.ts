@@ -54,6 +54,34 @@ describe("IrvClient against the emulator", () => {
     expect(moved.claimMatch).toEqual({ issuer: "https://i.example", subject: "b" });
   });
 
+  it("reads the capabilities and writes every typed IAM kind; write-only and once-only fields come back as the contract says", async () => {
+    const group = await client.groups.create(emulator.orgUid, { name: "typed" });
+    const { capabilities } = await client.capabilities();
+    const reader = await client.roles.create(group.uid, {
+      name: "reader",
+      capabilities: capabilities.filter((c) => c.endsWith(".list")),
+    });
+    expect(reader.parentUid).toBe(group.uid);
+    expect(reader.capabilities).toContain("groups.list");
+    const idp = await client.identityProviders.create(group.uid, {
+      name: "corp",
+      defaultRole: reader.uid,
+      oidc: { issuer: "https://idp.example", clientId: "c", clientSecret: "secret" },
+    });
+    expect(idp.oidc).toEqual({ issuer: "https://idp.example", clientId: "c", additionalScopes: [] });
+    const invite = await client.groupInvites.create(group.uid, {
+      role: reader.uid,
+      expiration: new Date(Date.now() + 3_600_000).toISOString(),
+    });
+    expect(invite.code).toBeTruthy();
+    expect((await client.groupInvites.get(invite.uid)).code).toBeUndefined();
+    const aa = await client.accountAssociations.create(group.uid, {
+      name: "aws",
+      amazon: { account: "123456789012" },
+    });
+    expect(aa.amazon?.account).toBe("123456789012");
+  });
+
   it("reads every item of a long list in order, by cursor and by parallel offsets", async () => {
     const parent = await client.groups.create(emulator.orgUid, { name: "many" });
     for (let i = 0; i < 450; i += 50)

@@ -144,7 +144,7 @@ describe("list envelope over HTTP", () => {
     const client = new IrvClient({ baseUrl: origin, token: "t", dispatcher: agent });
     const page = await client.roles.list();
     expect(page).toEqual({
-      items: [{ uid: "ab12", name: "viewer" }],
+      items: [{ uid: "ab12", name: "viewer", capabilities: [] }],
       nextPageToken: undefined,
       totalCount: 1,
       skipped: 0,
