@@ -342,3 +342,67 @@ describe("identity variants", () => {
     ).toEqual(["claimMatch.subject: exactly one of subject, subjectPattern is required"]);
   });
 });
+
+describe("fixtures", () => {
+  test("seed every IAM kind, roles named from the group upwards; write-only fields stay hidden", async () => {
+    const created = await emu.ok<{ created: Record<string, number> }>("POST", "/_emulator/fixtures", {
+      body: {
+        groups: [
+          {
+            name: "seeded",
+            roles: [{ name: "puller", capabilities: ["repo.list", "tag.list"] }],
+            groups: [
+              {
+                name: "inner",
+                identities: [
+                  {
+                    name: "aws",
+                    awsIdentity: {
+                      awsAccount: "123456789012",
+                      awsArn: "arn:aws:iam::123456789012:role/x",
+                      awsUserIdPattern: ".*",
+                    },
+                  },
+                  {
+                    name: "ci",
+                    claimMatch: { issuer: emu.issuerUrl, subjectPattern: "repo:acme/.*" },
+                    roles: ["puller", "viewer"],
+                  },
+                ],
+                groupInvites: [{ role: "puller", expiration: inDays(2), email: "new@example.com" }],
+              },
+            ],
+            identityProviders: [
+              {
+                name: "corp",
+                defaultRole: "puller",
+                oidc: { issuer: "https://idp.example", clientId: "c", clientSecret: "fixture-secret" },
+              },
+            ],
+            accountAssociations: [{ name: "gh", github: { installations: [{ id: 3 }] } }],
+          },
+        ],
+      },
+    });
+    expect(created.created).toEqual({
+      groups: 2,
+      roles: 1,
+      identities: 2,
+      roleBindings: 2,
+      identityProviders: 1,
+      accountAssociations: 1,
+      groupInvites: 1,
+    });
+    const idps = await emu.ok<{ identityProviders: Json[] }>("GET", "/iam/v2beta1/identityProviders", {
+      query: { name: "corp" },
+    });
+    expect(JSON.stringify(idps)).not.toContain("fixture-secret");
+    const puller = await emu.roleUid("puller");
+    expect(idps.identityProviders[0]?.defaultRole).toBe(puller);
+    const bad = await emu.call<ErrorBody>("POST", "/_emulator/fixtures", {
+      body: { groupInvites: [{ role: "no-such-role", expiration: inDays(1) }] },
+    });
+    expect(bad.body.code).toBe(3);
+    expect(bad.body.message).toContain('no role named "no-such-role"');
+  });
+});
