@@ -124,8 +124,13 @@ const isJwks = (text: string): boolean => {
     return (
       Array.isArray(v.keys) &&
       v.keys.length > 0 &&
+      // Public keys only: a JWK with a private part (`d`) is a credential, and this field is returned.
       v.keys.every(
-        (k) => typeof k === "object" && k !== null && typeof (k as { kty?: unknown }).kty === "string",
+        (k) =>
+          typeof k === "object" &&
+          k !== null &&
+          typeof (k as { kty?: unknown }).kty === "string" &&
+          !("d" in k),
       )
     );
   } catch {
@@ -143,9 +148,9 @@ const isJwks = (text: string): boolean => {
 export const StaticIdentity = z.object({
   issuer: nonEmpty,
   subject: nonEmpty,
-  issuerKeys: z
-    .string()
-    .refine(isJwks, { message: 'must be a JWKS as JSON text: {"keys": [{"kty": …}, …]}' }),
+  issuerKeys: z.string().refine(isJwks, {
+    message: 'must be a JWKS of public keys as JSON text: {"keys": [{"kty": …}, …]}',
+  }),
   expiration: Timestamp,
 });
 /**

@@ -332,7 +332,13 @@ describe("identity variants", () => {
         name: "n",
         static: { issuer: "https://i", subject: "s", issuerKeys: "{}", expiration: inDays(1) },
       }),
-    ).toEqual(['static.issuerKeys: must be a JWKS as JSON text: {"keys": [{"kty": …}, …]}']);
+    ).toEqual(['static.issuerKeys: must be a JWKS of public keys as JSON text: {"keys": [{"kty": …}, …]}']);
+    const privateJwks = JSON.stringify({ keys: [{ kty: "EC", crv: "P-256", x: "x", y: "y", d: "secret" }] });
+    const withPrivate = await refused("POST", at(), {
+      name: "n",
+      static: { issuer: "https://i", subject: "s", issuerKeys: privateJwks, expiration: inDays(1) },
+    });
+    expect(withPrivate.join()).toMatch(/^static\.issuerKeys: must be a JWKS of public keys/);
     expect((await refused("POST", at(), { name: "n", servicePrincipal: "ROOT" })).join()).toMatch(
       /^servicePrincipal: /,
     );

@@ -1,11 +1,16 @@
 import { describe, expect, it } from "vitest";
 import {
+  CAPABILITIES,
   GROUP_NAME_PATTERN,
   GroupCreateSchema,
   GroupSchema,
   IdentityCreateSchema,
   listEnvelope,
+  matchesPattern,
+  Pattern,
   RoleBindingSchema,
+  RoleCreateSchema,
+  RoleSchema,
 } from "../../../sdk/index.js";
 
 describe("wire schemas", () => {
@@ -67,5 +72,26 @@ describe("wire schemas", () => {
       skipped: 0,
     });
     expect(e).toEqual({ items: [{ uid: "a" }], nextPageToken: "t", totalCount: 3, skipped: 0 });
+  });
+
+  it("identity variants: exactly one, patterns compile and match whole values only", () => {
+    const claimMatch = { issuer: "https://i", subjectPattern: "repo:acme/.*" };
+    expect(IdentityCreateSchema.safeParse({ name: "ci", claimMatch }).success).toBe(true);
+    const two = IdentityCreateSchema.safeParse({ name: "ci", claimMatch, servicePrincipal: "REGISTRY" });
+    expect(two.error?.issues[0]?.path).toEqual(["servicePrincipal"]);
+    expect(IdentityCreateSchema.safeParse({ name: "ci" }).error?.issues[0]?.message).toMatch(
+      /exactly one of/,
+    );
+    expect(Pattern.safeParse("repo:(").success).toBe(false);
+    expect(matchesPattern("repo:acme/.*", "repo:acme/app")).toBe(true);
+    expect(matchesPattern("acme", "xacmex")).toBe(false);
+  });
+
+  it("role capabilities are checked against the exported list; responses keep unknown ones", () => {
+    expect(RoleCreateSchema.safeParse({ name: "r", capabilities: ["groups.list"] }).success).toBe(true);
+    expect(RoleCreateSchema.safeParse({ name: "r", capabilities: ["groups.fly"] }).success).toBe(false);
+    const role = RoleSchema.parse({ uid: "ab", name: "r", capabilities: ["future.thing"] });
+    expect(role.capabilities).toEqual(["future.thing"]);
+    expect(CAPABILITIES).toContain("account_associations.delete");
   });
 });
