@@ -86,7 +86,8 @@ export class IrvClient {
    *
    * @example
    * const { capabilities } = await client.capabilities();
-   * await client.roles.create(groupUid, { name: "reader", capabilities: capabilities.filter((c) => c.endsWith(".list")) });
+   * const reads = CAPABILITIES.filter((c) => capabilities.includes(c) && c.endsWith(".list"));
+   * await client.roles.create(groupUid, { name: "reader", capabilities: reads });
    */
   async capabilities(options: CallOptions = {}): Promise<CapabilityList> {
     return (await this.transport.send({
