@@ -4,17 +4,21 @@ import type { KindContext, KindHooks } from "./kind-context.js";
 import { MAX_LISTED_VIOLATIONS } from "./limits.js";
 
 /**
- * How a child is named in a RESOURCE_NOT_EMPTY violation: its kind and name, or, for the kinds
- * without names, what it refers to.
+ * What the group hooks need to know of a child's kind.
  *
  * @example
- * describeChild(ctx, row); // 'identity "ci"', 'role binding of role "viewer" to identity …'
+ * const child: ChildKind = { singular: "identity", hooks: IDENTITY_HOOKS };
  */
-export function describeChild(ctx: KindContext, row: ResourceRow, singular: string): string {
-  if (row.kind === "roleBindings") {
-    const roleName = ctx.table.get("roles", row.refRole ?? "")?.name ?? row.refRole;
-    return `${singular} of role ${JSON.stringify(roleName)} to identity ${row.refIdentity}`;
-  }
+export interface ChildKind {
+  singular: string;
+  hooks: KindHooks;
+}
+
+// A child in a RESOURCE_NOT_EMPTY violation: its kind's own description, else its kind and name.
+function describeChild(ctx: KindContext, row: ResourceRow, kind: ChildKind | undefined): string {
+  const own = kind?.hooks.describe?.(ctx, row);
+  if (own !== undefined) return own;
+  const singular = kind?.singular ?? row.kind;
   return row.name === "" ? singular : `${singular} ${JSON.stringify(row.name)}`;
 }
 
@@ -23,9 +27,9 @@ export function describeChild(ctx: KindContext, row: ResourceRow, singular: stri
  * (code 9, one RESOURCE_NOT_EMPTY violation per child, at most {@link MAX_LISTED_VIOLATIONS}).
  *
  * @example
- * groupHooks((kind) => kind).beforeDelete?.(ctx, caller, row);
+ * groupHooks((kind) => ({ singular: kind, hooks: {} })).beforeDelete?.(ctx, caller, row);
  */
-export function groupHooks(singularOf: (kind: string) => string): KindHooks {
+export function groupHooks(kindOf: (kind: string) => ChildKind | undefined): KindHooks {
   return {
     beforeDelete(ctx, _caller, row) {
       if (row.uid === ctx.orgUid) throw permissionDenied("delete the root organization");
@@ -39,7 +43,7 @@ export function groupHooks(singularOf: (kind: string) => string): KindHooks {
         children.map((c) => ({
           type: "RESOURCE_NOT_EMPTY",
           subject: c.uid,
-          description: `group has child ${describeChild(ctx, c, singularOf(c.kind))} (uid ${c.uid})`,
+          description: `group has child ${describeChild(ctx, c, kindOf(c.kind))} (uid ${c.uid})`,
         })),
       );
     },

@@ -69,6 +69,8 @@ export interface KindHooks {
   ): Record<string, unknown>;
   /** The references the row indexes (role bindings: identity and role). */
   refs?(data: Record<string, unknown>): { identity: string | null; role: string | null };
+  /** How a row is named in messages, e.g. a RESOURCE_NOT_EMPTY violation (default: kind and name). */
+  describe?(ctx: KindContext, row: ResourceRow): string;
   /** The wire form of a row for this caller (default: the stored JSON minus hidden fields). */
   output?(ctx: KindContext, caller: Caller, row: ResourceRow): string;
 }

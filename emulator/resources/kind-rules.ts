@@ -107,7 +107,11 @@ export const KIND_RULES: Readonly<Record<KindName, KindRules>> = {
     scopeDepth: 0,
     hints: NAME_HINT,
     serviceFields: () => ({ resourceLimits: {}, verified: false }),
-    hooks: groupHooks((kind) => KINDS[kind as KindName]?.singular ?? kind),
+    // Looked up when a delete runs, once the table below exists.
+    hooks: groupHooks((kind) => {
+      const r = KIND_RULES[kind as KindName];
+      return r === undefined ? undefined : { singular: r.spec.singular, hooks: r.hooks };
+    }),
   }),
   identities: iamChild("identities", "identity", {
     serviceFields: (now) => ({ lastSeenTime: now }),

@@ -117,5 +117,9 @@ export const ROLE_BINDING_HOOKS: KindHooks = {
     return { uid, identityUid, roleUid, groupUid: parentUid, createTime: now } satisfies StoredBinding;
   },
   refs: (data) => ({ identity: String(data.identityUid), role: String(data.roleUid) }),
+  describe: (ctx, row) => {
+    const roleName = ctx.table.get("roles", row.refRole ?? "")?.name ?? row.refRole;
+    return `role binding of role ${JSON.stringify(roleName)} to identity ${row.refIdentity}`;
+  },
   output: (ctx, caller, row) => hydrateBinding(ctx.table, row, caller),
 };
