@@ -22,6 +22,8 @@ const compiles = (source: string): boolean => {
 export const Pattern = z
   .string()
   .min(1, { message: "must not be empty" })
+  // The STS runs these on every exchange: a bound keeps a hostile pattern's cost bounded too.
+  .max(1024, { message: "must be at most 1024 characters" })
   .refine(compiles, { message: "is not a valid regular expression" });
 
 /**
