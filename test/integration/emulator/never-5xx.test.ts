@@ -28,59 +28,68 @@ const nested = (levels: number): unknown => {
 };
 const rawNested = (levels: number) => `${"[".repeat(levels)}${"]".repeat(levels)}`;
 
-describe("free-form (loose) fields", () => {
-  const createIdp = (rawBody: string) =>
-    emu.call<ErrorBody>("POST", `/iam/v2beta1/identityProviders/${emu.orgUid}`, {
+describe("free-form fields", () => {
+  // The free-form parts of typed kinds: a GitHub installation's own fields, a clientIds map.
+  const createAssociations = (rawBody: string) =>
+    emu.call<ErrorBody>("POST", `/iam/v2beta1/accountAssociations/${emu.orgUid}`, {
       rawBody,
       headers: { "content-type": "application/json" },
     });
+  const installations = (settings: string) => `{"installations":[{"id":1,"settings":${settings}}]}`;
 
   test("regression (deeply nested loose fields crashed the store, HTTP 500): nesting past the limit is code 3 naming the field, on create and update", async () => {
     // 100 000 levels: within 1 MiB, past any recursion the server does.
     for (const levels of [9, 100_000]) {
-      const fields = invalid(await createIdp(`{"name":"deep-${levels}","settings":${rawNested(levels)}}`));
-      expect(fields.map((v) => v.field)).toEqual([expect.stringMatching(/^settings(\.|$)/)]);
+      const fields = invalid(
+        await createAssociations(`{"name":"deep-${levels}","github":${installations(rawNested(levels))}}`),
+      );
+      // The installation's own field, or (past the body's depth limit) the top-level field.
+      expect(fields.map((v) => v.field)).toEqual([expect.stringMatching(/^github(\.installations|$)/)]);
       expect(fields[0]?.description).toMatch(/levels deep/);
     }
-    const idp = await emu.ok<{ uid: string }>("POST", `/iam/v2beta1/identityProviders/${emu.orgUid}`, {
-      body: { name: "shallow", settings: nested(8) },
+    const shallow = await emu.ok<{ uid: string }>("POST", `/iam/v2beta1/accountAssociations/${emu.orgUid}`, {
+      body: { name: "shallow", github: { installations: [{ id: 1, settings: nested(5) }] } },
     });
-    const patched = await emu.call<ErrorBody>("PATCH", `/iam/v2beta1/identityProviders/${idp.uid}`, {
-      rawBody: `{"settings":${rawNested(100_000)}}`,
+    const patched = await emu.call<ErrorBody>("PATCH", `/iam/v2beta1/accountAssociations/${shallow.uid}`, {
+      rawBody: `{"github":${installations(rawNested(100_000))}}`,
       headers: { "content-type": "application/json" },
     });
-    expect(invalid(patched)[0]?.field).toBe("settings");
+    expect(invalid(patched)[0]?.field).toMatch(/^github/);
     const masked = await emu.call<ErrorBody>(
       "PATCH",
-      `/iam/v2beta1/identityProviders/${idp.uid}?updateMask=settings`,
-      { body: { settings: nested(9) } },
+      `/iam/v2beta1/accountAssociations/${shallow.uid}?updateMask=github`,
+      { body: { github: { installations: [{ id: 1, settings: nested(9) }] } } },
     );
-    expect(invalid(masked)[0]?.field).toMatch(/^settings\./);
+    expect(invalid(masked)[0]?.field).toMatch(/^github\.installations\./);
   });
 
-  test("a loose field over the size or entry limit, or too many fields, is code 3 naming it", async () => {
-    const big = invalid(await createIdp(JSON.stringify({ name: "big", blob: "x".repeat(20_000) })));
+  test("a free-form field over the size or entry limit, or with a reserved key, is code 3 naming it", async () => {
+    const big = invalid(
+      await createAssociations(
+        JSON.stringify({ name: "big", github: { installations: [{ id: 1, blob: "x".repeat(20_000) }] } }),
+      ),
+    );
     expect(big).toEqual([
-      { field: "blob", description: expect.stringMatching(/bytes of JSON, more than the limit of 16384/) },
+      {
+        field: "github.installations",
+        description: expect.stringMatching(/bytes of JSON, more than the limit of 16384/),
+      },
     ]);
+    const clientIds = Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`k${i}`, "c"]));
     const wide = invalid(
-      await createIdp(
-        JSON.stringify({
-          name: "wide",
-          map: Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`k${i}`, i])),
-        }),
-      ),
+      await createAssociations(JSON.stringify({ name: "wide", azure: { tenantId: "t", clientIds } })),
     );
-    expect(wide).toEqual([{ field: "map", description: expect.stringMatching(/101 entries/) }]);
-    const many = invalid(
-      await createIdp(
-        JSON.stringify({
-          name: "many",
-          ...Object.fromEntries(Array.from({ length: 33 }, (_, i) => [`f${i}`, i])),
-        }),
-      ),
+    expect(wide).toEqual([{ field: "azure.clientIds", description: expect.stringMatching(/101 entries/) }]);
+    const reserved = invalid(
+      await emu.call<ErrorBody>("POST", `/iam/v2beta1/identities/${emu.orgUid}`, {
+        body: {
+          name: "reserved",
+          claimMatch: { issuer: "https://i", subject: "s", claims: { constructor: "x" } },
+        },
+      }),
     );
-    expect(many[0]).toEqual({ field: "body", description: expect.stringMatching(/33 fields/) });
+    expect(reserved[0]?.field).toMatch(/^claimMatch\.claims/);
+    expect(reserved[0]?.description).toMatch(/reserved name/);
   });
 });
 
@@ -89,24 +98,27 @@ describe("update masks", () => {
     "regression (mask paths matched inherited members, HTTP 500): updateMask=%s is code 3 naming updateMask on every kind",
     async (member) => {
       const idp = await emu.ok<{ uid: string }>("POST", `/iam/v2beta1/identityProviders/${emu.orgUid}`, {
-        body: { name: `idp-${member}` },
+        body: {
+          name: `idp-${member}`,
+          oidc: { issuer: "https://idp.example", clientId: "c", clientSecret: "s" },
+        },
       });
       const group = await emu.group(`group-${member.toLowerCase()}`);
       for (const path of [`/iam/v2beta1/identityProviders/${idp.uid}`, `/iam/v2beta1/groups/${group.uid}`]) {
         const a = await emu.call<ErrorBody>("PATCH", `${path}?updateMask=${member}`, { body: {} });
         expect(invalid(a)).toEqual([{ field: "updateMask", description: expect.stringContaining(member) }]);
       }
-      // As a loose field in a body the same name is refused too (`__proto__` already by the parser).
-      const body = invalid(
-        await emu.call<ErrorBody>("PATCH", `/iam/v2beta1/identityProviders/${idp.uid}`, {
-          rawBody: `{"${member}": 1}`,
-          headers: { "content-type": "application/json" },
-        }),
-      );
-      expect(body[0]?.field).toBe(member === "__proto__" ? "body" : member);
-      expect(
-        (await emu.ok<Record<string, unknown>>("GET", `/iam/v2beta1/identityProviders/${idp.uid}`)).name,
-      ).toBe(`idp-${member}`);
+      // In a body the same name is not a field of the kind: ignored, like any unknown field
+      // (`__proto__` is refused by the parser), and the resource is unchanged.
+      const body = await emu.call<ErrorBody>("PATCH", `/iam/v2beta1/identityProviders/${idp.uid}`, {
+        rawBody: `{"${member}": 1}`,
+        headers: { "content-type": "application/json" },
+      });
+      if (member === "__proto__") expect(invalid(body)[0]?.field).toBe("body");
+      else expect(body.status).toBe(200);
+      const after = await emu.ok<Record<string, unknown>>("GET", `/iam/v2beta1/identityProviders/${idp.uid}`);
+      expect(after.name).toBe(`idp-${member}`);
+      expect(Object.hasOwn(after, member)).toBe(false);
     },
   );
 });
