@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import { MAX_TOKEN_TTL_SECONDS } from "./auth/index.js";
-import { parseFaultSpec } from "./core/index.js";
+import { parseFaultSpec, parseRateLimit } from "./core/index.js";
 import type { EmulatorOptions } from "./options.js";
 
 /**
@@ -17,6 +17,10 @@ export const USAGE = `Usage: irv-emulator [options]
   --fixtures FILE         JSON fixtures loaded into a new database
   --admin-token TOKEN     the admin token (default: stored one, else random)
   --faults SPEC           injected faults, e.g. 503=0.1,429=0.05,reset=0.02,latency=20
+  --latency MS            delay added to every API and STS request (the latency= fault)
+  --rate-limit RATE[,burst=N]
+                          per-caller token bucket: RATE requests/s, bursts of N (default
+                          RATE); over it, 429 RESOURCE_EXHAUSTED with Retry-After
   --token-ttl SECONDS     lifetime of exchanged API tokens (default 3600, at most 86400)
   --trusted-issuer URL    another OIDC issuer the STS accepts (repeatable)
   --org-uid UID           root organization uid of a new database (40 hex digits)
@@ -66,6 +70,8 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
         fixtures: { type: "string" },
         "admin-token": { type: "string" },
         faults: { type: "string" },
+        latency: { type: "string" },
+        "rate-limit": { type: "string" },
         "token-ttl": { type: "string" },
         "trusted-issuer": { type: "string", multiple: true },
         "org-uid": { type: "string" },
@@ -95,6 +101,14 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
       throw new UsageError(`--faults: ${(e as Error).message}`);
     }
   }
+  const rateLimit = str("rate-limit");
+  if (rateLimit !== undefined) {
+    try {
+      parseRateLimit(rateLimit);
+    } catch (e) {
+      throw new UsageError(`--rate-limit: ${(e as Error).message}`);
+    }
+  }
   const token = str("admin-token");
   if (token !== undefined && !/^\S+$/.test(token))
     throw new UsageError("--admin-token must be a non-empty word without spaces");
@@ -118,6 +132,8 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   set("fixtures", str("fixtures"));
   set("adminToken", token);
   set("faults", faults);
+  set("latencyMs", int("latency", 0, 600_000));
+  set("rateLimit", rateLimit);
   set("tokenTtlSeconds", int("token-ttl", 1, MAX_TOKEN_TTL_SECONDS));
   set("orgUid", orgUid);
   if (issuers.length > 0) options.trustedIssuers = issuers;

@@ -8,7 +8,16 @@
  * await emu.close();
  */
 export type { WorkloadTokenRequest } from "./auth/index.js";
-export { type Clock, type FaultSpec, formatFaultSpec, NO_FAULTS, parseFaultSpec } from "./core/index.js";
+export {
+  type Clock,
+  type FaultSpec,
+  formatFaultSpec,
+  formatRateLimit,
+  NO_FAULTS,
+  parseFaultSpec,
+  parseRateLimit,
+  type RateLimitSpec,
+} from "./core/index.js";
 export type { StatsSnapshot } from "./http/index.js";
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, PAGE_TOKEN_TTL_MS } from "./lists/index.js";
 export { AUTH_PATH, type EmulatorOptions, ISSUER_PATH } from "./options.js";

@@ -1,11 +1,11 @@
-import type { Clock, FaultSpec } from "./core/index.js";
+import type { Clock, FaultSpec, RateLimitSpec } from "./core/index.js";
 import type { Fixtures } from "./resources/index.js";
 
 /**
  * Options of {@link startEmulator}; every one has a default.
  *
  * @example
- * await startEmulator({ port: 0, data: "state.db", faults: "503=0.1", tokenTtlSeconds: 60 });
+ * await startEmulator({ port: 0, data: "state.db", faults: "503=0.1", rateLimit: "50,burst=100", tokenTtlSeconds: 60 });
  */
 export interface EmulatorOptions {
   /** Interface to listen on. Default `127.0.0.1`. */
@@ -20,6 +20,10 @@ export interface EmulatorOptions {
   adminToken?: string | undefined;
   /** Injected faults, as `--faults` takes them or parsed. Default none. */
   faults?: string | FaultSpec | undefined;
+  /** Delay added to every API and STS request, ms: the `latency=` fault (wins over the one in `faults`). */
+  latencyMs?: number | undefined;
+  /** Per-caller rate limit of the API, as `--rate-limit` takes it (`"50,burst=100"`) or parsed. Default none. */
+  rateLimit?: string | RateLimitSpec | undefined;
   /** Lifetime of exchanged API tokens, seconds. Default 3600 (spec §5.4). */
   tokenTtlSeconds?: number | undefined;
   /** Issuers the STS trusts besides the local one (their JWKS is fetched over HTTP). */

@@ -11,8 +11,22 @@ import {
   TTL_RULE,
   type WorkloadTokenRequest,
 } from "./auth/index.js";
-import { type FaultSpec, NO_FAULTS, parseFaultSpec, ROOT_UID_PATTERN } from "./core/index.js";
-import { buildApp, createAppContext, FaultInjector, RequestStats, type StatsSnapshot } from "./http/index.js";
+import {
+  type FaultSpec,
+  NO_FAULTS,
+  parseFaultSpec,
+  parseRateLimit,
+  type RateLimitSpec,
+  ROOT_UID_PATTERN,
+} from "./core/index.js";
+import {
+  buildApp,
+  createAppContext,
+  FaultInjector,
+  RateLimiter,
+  RequestStats,
+  type StatsSnapshot,
+} from "./http/index.js";
 import { PageTokens } from "./lists/index.js";
 import { AUTH_PATH, type EmulatorOptions, ISSUER_PATH, originOf } from "./options.js";
 import { Fixtures, loadFixtures, ResourceService, type SeedCounts } from "./resources/index.js";
@@ -45,6 +59,11 @@ export interface EmulatorHandle extends ReadyInfo {
   close(): Promise<void>;
   /** Replaces the injected faults (`"503=1"`, `"none"` or a parsed spec); returns the spec in force. */
   setFaults(spec: string | FaultSpec): FaultSpec;
+  /**
+   * Replaces the per-caller rate limit (`"50,burst=100"`, `"none"`, a parsed spec or undefined);
+   * every caller starts with a full bucket. Returns the limit in force.
+   */
+  setRateLimit(spec: string | RateLimitSpec | undefined): RateLimitSpec | undefined;
   /** The request counters (as `GET /_emulator/stats`). */
   stats(): StatsSnapshot;
   /** Zeroes the request counters. */
@@ -75,12 +94,17 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   if (options.orgUid !== undefined && !ROOT_UID_PATTERN.test(options.orgUid)) {
     throw new Error(`orgUid must be 40 lowercase hex digits, got ${JSON.stringify(options.orgUid)}`);
   }
-  const faultSpec: FaultSpec =
+  let faultSpec: FaultSpec =
     options.faults === undefined
       ? NO_FAULTS
       : typeof options.faults === "string"
         ? parseFaultSpec(options.faults)
         : options.faults;
+  if (options.latencyMs !== undefined) {
+    if (!(options.latencyMs >= 0)) throw new Error(`latencyMs must be 0 or more, got ${options.latencyMs}`);
+    faultSpec = { ...faultSpec, latencyMs: options.latencyMs };
+  }
+  const rateLimit = rateLimitOf(options.rateLimit);
   const fixtures = readFixtures(options.fixtures);
 
   const db = new Database(options.data);
@@ -101,10 +125,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 
     const stats = new RequestStats();
     const faults = new FaultInjector(faultSpec, options.random);
+    const rateLimiter = new RateLimiter(rateLimit, { onRefused: () => stats.recordRateLimited() });
     const ctx = createAppContext({
       service,
       stats,
       faults,
+      rateLimiter,
       authPath: AUTH_PATH,
       issuerPath: ISSUER_PATH,
       log: options.log ?? process.env.IRV_EMULATOR_LOG === "1",
@@ -150,6 +176,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         faults.set(typeof spec === "string" ? parseFaultSpec(spec) : spec);
         return faults.spec;
       },
+      setRateLimit: (spec) => {
+        rateLimiter.set(rateLimitOf(spec));
+        return rateLimiter.spec;
+      },
       stats: () => stats.snapshot(),
       resetStats: () => stats.reset(),
       seed: (f) => loadFixtures(service, Fixtures.parse(f)),
@@ -160,6 +190,16 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     db.close();
     throw e;
   }
+}
+
+function rateLimitOf(spec: string | RateLimitSpec | undefined): RateLimitSpec | undefined {
+  if (typeof spec === "string") return parseRateLimit(spec);
+  if (spec !== undefined && !(spec.rate > 0 && Number.isInteger(spec.burst) && spec.burst >= 1)) {
+    throw new Error(
+      `rateLimit needs a rate above 0 and a whole burst of at least 1, got ${JSON.stringify(spec)}`,
+    );
+  }
+  return spec;
 }
 
 function readFixtures(source: string | Fixtures | undefined): Fixtures | undefined {

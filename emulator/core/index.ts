@@ -9,6 +9,7 @@ export {
 } from "./api-fault.js";
 export { type FaultSpec, formatFaultSpec, hasFaults, NO_FAULTS, parseFaultSpec } from "./fault-spec.js";
 export { findInJson, isContainer, isWellFormed, type JsonNode } from "./json-value.js";
+export { formatRateLimit, parseRateLimit, type RateLimitSpec } from "./rate-limit-spec.js";
 export { type Clock, formatTimestamp, nextUpdateTime } from "./timestamps.js";
 export {
   ancestorUid,

@@ -1,6 +1,7 @@
 import type { ApiTokens, LocalIssuer, TokenExchange } from "../auth/index.js";
 import type { ResourceService } from "../resources/index.js";
 import type { FaultInjector } from "./fault-injector.js";
+import type { RateLimiter } from "./rate-limiter.js";
 import type { RequestStats } from "./request-stats.js";
 
 /**
@@ -23,6 +24,7 @@ export interface AuthServices {
  *   service,
  *   stats,
  *   faults,
+ *   rateLimiter: new RateLimiter(),
  *   authPath: "/auth",
  *   issuerPath: "/oidc",
  *   log: false,
@@ -33,6 +35,8 @@ export interface AppContext {
   service: ResourceService;
   stats: RequestStats;
   faults: FaultInjector;
+  /** The per-caller rate limit of the API (none by default). */
+  rateLimiter: RateLimiter;
   /** Path of the auth URL (`/auth`): the STS lives below it. */
   authPath: string;
   /** Path of the issuer URL (`/oidc`). */
@@ -47,7 +51,7 @@ export interface AppContext {
  * A context whose token services are attached later with {@link attachAuth}.
  *
  * @example
- * const ctx = createAppContext({ service, stats, faults, authPath: "/auth", issuerPath: "/oidc", log: false });
+ * const ctx = createAppContext({ service, stats, faults, rateLimiter, authPath: "/auth", issuerPath: "/oidc", log: false });
  */
 export function createAppContext(
   parts: Omit<AppContext, "auth">,

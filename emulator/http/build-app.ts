@@ -94,6 +94,7 @@ export function buildApp(ctx: AppContext): FastifyInstance {
         throw new ApiFault(Code.PERMISSION_DENIED, "the control API needs the admin token");
       }
       req.caller = ctx.service.callerOf(principal);
+      if (surface === "api") ctx.rateLimiter.admit(principal);
     }
   });
 

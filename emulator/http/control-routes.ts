@@ -1,7 +1,14 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { Code } from "../../sdk/index.js";
-import { ApiFault, formatFaultSpec, invalidArgument, parseFaultSpec } from "../core/index.js";
+import {
+  ApiFault,
+  formatFaultSpec,
+  formatRateLimit,
+  invalidArgument,
+  parseFaultSpec,
+  parseRateLimit,
+} from "../core/index.js";
 import { Fixtures, KIND_RULES, loadFixtures, requireObject, throwZodViolations } from "../resources/index.js";
 import type { AppContext } from "./app-context.js";
 import { replyJson, uidParam } from "./reply-json.js";
@@ -44,7 +51,8 @@ function parse<T extends z.ZodType>(schema: T, body: unknown): z.output<T> {
  *   `DELETE /_emulator/{repos,tags,advisories}/<uid>` (a repo takes its tags along);
  * - `POST /_emulator/fixtures` with a fixture document → counts per kind;
  * - `GET /_emulator/stats`, `POST /_emulator/stats/reset`;
- * - `GET /_emulator/faults`, `POST /_emulator/faults {"spec": "503=0.1,…"}` (or a JSON string).
+ * - `GET /_emulator/faults`, `POST /_emulator/faults {"spec": "503=0.1,…"}` (or a JSON string);
+ * - `GET /_emulator/rate-limit`, `POST /_emulator/rate-limit {"spec": "50,burst=100"}` (or `"none"`).
  *
  * @example
  * registerControlRoutes(app, ctx);
@@ -82,22 +90,29 @@ export function registerControlRoutes(app: FastifyInstance, ctx: AppContext): vo
   });
   app.get("/_emulator/faults", control, () => ({ spec: formatFaultSpec(ctx.faults.spec) }));
   app.post("/_emulator/faults", control, (req) => {
-    const body = req.body;
-    const spec =
-      typeof body === "string"
-        ? body
-        : typeof (body as { spec?: unknown })?.spec === "string"
-          ? (body as { spec: string }).spec
-          : undefined;
-    if (spec === undefined)
-      throw invalidArgument([
-        { field: "spec", description: 'is required, e.g. {"spec": "503=0.1,latency=20"}' },
-      ]);
-    try {
-      ctx.faults.set(parseFaultSpec(spec));
-    } catch (e) {
-      throw invalidArgument([{ field: "spec", description: (e as Error).message }]);
-    }
+    ctx.faults.set(parseSpec(req.body, parseFaultSpec, "503=0.1,latency=20"));
     return { spec: formatFaultSpec(ctx.faults.spec) };
   });
+  app.get("/_emulator/rate-limit", control, () => ({ spec: formatRateLimit(ctx.rateLimiter.spec) }));
+  app.post("/_emulator/rate-limit", control, (req) => {
+    ctx.rateLimiter.set(parseSpec(req.body, parseRateLimit, "50,burst=100"));
+    return { spec: formatRateLimit(ctx.rateLimiter.spec) };
+  });
+}
+
+// A spec body: `{"spec": "…"}` or a JSON string; a missing or bad spec is code 3 on `spec`.
+function parseSpec<T>(body: unknown, parse: (spec: string) => T, example: string): T {
+  const spec =
+    typeof body === "string"
+      ? body
+      : typeof (body as { spec?: unknown })?.spec === "string"
+        ? (body as { spec: string }).spec
+        : undefined;
+  if (spec === undefined)
+    throw invalidArgument([{ field: "spec", description: `is required, e.g. {"spec": "${example}"}` }]);
+  try {
+    return parse(spec);
+  } catch (e) {
+    throw invalidArgument([{ field: "spec", description: (e as Error).message }]);
+  }
 }

@@ -11,6 +11,8 @@ export interface StatsSnapshot {
   requests: Record<string, number>;
   /** Count of PATCH requests per `updateMask` value as sent, e.g. `{"description": 1}`. */
   updateMasks: Record<string, number>;
+  /** Requests refused with 429 by the per-caller rate limit (counted in `total` and `requests` too). */
+  rateLimited: number;
 }
 
 /**
@@ -25,6 +27,7 @@ export class RequestStats {
   private total = 0;
   private requests = new Map<string, number>();
   private updateMasks = new Map<string, number>();
+  private rateLimited = 0;
 
   /**
    * Counts one request.
@@ -42,6 +45,16 @@ export class RequestStats {
   }
 
   /**
+   * Counts one request refused by the rate limit (already counted by {@link record}).
+   *
+   * @example
+   * stats.recordRateLimited();
+   */
+  recordRateLimited(): void {
+    this.rateLimited++;
+  }
+
+  /**
    * The counts so far.
    *
    * @example
@@ -52,6 +65,7 @@ export class RequestStats {
       total: this.total,
       requests: Object.fromEntries(this.requests),
       updateMasks: Object.fromEntries(this.updateMasks),
+      rateLimited: this.rateLimited,
     };
   }
 
@@ -65,5 +79,6 @@ export class RequestStats {
     this.total = 0;
     this.requests.clear();
     this.updateMasks.clear();
+    this.rateLimited = 0;
   }
 }
