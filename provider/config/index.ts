@@ -1,4 +1,11 @@
 export {
+  REQUEST_LIMIT_SETTINGS,
+  type RequestLimitSettings,
+  type RequestLimits,
+  rateLimiterFor,
+  requestLimitsOf,
+} from "./request-limits.js";
+export {
   clientFor,
   type IrvSettings,
   insecureHttpAllowed,

@@ -5,6 +5,12 @@ import {
   staticToken,
   type TokenSource,
 } from "../../sdk/index.js";
+import {
+  REQUEST_LIMIT_SETTINGS,
+  type RequestLimitSettings,
+  rateLimiterFor,
+  requestLimitsOf,
+} from "./request-limits.js";
 import { chooseWorkloadToken, explainWorkloadFailures, workloadTokenOptions } from "./workload-token.js";
 
 /**
@@ -14,7 +20,7 @@ import { chooseWorkloadToken, explainWorkloadFailures, workloadTokenOptions } fr
  * const settings: IrvSettings = resolveSettings((k) => pulumi.runtime.getConfig(k));
  * const client = clientFor(settings);
  */
-export interface IrvSettings {
+export interface IrvSettings extends RequestLimitSettings {
   baseUrl: string | undefined;
   authUrl: string | undefined;
   token: string | undefined;
@@ -49,6 +55,7 @@ export const SETTINGS = {
   identityTokenSource: { config: "irv:identityTokenSource", env: "IRV_IDENTITY_TOKEN_SOURCE" },
   identityTokenAudience: { config: "irv:identityTokenAudience", env: "IRV_IDENTITY_TOKEN_AUDIENCE" },
   identityTokenVariable: { config: "irv:identityTokenVariable", env: "IRV_IDENTITY_TOKEN_VARIABLE" },
+  ...REQUEST_LIMIT_SETTINGS,
 } as const satisfies Record<keyof IrvSettings, { config: string; env: string }>;
 
 /**
@@ -74,6 +81,11 @@ export function resolveSettings(
     identityTokenSource: pick("identityTokenSource"),
     identityTokenAudience: pick("identityTokenAudience"),
     identityTokenVariable: pick("identityTokenVariable"),
+    maxRequestsPerSecond: pick("maxRequestsPerSecond"),
+    maxRetries: pick("maxRetries"),
+    retryDelayMs: pick("retryDelayMs"),
+    retryMaxDelayMs: pick("retryMaxDelayMs"),
+    maxRateLimitWaitSeconds: pick("maxRateLimitWaitSeconds"),
   };
 }
 
@@ -112,7 +124,7 @@ const clients = new Map<string, IrvClient>();
 
 /**
  * One client per distinct settings in a process, so that the three resource kinds and every data
- * source share connections and the cached exchanged token.
+ * source share connections, the cached exchanged token and the rate limiter.
  *
  * @example
  * const client = clientFor(resolveSettings(get));
@@ -123,11 +135,16 @@ export function clientFor(s: IrvSettings): IrvClient {
   if (!client) {
     if (!s.baseUrl)
       throw new ConfigurationError("irv:baseUrl (IRV_BASE_URL) is required: the URL of the IRV API");
+    const limits = requestLimitsOf(s);
     client = new IrvClient({
       baseUrl: s.baseUrl,
       auth: tokenSourceFor(s),
       allowInsecureHttp: insecureHttpAllowed(s),
       userAgent: "pulumi-irv",
+      retry: limits.retry,
+      // One limiter per client, and one client per settings in a process: every request of a
+      // provider process with the same credentials shares it.
+      rateLimiter: rateLimiterFor(limits),
     });
     clients.set(key, client);
   }

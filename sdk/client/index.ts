@@ -1,3 +1,9 @@
+export {
+  AdaptiveRateLimiter,
+  type LimiterTurn,
+  type RateLimiterOptions,
+  type RateLimiterState,
+} from "./adaptive-rate-limiter.js";
 export { IrvClient, type IrvClientOptions } from "./irv-client.js";
 export { LOST_CREATE_CLOCK_SKEW_MS } from "./lost-create.js";
 export {

@@ -14,6 +14,7 @@ import {
   shouldRetry,
 } from "../retry/should-retry.js";
 import { formatZodIssues } from "../schemas/zod-issues.js";
+import { AdaptiveRateLimiter } from "./adaptive-rate-limiter.js";
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 
@@ -96,6 +97,11 @@ export interface TransportOptions {
   /** undici dispatcher (keep-alive agent by default); inject a MockAgent or a proxy agent. */
   dispatcher?: Dispatcher | undefined;
   retry?: Readonly<RetryPolicy> | undefined;
+  /**
+   * Paces the requests (shared by every request of this transport): adapts to the service's rate
+   * limit, under an optional explicit cap. Default: a new unlimited {@link AdaptiveRateLimiter}.
+   */
+  rateLimiter?: AdaptiveRateLimiter | undefined;
   /** Time to wait for response headers, and between body chunks, in ms (default 60 s). */
   timeoutMs?: number | undefined;
   userAgent?: string | undefined;
@@ -121,6 +127,7 @@ export class HttpTransport {
   private readonly ownsDispatcher: boolean;
   private readonly opts: TransportOptions;
   private readonly sent = new Set<string>();
+  readonly rateLimiter: AdaptiveRateLimiter;
 
   constructor(opts: TransportOptions) {
     checkedBaseUrl(opts.baseUrl, "the API base URL (irv:baseUrl)", opts.allowInsecureHttp ?? false);
@@ -128,6 +135,7 @@ export class HttpTransport {
     this.baseUrl = opts.baseUrl.replace(/\/+$/, "");
     this.ownsDispatcher = !opts.dispatcher;
     this.dispatcher = opts.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connections: 16 });
+    this.rateLimiter = opts.rateLimiter ?? new AdaptiveRateLimiter();
   }
 
   /**
@@ -161,13 +169,18 @@ export class HttpTransport {
     let refreshed = false;
     // Set once an attempt may have taken effect without our seeing the answer.
     let maybeDone = false;
+    const turn = this.rateLimiter.turn();
     for (let attempt = 1; ; attempt++) {
       const started = performance.now();
       let token: string;
       try {
+        // The token after the wait for a slot, so that a long queue under a rate limit does not
+        // send a token that expired while it waited.
+        await turn.ready(req.signal);
         token = await this.token(req.signal);
         this.sent.add(token);
       } catch (error) {
+        turn.answered(error);
         // The token source failed: nothing was sent, so any method may try again, but a token
         // service that did not answer in time is not waited for once more.
         const decision: RetryDecision = isTimeout(error)
@@ -196,11 +209,18 @@ export class HttpTransport {
           signal: req.signal,
         });
         status = answer.status;
+        turn.answered();
         const parsed = this.parse(req, answer.text) as Out<S>;
         this.emit(req, attempt, status, started);
         return parsed;
       } catch (error) {
         if (error instanceof ApiError) status = error.httpStatus;
+        // Refused by the service's rate limit before any work: sent again at the limiter's pace,
+        // whatever the method, without a lost-create lookup and without using up an attempt.
+        if (turn.answered(error)) {
+          this.emit(req, attempt--, status, started, 0, (error as Error).message);
+          continue;
+        }
         if (status === 401 && !refreshed && this.opts.auth.invalidate()) {
           // An exchanged token may have expired early or been revoked: exchange once more, then believe the 401.
           refreshed = true;

@@ -79,7 +79,7 @@ export class ApiError extends IrvError {
   readonly preconditionViolations: readonly PreconditionViolation[];
   /** Server request id (from a RequestInfo detail or the `x-request-id` header). */
   readonly requestId: string | undefined;
-  /** Delay the server asked for (Retry-After or RetryInfo), in ms. */
+  /** Delay the server asked for, in ms: RetryInfo (ms precision) when present, else Retry-After. */
   readonly retryAfterMs: number | undefined;
   /** The server's message, without our prefix. */
   readonly serverMessage: string;
@@ -113,7 +113,8 @@ export class ApiError extends IrvError {
     this.fieldViolations = fieldViolations;
     this.preconditionViolations = preconditionViolations;
     this.requestId = requestId;
-    this.retryAfterMs = init.retryAfterMs ?? parseDuration(retryInfo?.retryDelay);
+    // RetryInfo first: Retry-After has whole seconds only, and a rate limit's wait is often 20 ms.
+    this.retryAfterMs = parseDuration(retryInfo?.retryDelay) ?? init.retryAfterMs;
     this.serverMessage = redactSecrets(status.message);
     this.method = init.method;
     this.path = redactSecrets(init.path);

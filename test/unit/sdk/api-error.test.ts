@@ -97,6 +97,21 @@ describe("ApiError", () => {
     });
     expect(e.retryAfterMs).toBe(1500);
   });
+
+  it("prefers RetryInfo's millisecond delay to Retry-After's whole seconds (a rate limit's 20 ms wait is not a second)", () => {
+    const e = ApiError.fromResponse({
+      method: "GET",
+      path: "/x",
+      httpStatus: 429,
+      retryAfterMs: 1000,
+      body: body({
+        code: 8,
+        message: "m",
+        details: [{ "@type": `${TYPE_URL_PREFIX}RetryInfo`, retryDelay: "0.020s" }],
+      }),
+    });
+    expect(e.retryAfterMs).toBe(20);
+  });
 });
 
 describe("redactSecrets", () => {
