@@ -9,6 +9,8 @@ export interface EmulatorStats {
   total: number;
   requests: Record<string, number>;
   updateMasks?: Record<string, number>;
+  /** Requests the rate limit refused (429), counted in `total` too. */
+  rateLimited?: number;
 }
 
 /** A running emulator plus what tests need around it. */
