@@ -6,8 +6,10 @@
 //   data-sources    bench/data-sources.ts      10 000-item list, parallel skip-fetch vs cursor
 //   provider-start  bench/provider-start.ts    module loading and plugin start
 //   emulator        `npm run bench:emulator` if defined, else bench/emulator-*.ts (output kept as is)
+//   scale           bench/scale.ts             3,000 resources, latency, rate limit (only when named:
+//                                              about 25 minutes)
 //
-// Without names, all of them. Flags (e.g. `--rounds=1`) are passed to every benchmark. Benchmarks are
+// Without names, all of them except those run only when named. Flags (e.g. `--rounds=1`) are passed to every benchmark. Benchmarks are
 // TypeScript run by Node's type stripping; bench/support/register-ts.mjs maps the repository's `.js`
 // import specifiers to their `.ts` files. Each leaves a JSON result in bench/out/ (git-ignored);
 // RESULTS.md is assembled from every result there, so running one benchmark refreshes its section only.
@@ -25,6 +27,7 @@ const OURS = [
   { name: "engine", file: "engine-overhead.ts", result: "engine-overhead" },
   { name: "data-sources", file: "data-sources.ts", result: "data-sources" },
   { name: "provider-start", file: "provider-start.ts", result: "provider-start" },
+  { name: "scale", file: "scale.ts", result: "scale", onlyWhenNamed: true },
 ];
 const emulatorBenches = readdirSync(path.join(root, "bench"))
   .filter((f) => /^emulator-.*\.(ts|mjs|js)$/.test(f))
@@ -40,7 +43,8 @@ for (const n of names) {
     process.exit(2);
   }
 }
-const selected = (n) => names.length === 0 || names.includes(n);
+const selected = (n) =>
+  names.includes(n) || (names.length === 0 && !OURS.find((b) => b.name === n)?.onlyWhenNamed);
 
 const run = (cmd, cmdArgs, options = {}) => {
   console.error(`\n> ${[cmd, ...cmdArgs].join(" ")}`);

@@ -1,0 +1,490 @@
+// Benchmark 6 (issue 15): pulumi-irv at the size of a real organization, under the service's rate
+// limits. One program shape (test/e2e/fixtures/org-tree-program: groups in a tree of fan-out 4, as
+// many identities, as many role bindings) at two sizes, each on two stacks side by side:
+//   irv   the real resources against the emulator (static token, default engine parallelism);
+//   noop  the same resources, dependencies and output keys on do-nothing dynamic providers.
+// Per round: up (create) → refresh → destroy at both sizes, alternating which stack goes first; then
+// an up of the small size with LATENCY ms on every request; then an up of the large size under a
+// per-caller rate limit of RATE requests per second.
+//
+//   a. up / refresh / destroy at SIZE vs no-op                           goal ≤ 1.10× per step
+//   b. per-resource cost at SIZE ÷ at SMALL, each vs its own no-op floor  goal ≤ 1.05
+//   c. up of SMALL at LATENCY ms ÷ (critical path × LATENCY + no-op up)   goal ≤ 1.3
+//   d. up of SIZE under --rate-limit RATE ÷ SIZE/RATE s                    goal ≤ 1.15, 429s ≤ 5 %
+//      (and, for the limiter alone, SIZE creates sent at once through one client under that limit)
+//   e. peak RSS of the dynamic-provider process at SIZE ÷ at SMALL         report (explain > 1.5)
+//   f. API calls per step at SIZE vs the minimum, 429s apart               goal exactly 1.00
+// Where the time goes: CPU time of each process of every command (engine, language host, program,
+// provider; bench/support/process-sampler.ts) and of the in-process emulator.
+//
+// Run: npm run bench -- scale (not part of the default set: about 25 minutes on 2 idle cores).
+// Options: --size=N (IRV_BENCH_SCALE_SIZE, default 3000 resources), --small=N (IRV_BENCH_SCALE_SMALL,
+// 300), --rate=N (IRV_BENCH_RATE, 50), --latency=MS (IRV_BENCH_LATENCY, 30), --rounds=N
+// (IRV_BENCH_ROUNDS, 1). Sizes are rounded down to a multiple of 3. Smoke: --size=150 --small=30.
+import os from "node:os";
+import type * as Emulator from "../emulator/index.ts";
+import { ensurePulumiCli } from "../scripts/pulumi-cli.ts";
+import type * as Sdk from "../sdk/index.ts";
+import { createStack, fixtureDir, type OperationResult, type TestStack } from "../test/e2e/harness/index.ts";
+import {
+  bytes,
+  loadDist,
+  machineInfo,
+  median,
+  ms,
+  numberOption,
+  progress,
+  saveResult,
+  table,
+  times,
+} from "./support/bench-kit.ts";
+import { ProcessSampler, type Role, type RoleUsage } from "./support/process-sampler.ts";
+
+const per = (n: number) => Math.max(1, Math.floor(n / 3));
+const SIZE = 3 * per(numberOption("size", "IRV_BENCH_SCALE_SIZE", 3000));
+const SMALL = 3 * per(numberOption("small", "IRV_BENCH_SCALE_SMALL", 300));
+const RATE = numberOption("rate", "IRV_BENCH_RATE", 50);
+const LATENCY = numberOption("latency", "IRV_BENCH_LATENCY", 30);
+const ROUNDS = numberOption("rounds", "IRV_BENCH_ROUNDS", 1);
+const FANOUT = 4;
+const GOALS = { step: 1.1, linear: 1.05, latency: 1.3, rate: 1.15, share429: 0.05, rss: 1.5 };
+
+type Mode = "irv" | "noop";
+const MODES: readonly Mode[] = ["irv", "noop"];
+type StepKey = "up" | "refresh" | "destroy";
+const STEPS: readonly StepKey[] = ["up", "refresh", "destroy"];
+const DATA_SOURCE_ROUTE = "GET /iam/v2beta1/roles";
+
+/** One measured command. */
+interface Sample {
+  durationMs: number;
+  usage: Record<Role, RoleUsage>;
+  /** CPU of this process (the emulator) during the command. */
+  emulatorCpuMs: number;
+  /** Emulator counters (irv only). */
+  calls?: { total: number; rateLimited: number; dataSource: number; byRoute: Record<string, number> };
+}
+
+/** API calls (besides the data source's) a step needs at least: one per resource. */
+const minimumCalls = (_step: StepKey, resources: number) => resources;
+
+/** Longest chain of API calls in an up of the program: the deepest group, its identity, the binding. */
+function criticalPath(resources: number): number {
+  const groups = per(resources);
+  let depth = 1;
+  for (let i = groups - 1; i > 0; i = Math.floor((i - 1) / FANOUT)) depth++;
+  return depth + 2;
+}
+
+async function main(): Promise<void> {
+  const cli = await ensurePulumiCli({ log: progress });
+  const machine = machineInfo(cli.binDir);
+  const { startEmulator } = await loadDist<typeof Emulator>("emulator/index.js");
+  const emu = await startEmulator({ port: 0 });
+  const loads: number[] = [machine.loadAverage];
+
+  const stacks = new Map<string, TestStack>();
+  const stackFor = async (mode: Mode, size: number): Promise<TestStack> => {
+    const key = `${mode}-${size}`;
+    let stack = stacks.get(key);
+    if (stack === undefined) {
+      stack = await createStack({
+        program: fixtureDir("org-tree-program"),
+        binDir: cli.binDir,
+        stackName: key,
+        timeoutMs: 3_600_000,
+        config: {
+          "irv:baseUrl": emu.baseUrl,
+          "irv:token": { value: emu.adminToken, secret: true },
+          orgUid: emu.orgUid,
+          mode,
+          prefix: `${mode}${size}`,
+          groups: String(per(size)),
+          identities: String(per(size)),
+          bindings: String(per(size)),
+        },
+      });
+      stacks.set(key, stack);
+    }
+    return stack;
+  };
+
+  const measure = async (label: string, mode: Mode, run: () => Promise<OperationResult>): Promise<Sample> => {
+    emu.resetStats();
+    const sampler = new ProcessSampler();
+    const cpu = process.cpuUsage();
+    const result = await run();
+    const used = process.cpuUsage(cpu);
+    const usage = sampler.stop();
+    const sample: Sample = {
+      durationMs: result.durationMs,
+      usage,
+      emulatorCpuMs: (used.user + used.system) / 1000,
+    };
+    if (mode === "irv") {
+      const s = emu.stats();
+      sample.calls = {
+        total: s.total,
+        rateLimited: s.rateLimited,
+        dataSource: s.requests[DATA_SOURCE_ROUTE] ?? 0,
+        byRoute: s.requests,
+      };
+    }
+    loads.push(Math.round((os.loadavg()[0] ?? 0) * 100) / 100);
+    const calls = sample.calls ? `, ${sample.calls.total} calls (${sample.calls.rateLimited} × 429)` : "";
+    progress(`${label} ${mode}: ${ms(result.durationMs)}${calls}, load ${loads.at(-1)}`);
+    return sample;
+  };
+
+  const samples: Record<string, Sample[]> = {};
+  const push = (key: string, s: Sample) => {
+    samples[key] ??= [];
+    samples[key].push(s);
+  };
+  progress(
+    `scale: ${SMALL} and ${SIZE} resources, latency ${LATENCY} ms, rate limit ${RATE}/s, ${ROUNDS} round(s) (load average ${machine.loadAverage})`,
+  );
+  const started = performance.now();
+  let clientAlone = { durationMs: Number.NaN, total: 0, rateLimited: 0 };
+  try {
+    for (let round = 1; round <= ROUNDS; round++) {
+      for (const size of [SMALL, SIZE]) {
+        for (const [i, step] of STEPS.entries()) {
+          const order = (round + i) % 2 === 0 ? MODES : [...MODES].reverse();
+          for (const mode of order) {
+            const stack = await stackFor(mode, size);
+            const run = () =>
+              step === "up" ? stack.up() : step === "refresh" ? stack.refresh() : stack.destroy();
+            push(`${step}-${size}-${mode}`, await measure(`round ${round} ${step} ${size}`, mode, run));
+          }
+        }
+      }
+
+      // c. Latency on every request, small size.
+      const small = await stackFor("irv", SMALL);
+      emu.setFaults(`latency=${LATENCY}`);
+      try {
+        push(
+          "latency",
+          await measure(`round ${round} up ${SMALL} at ${LATENCY} ms`, "irv", () => small.up()),
+        );
+      } finally {
+        emu.setFaults("none");
+      }
+      await small.destroy();
+
+      // d. The per-caller rate limit, large size.
+      const large = await stackFor("irv", SIZE);
+      emu.setRateLimit(String(RATE));
+      try {
+        push("rate", await measure(`round ${round} up ${SIZE} under ${RATE}/s`, "irv", () => large.up()));
+      } finally {
+        emu.setRateLimit("none");
+      }
+      await large.destroy();
+    }
+    // d, the limiter alone: SIZE creates at once through one client (what the provider process
+    // does, without the engine's pace), under the same limit.
+    const { IrvClient } = await loadDist<typeof Sdk>("sdk/index.js");
+    const client = new IrvClient({ baseUrl: emu.baseUrl, token: emu.adminToken });
+    const parent = await client.groups.create(emu.orgUid, { name: "client-alone" });
+    emu.setRateLimit(String(RATE));
+    emu.resetStats();
+    const t0 = performance.now();
+    await Promise.all(
+      Array.from({ length: SIZE }, (_, i) => client.groups.create(parent.uid, { name: `g-${i}` })),
+    );
+    const s = emu.stats();
+    clientAlone = { durationMs: performance.now() - t0, total: s.total, rateLimited: s.rateLimited };
+    emu.setRateLimit("none");
+    await client.close();
+    progress(
+      `client alone: ${SIZE} creates under ${RATE}/s in ${ms(clientAlone.durationMs)}, ${s.rateLimited} × 429`,
+    );
+  } finally {
+    for (const stack of stacks.values()) await stack.dispose().catch(() => undefined);
+    await emu.close();
+  }
+  const minutes = (performance.now() - started) / 60_000;
+
+  const med = (key: string, f: (s: Sample) => number) => median((samples[key] ?? []).map(f));
+  const time = (key: string) => med(key, (s) => s.durationMs);
+  const cpu = (key: string, role: Role) => med(key, (s) => s.usage[role].cpuMs);
+  const goalText = (ok: boolean) => (ok ? "yes" : "**no**");
+
+  // a. Steps at both sizes vs no-op.
+  const stepRows: string[][] = [];
+  let stepsMet = true;
+  for (const size of [SIZE, SMALL]) {
+    for (const step of STEPS) {
+      const irv = time(`${step}-${size}-irv`);
+      const noop = time(`${step}-${size}-noop`);
+      const ratio = irv / noop;
+      if (size === SIZE) stepsMet &&= ratio <= GOALS.step;
+      stepRows.push([
+        `${step} ${size}`,
+        ms(irv),
+        ms(noop),
+        times(ratio),
+        size === SIZE ? goalText(ratio <= GOALS.step) : "(reference)",
+        ms(cpu(`${step}-${size}-irv`, "engine")),
+        ms(cpu(`${step}-${size}-noop`, "engine")),
+        ms(cpu(`${step}-${size}-irv`, "provider")),
+        ms(cpu(`${step}-${size}-noop`, "provider")),
+        ms(cpu(`${step}-${size}-irv`, "program") + cpu(`${step}-${size}-irv`, "language host")),
+        ms(med(`${step}-${size}-irv`, (s) => s.emulatorCpuMs)),
+      ]);
+    }
+  }
+
+  // b. Per-resource cost, each size against its own floor.
+  const linearRows: string[][] = [];
+  let linearMet = true;
+  for (const step of STEPS) {
+    const big = time(`${step}-${SIZE}-irv`) / time(`${step}-${SIZE}-noop`);
+    const small = time(`${step}-${SMALL}-irv`) / time(`${step}-${SMALL}-noop`);
+    const growth = big / small;
+    linearMet &&= growth <= GOALS.linear;
+    const perResource = (size: number, mode: Mode) => time(`${step}-${size}-${mode}`) / size;
+    linearRows.push([
+      step,
+      `${perResource(SMALL, "irv").toFixed(1)} ms`,
+      `${perResource(SIZE, "irv").toFixed(1)} ms`,
+      `${perResource(SMALL, "noop").toFixed(1)} ms`,
+      `${perResource(SIZE, "noop").toFixed(1)} ms`,
+      times(growth),
+      goalText(growth <= GOALS.linear),
+    ]);
+  }
+
+  // c. Latency.
+  const depth = criticalPath(SMALL);
+  const latencyFloor = depth * LATENCY + time(`up-${SMALL}-noop`);
+  const latencyRatio = time("latency") / latencyFloor;
+  const latencyMet = latencyRatio <= GOALS.latency;
+
+  // d. Rate limit.
+  const rateFloor = (SIZE / RATE) * 1000;
+  const rateTime = time("rate");
+  const rateCalls = samples.rate?.[0]?.calls;
+  const share = med("rate", (s) => (s.calls ? s.calls.rateLimited / s.calls.total : Number.NaN));
+  const rateRatio = rateTime / rateFloor;
+  const engineFloor = time(`up-${SIZE}-noop`);
+  const rateMet = rateRatio <= GOALS.rate && share <= GOALS.share429;
+
+  // e. Memory.
+  const rss = (size: number) => med(`up-${size}-irv`, (s) => s.usage.provider.peakRssBytes);
+  const rssNoop = (size: number) => med(`up-${size}-noop`, (s) => s.usage.provider.peakRssBytes);
+  const rssRatio = rss(SIZE) / rss(SMALL);
+
+  // f. API calls per step at SIZE.
+  const callRows: string[][] = [];
+  let callsExact = true;
+  const callRow = (label: string, key: string, minimum: number, dsMinimum: number) => {
+    for (const s of samples[key] ?? []) {
+      const c = s.calls;
+      if (!c) continue;
+      const accepted = c.total - c.rateLimited - c.dataSource;
+      const exact = accepted === minimum && c.dataSource === dsMinimum;
+      callsExact &&= exact;
+      const routes = Object.entries(c.byRoute)
+        .filter(([route]) => route !== DATA_SOURCE_ROUTE)
+        .map(([route, n]) => `${route} ×${n}`)
+        .join(", ");
+      callRows.push([
+        label,
+        String(accepted),
+        String(minimum),
+        times(accepted / minimum),
+        `${c.dataSource} (minimum ${dsMinimum})`,
+        String(c.rateLimited),
+        routes,
+      ]);
+    }
+  };
+  for (const step of STEPS)
+    callRow(`${step} ${SIZE}`, `${step}-${SIZE}-irv`, minimumCalls(step, SIZE), step === "up" ? 1 : 0);
+  callRow(`up ${SIZE} under ${RATE}/s`, "rate", SIZE, 1);
+  callRow(`up ${SMALL} at ${LATENCY} ms`, "latency", SMALL, 1);
+
+  const roleRows = (["engine", "language host", "program", "provider"] as const).map((role) => [
+    role,
+    ...STEPS.flatMap((step) => [ms(cpu(`${step}-${SIZE}-irv`, role)), ms(cpu(`${step}-${SIZE}-noop`, role))]),
+    ms(cpu("rate", role)),
+  ]);
+
+  const loadText = `${Math.min(...loads)}–${Math.max(...loads)}`;
+  const markdown = [
+    `## 6. Scale: ${SIZE} resources under rate limits`,
+    "",
+    `\`npm run bench -- scale\` (${minutes.toFixed(1)} minutes, ${ROUNDS} round${ROUNDS > 1 ? "s" : ""}; 1-minute load`,
+    `average ${loadText} during the run). Program \`test/e2e/fixtures/org-tree-program\` (groups in a tree`,
+    `of fan-out ${FANOUT}, as many identities and role bindings) at ${SIZE} and ${SMALL} resources, against the`,
+    "in-process emulator with a static token, versus the same shape on do-nothing dynamic providers, at",
+    "the engine's default parallelism. Times are wall times of each CLI command (median of the rounds).",
+    "",
+    `### a. Steps vs no-op providers (goal ≤ ${GOALS.step.toFixed(2)}× at ${SIZE})`,
+    "",
+    "CPU columns: the engine (`pulumi`), the dynamic-provider process, the program with its language",
+    "host, and the emulator (in the benchmark process), from /proc while each command ran.",
+    "",
+    table(
+      [
+        "step",
+        "pulumi-irv",
+        "no-op",
+        "ratio",
+        "goal met",
+        "engine CPU irv",
+        "engine CPU no-op",
+        "provider CPU irv",
+        "provider CPU no-op",
+        "program CPU irv",
+        "emulator CPU",
+      ],
+      stepRows,
+    ),
+    "",
+    `### b. Per-resource cost, ${SIZE} vs ${SMALL} (goal ≤ ${GOALS.linear.toFixed(2)})`,
+    "",
+    `Growth = (pulumi-irv ÷ no-op at ${SIZE}) ÷ (pulumi-irv ÷ no-op at ${SMALL}): how much more each`,
+    "resource costs at the larger size once the engine's own growth (the no-op columns) is taken out.",
+    "",
+    table(
+      [
+        "step",
+        `irv per resource at ${SMALL}`,
+        `irv per resource at ${SIZE}`,
+        `no-op per resource at ${SMALL}`,
+        `no-op per resource at ${SIZE}`,
+        "growth",
+        "goal met",
+      ],
+      linearRows,
+    ),
+    "",
+    `### c. Up of ${SMALL} resources at ${LATENCY} ms per request (goal ≤ ${GOALS.latency.toFixed(2)})`,
+    "",
+    `Floor = critical path (${depth} calls: the deepest group, its identity, the binding) × ${LATENCY} ms + the`,
+    `no-op up of ${SMALL} (${ms(time(`up-${SMALL}-noop`))}). The engine runs at most 8 operations at once on`,
+    "this machine (`--parallel` defaults to 4 per CPU), so the wider tree levels take several latencies.",
+    "",
+    table(
+      ["measure", "time", "floor", "ratio", "goal met"],
+      [
+        [
+          `up ${SMALL} at ${LATENCY} ms`,
+          ms(time("latency")),
+          ms(latencyFloor),
+          times(latencyRatio),
+          goalText(latencyMet),
+        ],
+      ],
+    ),
+    "",
+    `### d. Up of ${SIZE} resources under \`--rate-limit ${RATE}\` (goal ≤ ${GOALS.rate.toFixed(2)}× of ${SIZE}/${RATE} s, 429s ≤ ${GOALS.share429 * 100} %)`,
+    "",
+    table(
+      [
+        "measure",
+        "time",
+        `${SIZE}/${RATE} s`,
+        "ratio",
+        "429s",
+        "share of requests",
+        `no-op up ${SIZE}`,
+        "goal met",
+      ],
+      [
+        [
+          `up ${SIZE}, limit ${RATE}/s`,
+          ms(rateTime),
+          ms(rateFloor),
+          times(rateRatio),
+          `${rateCalls?.rateLimited ?? "–"} of ${rateCalls?.total ?? "–"}`,
+          `${(share * 100).toFixed(1)} %`,
+          ms(engineFloor),
+          goalText(rateMet),
+        ],
+        [
+          `${SIZE} creates at once, one client`,
+          ms(clientAlone.durationMs),
+          ms(rateFloor),
+          times(clientAlone.durationMs / rateFloor),
+          `${clientAlone.rateLimited} of ${clientAlone.total}`,
+          `${((clientAlone.rateLimited / clientAlone.total) * 100).toFixed(1)} %`,
+          "–",
+          "(limiter alone)",
+        ],
+      ],
+    ),
+    "",
+    "The up cannot be faster than the engine's own up of the same program on no-op providers (the",
+    "no-op column): when that is longer than the rate floor, the engine, not the limit, sets the pace.",
+    "The second row sends the creates through one `IrvClient` without the engine, all at once: what the",
+    "adaptive limiter alone achieves under the limit (the service allows a burst of one second's worth,",
+    `so the floor of ${SIZE} requests is really (${SIZE} − ${RATE})/${RATE} s).`,
+    "",
+    `### e. Peak memory of the dynamic-provider process (report; explain above ${GOALS.rss})`,
+    "",
+    table(
+      ["stack", `peak RSS at ${SMALL}`, `peak RSS at ${SIZE}`, "ratio"],
+      [
+        ["pulumi-irv", bytes(rss(SMALL)), bytes(rss(SIZE)), times(rssRatio)],
+        ["no-op", bytes(rssNoop(SMALL)), bytes(rssNoop(SIZE)), times(rssNoop(SIZE) / rssNoop(SMALL))],
+      ],
+    ),
+    "",
+    `### f. API calls per step at ${SIZE} (goal exactly 1.00, 429s counted apart)`,
+    "",
+    table(
+      [
+        "command",
+        "accepted calls",
+        "minimum",
+        "ratio",
+        "data-source calls",
+        "429s",
+        "routes (429s included)",
+      ],
+      callRows,
+    ),
+    "",
+    `### Where the time goes: CPU per process at ${SIZE}`,
+    "",
+    table(
+      [
+        "process",
+        "up irv",
+        "up no-op",
+        "refresh irv",
+        "refresh no-op",
+        "destroy irv",
+        "destroy no-op",
+        `up under ${RATE}/s`,
+      ],
+      roleRows,
+    ),
+  ].join("\n");
+
+  saveResult({
+    name: "scale",
+    markdown,
+    machine,
+    goalsMet: stepsMet && linearMet && latencyMet && rateMet && callsExact,
+    data: {
+      size: SIZE,
+      small: SMALL,
+      rate: RATE,
+      latencyMs: LATENCY,
+      rounds: ROUNDS,
+      minutes,
+      loads,
+      criticalPath: depth,
+      clientAlone,
+      samples,
+    },
+  });
+}
+
+await main();
