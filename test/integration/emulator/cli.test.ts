@@ -63,12 +63,34 @@ describe("ready line and shutdown", () => {
   });
 });
 
+test("--rate-limit limits each caller, --latency delays each request", async () => {
+  const r = run(["--rate-limit", "0.1,burst=1", "--latency", "5"]);
+  const info = await r.ready;
+  try {
+    const get = () =>
+      fetch(`${info.baseUrl}/iam/v2beta1/roles`, { headers: { authorization: `Bearer ${info.adminToken}` } });
+    expect((await get()).status).toBe(200);
+    const refused = await get();
+    expect(refused.status).toBe(429);
+    expect(((await refused.json()) as { code: number }).code).toBe(8);
+    const faults = await fetch(`${info.baseUrl}/_emulator/faults`, {
+      headers: { authorization: `Bearer ${info.adminToken}` },
+    });
+    expect(await faults.json()).toEqual({ spec: "latency=5" });
+  } finally {
+    r.child.kill("SIGTERM");
+    expect((await r.exit).code).toBe(0);
+  }
+});
+
 describe("bad command lines exit 2 naming the flag", () => {
   test.each([
     [["--port", "abc"], "--port"],
     [["--port", "70000"], "--port"],
     [["--faults", "503=7"], "--faults"],
     [["--faults", "boom=1"], "--faults"],
+    [["--rate-limit", "0"], "--rate-limit"],
+    [["--latency", "slow"], "--latency"],
     [["--token-ttl", "0"], "--token-ttl"],
     [["--bogus"], "--bogus"],
     [["--data"], "--data"],
