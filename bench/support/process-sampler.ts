@@ -6,10 +6,20 @@
 import { readdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 
-/** The parts of one Pulumi command, by what the process runs. */
+/**
+ * The parts of one Pulumi command, by what the process runs.
+ *
+ * @example
+ * const role: Role = "provider"; // the dynamic-provider plugin
+ */
 export type Role = "engine" | "language host" | "program" | "provider" | "other";
 
-/** CPU time and peak memory of one role during a command (summed over its processes). */
+/**
+ * CPU time and peak memory of one role during a command (summed over its processes).
+ *
+ * @example
+ * const { cpuMs, peakRssBytes }: RoleUsage = sampler.stop().provider;
+ */
 export interface RoleUsage {
   cpuMs: number;
   /** The largest VmHWM (peak RSS) of any process of this role, in bytes. */
