@@ -143,6 +143,7 @@ describe("stats", () => {
       total: number;
       requests: Record<string, number>;
       updateMasks: Record<string, number>;
+      rateLimited: number;
     }>("GET", "/_emulator/stats");
     expect(stats).toEqual({
       total: 5,
@@ -153,10 +154,12 @@ describe("stats", () => {
         "GET /iam/v2beta1/groups": 1,
       },
       updateMasks: { description: 1 },
+      // No rate limit is set: nothing refused (test/integration/emulator/rate-limit.test.ts counts them).
+      rateLimited: 0,
     });
     expect(emu.stats()).toEqual(stats);
     await emu.ok("POST", "/_emulator/stats/reset");
-    expect(emu.stats()).toEqual({ total: 0, requests: {}, updateMasks: {} });
+    expect(emu.stats()).toEqual({ total: 0, requests: {}, updateMasks: {}, rateLimited: 0 });
   });
 
   test("STS exchanges are counted; issuer and control calls are not", async () => {
