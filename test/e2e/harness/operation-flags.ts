@@ -7,6 +7,11 @@ export interface FlagOptions {
   refresh?: boolean;
   diff?: boolean;
   targetDependents?: boolean;
+  excludeDependents?: boolean;
+  continueOnError?: boolean;
+  clearPendingCreates?: boolean;
+  excludeProtected?: boolean;
+  suppressOutputs?: boolean;
   target?: string[];
   replace?: string[];
   exclude?: string[];
@@ -14,7 +19,19 @@ export interface FlagOptions {
 }
 
 type Flag =
-  | { option: "expectNoChanges" | "refresh" | "diff" | "targetDependents"; takes: "nothing" }
+  | {
+      option:
+        | "expectNoChanges"
+        | "refresh"
+        | "diff"
+        | "targetDependents"
+        | "excludeDependents"
+        | "continueOnError"
+        | "clearPendingCreates"
+        | "excludeProtected"
+        | "suppressOutputs";
+      takes: "nothing";
+    }
   | { option: "target" | "replace" | "exclude"; takes: "urn" }
   | { option: "parallel"; takes: "number" };
 
@@ -25,6 +42,19 @@ const FLAGS: Record<string, Flag & { ops: readonly Operation[] }> = {
   "--diff": { option: "diff", takes: "nothing", ops: ["preview", "up", "destroy"] },
   "--target-dependents": {
     option: "targetDependents",
+    takes: "nothing",
+    ops: ["preview", "up", "refresh", "destroy"],
+  },
+  "--exclude-dependents": {
+    option: "excludeDependents",
+    takes: "nothing",
+    ops: ["preview", "up", "refresh", "destroy"],
+  },
+  "--continue-on-error": { option: "continueOnError", takes: "nothing", ops: ["up", "destroy"] },
+  "--clear-pending-creates": { option: "clearPendingCreates", takes: "nothing", ops: ["refresh"] },
+  "--exclude-protected": { option: "excludeProtected", takes: "nothing", ops: ["destroy"] },
+  "--suppress-outputs": {
+    option: "suppressOutputs",
     takes: "nothing",
     ops: ["preview", "up", "refresh", "destroy"],
   },

@@ -65,8 +65,9 @@ export interface OperationOptions {
   env?: Record<string, string>;
   /**
    * CLI flags, e.g. `["--target", urn]` or `["--expect-no-changes"]`, given to the Automation API as its
-   * options: `--expect-no-changes`, `--refresh`, `--diff`, `--target`, `--target-dependents`,
-   * `--replace`, `--exclude`, `--parallel` (where the CLI takes them). Others are refused with an error.
+   * options (see the table in operation-flags.ts: `--expect-no-changes`, `--refresh`, `--target`,
+   * `--replace`, `--exclude`, `--continue-on-error`, `--clear-pending-creates`, … where the CLI takes
+   * them). Others are refused with an error listing the supported ones.
    */
   args?: string[];
   /** Resolve with the result on a non-zero exit instead of throwing {@link PulumiCommandError}. */
