@@ -3,6 +3,10 @@ import { defineConfig } from "vitest/config";
 // Three suites with different costs: unit (pure, fast), integration (real emulator over loopback HTTP)
 // and e2e (the real Pulumi engine). e2e files run one at a time because each spawns the engine and a
 // provider process, and the machine has two cores.
+// e2e hooks start an emulator and create stacks (seconds; the harness gives up on a stack setup after
+// 2 minutes) and dispose of them (a destroy: the harness gives up on one operation after 5 minutes,
+// naming it), so 6 minutes only catches what hangs outside the harness. The global setup, which may
+// build the Pulumi CLI for minutes on a new machine, is not a hook: vitest runs it without a limit.
 export default defineConfig({
   test: {
     projects: [
@@ -20,7 +24,7 @@ export default defineConfig({
           name: "e2e",
           include: ["test/e2e/**/*.test.ts"],
           testTimeout: 600_000,
-          hookTimeout: 3_600_000,
+          hookTimeout: 360_000,
           fileParallelism: false,
           globalSetup: ["test/e2e/global-setup.ts"],
         },

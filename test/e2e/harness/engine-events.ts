@@ -1,4 +1,3 @@
-import { existsSync, readFileSync } from "node:fs";
 import type {
   DiagnosticEvent,
   EngineEvent,
@@ -7,20 +6,6 @@ import type {
 } from "@pulumi/pulumi/automation/index.js";
 
 export type { DiagnosticEvent, EngineEvent, PolicyEvent, SummaryEvent };
-
-/**
- * Reads the JSON-lines file the CLI writes with `--event-log`. A missing file (the command failed
- * before the engine started) gives no events.
- * @example
- * const events = readEventLog("/tmp/x/events-1.jsonl");
- */
-export function readEventLog(file: string): EngineEvent[] {
-  if (!existsSync(file)) return [];
-  return readFileSync(file, "utf8")
-    .split("\n")
-    .filter((line) => line.trim() !== "")
-    .map((line) => JSON.parse(line) as EngineEvent);
-}
 
 /**
  * Policy violations reported during an operation (mandatory and advisory).

@@ -1,5 +1,7 @@
-// Public face of the e2e harness: drive real Pulumi programs through the real CLI on a private, offline
-// backend. See docs/toolchain.md.
+// Public face of the e2e harness: drive real Pulumi programs through the Automation API and the real CLI
+// on a private, offline backend. See docs/toolchain.md.
+
+export { PulumiTimeoutError } from "./deadline.js";
 export {
   type DiagnosticEvent,
   diagnostics,
@@ -7,13 +9,18 @@ export {
   type PolicyEvent,
   policyPacksRun,
   policyViolations,
-  readEventLog,
   type SummaryEvent,
   summary,
 } from "./engine-events.js";
 export { fixtureDir } from "./fixtures.js";
 export { pulumiBinDir } from "./pulumi-bin.js";
-export { type CommandResult, PulumiCommandError, type RunPulumiOptions, runPulumi } from "./run-pulumi.js";
+export {
+  type CommandResult,
+  PulumiCommandError,
+  pulumiCommand,
+  type RunPulumiOptions,
+  runPulumi,
+} from "./run-pulumi.js";
 export {
   type ConfigValue,
   createStack,

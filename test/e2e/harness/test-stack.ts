@@ -1,11 +1,26 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import {
+  type ConfigMap,
+  LocalWorkspace,
+  type OutputMap,
+  type Stack,
+} from "@pulumi/pulumi/automation/index.js";
 import { pulumiEnv } from "../../../scripts/pulumi-cli.js";
-import { type EngineEvent, readEventLog } from "./engine-events.js";
+import { withDeadline } from "./deadline.js";
+import type { EngineEvent } from "./engine-events.js";
+import { flagOptions, type Operation } from "./operation-flags.js";
+import { programProjectSettings } from "./project-settings.js";
 import { pulumiBinDir } from "./pulumi-bin.js";
-import { type CommandResult, PulumiCommandError, runPulumi } from "./run-pulumi.js";
+import {
+  type CommandResult,
+  collectOutput,
+  exitCodeOf,
+  PulumiCommandError,
+  pulumiCommand,
+  runPulumi,
+} from "./run-pulumi.js";
 
 /** A stack config value: plain text, or `{ value, secret: true }` for an encrypted secret. */
 export type ConfigValue = string | { value: string; secret?: boolean };
@@ -31,8 +46,13 @@ export interface TestStackOptions {
   binDir?: string;
   /** Passphrase of the stack's secrets provider. Default: a fixed test value. */
   passphrase?: string;
-  /** Kill any single command after this many milliseconds. Default 5 minutes. */
+  /**
+   * Give up on any single operation or command after this many milliseconds (an operation is first
+   * interrupted with SIGINT, as the Automation API does): default 5 minutes.
+   */
   timeoutMs?: number;
+  /** Give up on the stack's setup (workspace, `stack init`, config) after this many milliseconds: default 2 minutes. */
+  setupTimeoutMs?: number;
 }
 
 /** Options for one engine operation. */
@@ -43,7 +63,12 @@ export interface OperationOptions {
   policyPackConfigs?: string[];
   /** Extra environment for this operation only. */
   env?: Record<string, string>;
-  /** Extra CLI flags, e.g. `["--target", urn]` or `["--expect-no-changes"]`. */
+  /**
+   * CLI flags, e.g. `["--target", urn]` or `["--expect-no-changes"]`, given to the Automation API as its
+   * options (see the table in operation-flags.ts: `--expect-no-changes`, `--refresh`, `--target`,
+   * `--replace`, `--exclude`, `--continue-on-error`, `--clear-pending-creates`, … where the CLI takes
+   * them). Others are refused with an error listing the supported ones.
+   */
   args?: string[];
   /** Resolve with the result on a non-zero exit instead of throwing {@link PulumiCommandError}. */
   allowFailure?: boolean;
@@ -51,7 +76,7 @@ export interface OperationOptions {
 
 /** The result of preview/up/refresh/destroy. */
 export interface OperationResult extends CommandResult {
-  /** Engine events from `--event-log` (diagnostics, resource steps, policy violations, summary). */
+  /** Engine events (diagnostics, resource steps, policy violations, summary), from the Automation API. */
   events: EngineEvent[];
   /** Stack outputs after a successful `up`/`refresh`, secrets in plain text. */
   outputs?: Record<string, unknown>;
@@ -82,65 +107,36 @@ export interface StackState {
   };
 }
 
-/** Minimal typing of js-yaml (a dependency of @pulumi/pulumi) used to read a program's Pulumi.yaml. */
-interface YamlLoader {
-  load(text: string): unknown;
-}
-
-function loadYaml(text: string): unknown {
-  // Resolved through @pulumi/pulumi so it is the copy that package depends on, not a guess at hoisting.
-  const fromHere = createRequire(import.meta.url);
-  const fromSdk = createRequire(fromHere.resolve("@pulumi/pulumi/package.json"));
-  return (fromSdk("js-yaml") as YamlLoader).load(text);
-}
-
-/**
- * Writes a Pulumi.yaml for the program into `projectDir`, with `main` as an absolute path to the program.
- * Why a separate project dir: the CLI writes `Pulumi.<stack>.yaml` (config, encryption salt) next to
- * Pulumi.yaml, and tests must neither dirty the repository nor share that file between runs.
- */
-function writeProjectFile(projectDir: string, program: string, projectName: string | undefined): string {
-  const programPath = path.resolve(program);
-  const programDir = statSync(programPath).isDirectory() ? programPath : path.dirname(programPath);
-  let project: Record<string, unknown> = {};
-  for (const name of ["Pulumi.yaml", "Pulumi.yml"]) {
-    const file = path.join(programDir, name);
-    if (existsSync(file)) {
-      const parsed = loadYaml(readFileSync(file, "utf8"));
-      if (parsed !== null && typeof parsed === "object") project = { ...(parsed as Record<string, unknown>) };
-      break;
-    }
-  }
-  let main = programPath;
-  if (programPath === programDir && typeof project.main === "string") {
-    main = path.resolve(programDir, project.main);
-  }
-  const name = projectName ?? (typeof project.name === "string" ? project.name : path.basename(programDir));
-  const runtime = project.runtime ?? "nodejs";
-  // JSON is valid YAML; the CLI reads it as Pulumi.yaml.
-  const content = { ...project, name, runtime, main };
-  writeFileSync(path.join(projectDir, "Pulumi.yaml"), `${JSON.stringify(content, null, 2)}\n`);
-  return name;
-}
-
-function configArgs(config: Record<string, ConfigValue>): string[] {
-  const args: string[] = [];
-  for (const [key, v] of Object.entries(config)) {
-    const { value, secret } = typeof v === "string" ? { value: v, secret: false } : v;
-    args.push(secret === true ? "--secret" : "--plaintext", `${key}=${value}`);
-  }
-  return args;
-}
-
 /** Keep the temp dirs of disposed stacks (for debugging a failing test): `IRV_E2E_KEEP=1`. */
 const keepTempDirs = process.env.IRV_E2E_KEEP === "1";
 
+/** Default limit of one operation (preview/up/refresh/destroy) or command. */
+const DEFAULT_TIMEOUT_MS = 300_000;
+/** Limit of the whole of {@link createStack} (workspace, `stack init`, config): seconds when healthy. */
+const SETUP_TIMEOUT_MS = 120_000;
+
+/** Stack config in the Automation API's form: a plain string is plain text. */
+function configMap(config: Record<string, ConfigValue>): ConfigMap {
+  return Object.fromEntries(
+    Object.entries(config).map(([key, v]) => [
+      key,
+      typeof v === "string" ? { value: v, secret: false } : { value: v.value, secret: v.secret === true },
+    ]),
+  );
+}
+
+/** Output values with secrets in plain text, as tests compare them. */
+function plainOutputs(outputs: OutputMap): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(outputs).map(([key, o]) => [key, o.value]));
+}
+
 /**
- * A stack of a program on a private local backend, driven through the real Pulumi CLI.
+ * A stack of a program on a private local backend, driven through the Automation API (`LocalWorkspace`
+ * and `Stack` of `@pulumi/pulumi/automation`) with the CLI of the e2e global setup.
  * Create it with {@link createStack} or {@link withStack}; always {@link TestStack.dispose} it.
  */
 export class TestStack {
-  /** Temp dir holding `project/` (Pulumi.yaml, stack config), `state/`, `home/` and event logs. */
+  /** Temp dir holding `project/` (Pulumi.yaml, stack config), `state/` and `home/`. */
   readonly workDir: string;
   readonly projectDir: string;
   readonly stackName: string;
@@ -148,9 +144,10 @@ export class TestStack {
   readonly binDir: string;
   /** The environment every command runs with (offline settings + the stack's `env`). */
   readonly env: Record<string, string>;
+  /** The Automation API stack behind this one, for what the harness does not wrap (tags, history, …). */
+  readonly automation: Stack;
   private readonly policyPacks: string[];
   private readonly timeoutMs: number;
-  private operationCount = 0;
   private disposed = false;
 
   /** @internal use {@link createStack}. */
@@ -161,6 +158,7 @@ export class TestStack {
     projectName: string;
     binDir: string;
     env: Record<string, string>;
+    automation: Stack;
     policyPacks: string[];
     timeoutMs: number;
   }) {
@@ -170,14 +168,16 @@ export class TestStack {
     this.projectName = init.projectName;
     this.binDir = init.binDir;
     this.env = init.env;
+    this.automation = init.automation;
     this.policyPacks = init.policyPacks;
     this.timeoutMs = init.timeoutMs;
   }
 
   /**
-   * Runs any `pulumi` command in the project dir (`--stack` is not added).
+   * Runs a `pulumi` command the Automation API has no method for, in the project dir (`--stack` is not
+   * added).
    * @example
-   * await stack.run(["stack", "ls", "--json"]);
+   * await stack.run(["state", "delete", "--all", "--yes", "--stack", stack.stackName]);
    */
   run(
     args: string[],
@@ -198,33 +198,53 @@ export class TestStack {
    */
   async setConfig(config: Record<string, ConfigValue>): Promise<void> {
     if (Object.keys(config).length === 0) return;
-    await this.run(["config", "set-all", "--stack", this.stackName, ...configArgs(config)]);
+    await this.bounded("`pulumi config set-all`", () => this.automation.setAllConfig(configMap(config)));
   }
 
-  /** Removes stack config keys. */
+  /**
+   * Removes stack config keys.
+   * @example
+   * await stack.removeConfig("irv:token");
+   */
   async removeConfig(...keys: string[]): Promise<void> {
     if (keys.length === 0) return;
-    await this.run(["config", "rm-all", "--stack", this.stackName, ...keys]);
+    await this.bounded("`pulumi config rm-all`", () => this.automation.removeAllConfig(keys));
   }
 
-  /** `pulumi preview` (with the stack's and this call's policy packs). */
+  /**
+   * `pulumi preview` (with the stack's and this call's policy packs).
+   * @example
+   * await stack.preview({ args: ["--expect-no-changes"] });
+   */
   preview(options: OperationOptions = {}): Promise<OperationResult> {
-    return this.operation("preview", [], true, options);
+    return this.operation("preview", options);
   }
 
-  /** `pulumi up --skip-preview` (with policy packs); the result carries the stack outputs. */
+  /**
+   * `pulumi up` without a preview (with policy packs); the result carries the stack outputs.
+   * @example
+   * const { outputs } = await stack.up();
+   */
   up(options: OperationOptions = {}): Promise<OperationResult> {
-    return this.operation("up", ["--yes", "--skip-preview"], true, options);
+    return this.operation("up", options);
   }
 
-  /** `pulumi refresh --skip-preview`; the result carries the stack outputs. */
+  /**
+   * `pulumi refresh` without a preview; the result carries the stack outputs.
+   * @example
+   * summary((await stack.refresh()).events)?.resourceChanges; // { same: 2 }
+   */
   refresh(options: OperationOptions = {}): Promise<OperationResult> {
-    return this.operation("refresh", ["--yes", "--skip-preview"], false, options);
+    return this.operation("refresh", options);
   }
 
-  /** `pulumi destroy --skip-preview`. */
+  /**
+   * `pulumi destroy` without a preview.
+   * @example
+   * const result = await stack.destroy({ allowFailure: true });
+   */
   destroy(options: OperationOptions = {}): Promise<OperationResult> {
-    return this.operation("destroy", ["--yes", "--skip-preview"], false, options);
+    return this.operation("destroy", options);
   }
 
   /**
@@ -233,24 +253,29 @@ export class TestStack {
    * const { uid } = await stack.outputs();
    */
   async outputs(): Promise<Record<string, unknown>> {
-    const r = await this.run(["stack", "output", "--json", "--show-secrets", "--stack", this.stackName]);
-    return JSON.parse(r.stdout) as Record<string, unknown>;
+    return plainOutputs(await this.bounded("`pulumi stack output`", () => this.automation.outputs()));
   }
 
   /**
-   * The stack's state as `pulumi stack export` prints it. Secrets stay encrypted unless `showSecrets`.
+   * The stack's state as `pulumi stack export` prints it. Secrets stay encrypted unless `showSecrets`
+   * (the Automation API's `exportStack` always decrypts them, so the plain export runs the command).
    * @example
    * const state = await stack.exportState();
    * state.deployment.resources?.find((r) => r.type === "pulumi-nodejs:dynamic/irv:Group");
    */
   async exportState(options: { showSecrets?: boolean } = {}): Promise<StackState> {
-    const args = ["stack", "export", "--stack", this.stackName];
-    if (options.showSecrets === true) args.push("--show-secrets");
-    const r = await this.run(args);
+    if (options.showSecrets === true) {
+      return this.bounded("`pulumi stack export --show-secrets`", () => this.automation.exportStack());
+    }
+    const r = await this.run(["stack", "export", "--stack", this.stackName]);
     return JSON.parse(r.stdout) as StackState;
   }
 
-  /** Resources of the exported state, without the stack and provider entries. */
+  /**
+   * Resources of the exported state, without the stack and provider entries.
+   * @example
+   * expect(await stack.resources()).toHaveLength(60);
+   */
   async resources(): Promise<StateResource[]> {
     const state = await this.exportState();
     return (state.deployment.resources ?? []).filter(
@@ -261,6 +286,8 @@ export class TestStack {
   /**
    * Destroys whatever the stack still has and deletes its temp dirs. Safe to call twice; the temp dirs
    * go even when destroy fails, and the destroy error is then rethrown.
+   * @example
+   * afterAll(() => stack.dispose());
    */
   async dispose(): Promise<void> {
     if (this.disposed) return;
@@ -277,47 +304,84 @@ export class TestStack {
     if (failure !== undefined) throw failure;
   }
 
-  private async operation(
-    command: "preview" | "up" | "refresh" | "destroy",
-    fixedArgs: string[],
-    withPolicies: boolean,
-    options: OperationOptions,
-  ): Promise<OperationResult> {
-    this.operationCount += 1;
-    const eventLog = path.join(this.workDir, `events-${this.operationCount}-${command}.jsonl`);
-    const args = [
-      command,
-      ...fixedArgs,
-      "--stack",
-      this.stackName,
-      "--non-interactive",
-      "--color",
-      "never",
-      "--event-log",
-      eventLog,
-    ];
-    const packs = withPolicies ? [...this.policyPacks, ...(options.policyPacks ?? [])] : [];
-    for (const pack of packs) args.push("--policy-pack", path.resolve(pack));
-    for (const cfg of options.policyPackConfigs ?? []) args.push("--policy-pack-config", path.resolve(cfg));
-    args.push(...(options.args ?? []));
+  /** A workspace command the Automation API cannot interrupt, bounded all the same. */
+  private bounded<T>(what: string, work: () => Promise<T>): Promise<T> {
+    return withDeadline(what, this.timeoutMs, () => "", work, 0);
+  }
 
-    // `--event-log` only exists when debug commands are enabled (the Automation API does the same).
-    const env = { PULUMI_DEBUG_COMMANDS: "true", ...options.env };
-    const result = await this.run(args, { env, allowFailure: true });
-    const events = readEventLog(eventLog);
-    const withEvents: OperationResult = { ...result, events };
-    if (result.exitCode !== 0) {
-      if (options.allowFailure === true) return withEvents;
+  private async operation(op: Operation, options: OperationOptions): Promise<OperationResult> {
+    const extra = options.args ?? [];
+    const flags = flagOptions(op, extra);
+    const events: EngineEvent[] = [];
+    const output = collectOutput();
+    const started = Date.now();
+    // The engine's last event (the summary) comes just before the CLI exits; what the Automation API
+    // does after that (`stack output`, `stack history`) is not part of the operation's duration.
+    let lastEventAt = started;
+    const common = {
+      color: "never" as const,
+      onEvent: (event: EngineEvent) => {
+        events.push(event);
+        lastEventAt = Date.now();
+      },
+      onOutput: output.onOutput,
+      onError: output.onError,
+    };
+    const withPolicies = op === "preview" || op === "up";
+    const policies = withPolicies
+      ? {
+          policyPacks: [...this.policyPacks, ...(options.policyPacks ?? [])].map((p) => path.resolve(p)),
+          policyPackConfigs: (options.policyPackConfigs ?? []).map((p) => path.resolve(p)),
+        }
+      : {};
+    // The workspace's environment reaches every command; an operation's own `env` is added for its run.
+    const workspace = this.automation.workspace;
+    const baseEnv = workspace.envVars;
+    workspace.envVars = { ...baseEnv, ...options.env };
+    let exitCode = 0;
+    let outputs: Record<string, unknown> | undefined;
+    try {
+      await withDeadline(
+        `\`pulumi ${[op, ...extra].join(" ")}\``,
+        this.timeoutMs,
+        output.all,
+        async (signal) => {
+          const opts = { ...common, ...flags, ...policies, signal };
+          if (op === "preview") await this.automation.preview(opts);
+          else if (op === "up") outputs = plainOutputs((await this.automation.up(opts)).outputs);
+          else if (op === "refresh") await this.automation.refresh(opts);
+          else await this.automation.destroy(opts);
+        },
+      ).catch((err: unknown) => {
+        const code = exitCodeOf(err);
+        if (code === undefined) throw err;
+        exitCode = code;
+      });
+    } finally {
+      workspace.envVars = baseEnv;
+    }
+    const result: OperationResult = {
+      args: [op, ...extra],
+      exitCode,
+      stdout: output.stdout(),
+      stderr: output.stderr(),
+      durationMs: (events.length > 0 ? lastEventAt : Date.now()) - started,
+      events,
+    };
+    if (exitCode !== 0) {
+      if (options.allowFailure === true) return result;
       throw new PulumiCommandError(result);
     }
-    if (command === "up" || command === "refresh") withEvents.outputs = await this.outputs();
-    return withEvents;
+    if (op === "refresh") outputs = await this.outputs();
+    if (outputs !== undefined) result.outputs = outputs;
+    return result;
   }
 }
 
 /**
  * Creates a fresh stack for a program on a private local backend (own temp dir, state, PULUMI_HOME,
- * passphrase) and sets its config. Dispose it when done (`afterAll(() => stack.dispose())`).
+ * passphrase) through the Automation API, and sets its config. Dispose it when done
+ * (`afterAll(() => stack.dispose())`). A setup that hangs fails within two minutes, naming the step.
  * @example
  * const stack = await createStack({
  *   program: "examples/quickstart",
@@ -331,34 +395,52 @@ export class TestStack {
 export async function createStack(options: TestStackOptions): Promise<TestStack> {
   const binDir = options.binDir ?? pulumiBinDir();
   const workDir = mkdtempSync(path.join(tmpdir(), "irv-e2e-"));
+  let step = "finding the Pulumi CLI";
   try {
-    const projectDir = path.join(workDir, "project");
-    const stateDir = path.join(workDir, "state");
-    const homeDir = path.join(workDir, "home");
-    for (const dir of [projectDir, stateDir, homeDir]) mkdirSync(dir);
-    const projectName = writeProjectFile(projectDir, options.program, options.projectName);
-    const env = {
-      ...pulumiEnv({
-        binDir,
-        stateDir,
-        homeDir,
-        ...(options.passphrase === undefined ? {} : { passphrase: options.passphrase }),
-      }),
-      ...options.env,
-    };
-    const stack = new TestStack({
-      workDir,
-      projectDir,
-      stackName: options.stackName ?? "test",
-      projectName,
-      binDir,
-      env,
-      policyPacks: options.policyPacks ?? [],
-      timeoutMs: options.timeoutMs ?? 300_000,
-    });
-    await stack.run(["stack", "init", stack.stackName, "--non-interactive"]);
-    await stack.setConfig(options.config ?? {});
-    return stack;
+    return await withDeadline(
+      () => `createStack (${step})`,
+      options.setupTimeoutMs ?? SETUP_TIMEOUT_MS,
+      () => "",
+      async () => {
+        const command = await pulumiCommand(binDir);
+        const projectDir = path.join(workDir, "project");
+        const stateDir = path.join(workDir, "state");
+        const homeDir = path.join(workDir, "home");
+        for (const dir of [projectDir, stateDir, homeDir]) mkdirSync(dir);
+        step = "reading the program's Pulumi.yaml";
+        const projectSettings = await programProjectSettings(options.program, options.projectName, command);
+        const env = {
+          ...pulumiEnv({
+            binDir,
+            stateDir,
+            homeDir,
+            ...(options.passphrase === undefined ? {} : { passphrase: options.passphrase }),
+          }),
+          ...options.env,
+        };
+        const stackName = options.stackName ?? "test";
+        step = "`pulumi stack init`";
+        const automation = await LocalWorkspace.createStack(
+          { stackName, workDir: projectDir },
+          { pulumiCommand: command, pulumiHome: homeDir, envVars: env, projectSettings },
+        );
+        step = "`pulumi config set-all`";
+        const stack = new TestStack({
+          workDir,
+          projectDir,
+          stackName,
+          projectName: projectSettings.name,
+          binDir,
+          env,
+          automation,
+          policyPacks: options.policyPacks ?? [],
+          timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+        });
+        await stack.setConfig(options.config ?? {});
+        return stack;
+      },
+      0,
+    );
   } catch (err) {
     if (!keepTempDirs) rmSync(workDir, { recursive: true, force: true });
     throw err;
