@@ -37,7 +37,7 @@ try {
           const inputs = req.getInputs() ? req.getInputs().toJavaScript() : {};
           const match = IRV_TYPE.exec(typeOf(req));
           if (match && Object.keys(props).length === 0 && !inputs.__provider) {
-            const runtime = fromProgram("pulumi-irv/runtime", process.cwd());
+            const runtime = fromProgram("pulumi-irv/internal/runtime", process.cwd());
             req.setInputs(
               Struct.fromJavaScript({ ...inputs, __provider: await runtime.serializedProvider(match[1]) }),
             );

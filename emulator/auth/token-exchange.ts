@@ -1,5 +1,5 @@
 import { decodeJwt, jwtVerify } from "jose";
-import { type ClaimMatch, Code } from "../../sdk/index.js";
+import { type ClaimMatch, Code } from "pulumi-irv/sdk";
 import type { Clock } from "../core/index.js";
 import { ApiFault, invalidArgument, unauthenticated } from "../core/index.js";
 import { type ApiTokens, bearer, describeJwtFailure } from "./api-tokens.js";

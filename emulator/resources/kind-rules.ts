@@ -1,11 +1,11 @@
-import type { z } from "zod";
 import {
   GROUP_NAME_PATTERN_SOURCE,
   KINDS,
   type KindName,
   type KindSpec,
   RoleBindingCreateSchema,
-} from "../../sdk/index.js";
+} from "pulumi-irv/sdk";
+import type { z } from "zod";
 import { Level } from "../auth/index.js";
 
 /**

@@ -1,5 +1,5 @@
+import type { FieldViolation } from "pulumi-irv/sdk";
 import type { z } from "zod";
-import type { FieldViolation } from "../../sdk/index.js";
 import { invalidArgument } from "../core/index.js";
 
 /**

@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { programClient, toQuery } from "../data-sources/index.js";
-import type { Role, ListFilter, ListFilterInput } from "../types/index.js";
+import type { ListFilter, ListFilterInput, Role } from "../types/index.js";
 
 /**
  * Result of {@link getRoles}.

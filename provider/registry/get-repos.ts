@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { programClient, toQuery } from "../data-sources/index.js";
-import type { Repo, ListFilter, ListFilterInput } from "../types/index.js";
+import type { ListFilter, ListFilterInput, Repo } from "../types/index.js";
 
 /**
  * Result of {@link getRepos}.

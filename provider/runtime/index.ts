@@ -1,11 +1,13 @@
 /**
- * `pulumi-irv/runtime`: what the serialized provider stub loads inside the Pulumi provider process.
+ * `pulumi-irv/internal/runtime`: what the serialized provider stub loads inside the Pulumi provider
+ * process. **Internal, not public API**: no semver promise, no types published; only the stub (and
+ * the test toolchain's preload) may load it.
  * Keeping the implementation here (not in the serialized code) keeps `__provider` tiny, free of
  * paths and credentials, and unchanged across package upgrades.
  *
  * @example
  * // inside the stub's configure(req):
- * require("pulumi-irv/runtime").install(this, "Group", req);
+ * require("pulumi-irv/internal/runtime").install(this, "Group", req);
  */
 
 export { makeProvider } from "./dynamic-provider.js";
