@@ -1,7 +1,9 @@
 /**
  * `pulumi-irv/internal/runtime`: what the serialized provider stub loads inside the Pulumi provider
  * process. **Internal, not public API**: no semver promise, no types published; only the stub (and
- * the test toolchain's preload) may load it.
+ * the test toolchain's preload) may load it. `pulumi-irv/runtime` stays as an alias of it because
+ * the stub in state written by 0.1.0 requires that name, and a stack's delete and read run the
+ * stub stored in its state.
  * Keeping the implementation here (not in the serialized code) keeps `__provider` tiny, free of
  * paths and credentials, and unchanged across package upgrades.
  *
