@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { IrvClient } from "../../sdk/index.js";
 import { pulumiBinDir } from "../e2e/harness/index.js";
 import {
+  fallbackCompilerReport,
   type InstalledEmulator,
   installedCopies,
   makeProject,
@@ -217,6 +218,15 @@ describe.each(INSTALLS)(
       const tsc = path.join(project().dir, "node_modules", ".bin", "tsc");
       expect(execFileSync(tsc, ["--version"], { encoding: "utf8" })).toMatch(/^Version 5\./);
       expect(typeErrors(project().dir, tsc, [])).toBe("");
+    });
+
+    it("declares nothing the TypeScript 3.8 that @pulumi/pulumi falls back to cannot read", () => {
+      const report = fallbackCompilerReport(project().dir, "pulumi-irv");
+      expect(report.version).toBe("3.8.3");
+      expect(report.packageFiles).toEqual(
+        expect.arrayContaining([expect.stringMatching(/pulumi-irv\/dist\/provider\/iam\/group\.d\.ts$/)]),
+      );
+      expect(report.errors).toEqual([]);
     });
 
     it("resolves the README's `pulumi-irv/sdk` import under `moduleResolution: node`", () => {
