@@ -1,5 +1,5 @@
-import { z } from "zod";
 import { ClaimMatch, GroupName } from "pulumi-irv/sdk";
+import { z } from "zod";
 import { isWellFormed } from "../core/index.js";
 import { KIND_RULES } from "./kind-rules.js";
 import type { ResourceService } from "./resource-service.js";

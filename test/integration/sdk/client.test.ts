@@ -133,7 +133,8 @@ describe("IrvClient against the emulator", () => {
     emulator.setFaults("503=0.4,429=0.2");
     const retry = { maxAttempts: 30, initialDelayMs: 1, maxDelayMs: 5, multiplier: 2 };
     try {
-      for (let i = 0; i < 20; i++) expect((await client.groups.get(g.uid, { retry })).name).toBe("flaky-read");
+      for (let i = 0; i < 20; i++)
+        expect((await client.groups.get(g.uid, { retry })).name).toBe("flaky-read");
     } finally {
       emulator.setFaults("");
     }
