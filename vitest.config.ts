@@ -29,6 +29,17 @@ export default defineConfig({
           globalSetup: ["test/e2e/global-setup.ts"],
         },
       },
+      {
+        extends: true,
+        test: {
+          // The packed tarballs installed into fresh projects outside the repo (npm, the real engine).
+          name: "consumer",
+          include: ["test/consumer/**/*.test.ts"],
+          testTimeout: 600_000,
+          hookTimeout: 600_000,
+          globalSetup: ["test/e2e/global-setup.ts"],
+        },
+      },
     ],
   },
 });

@@ -8,7 +8,7 @@ import { Pool } from "undici";
 import type * as EmulatorModule from "../emulator/index.js";
 
 const { startEmulator } = (await import(
-  new URL("../dist/emulator/index.js", import.meta.url).href
+  new URL("../emulator/dist/index.js", import.meta.url).href
 )) as typeof EmulatorModule;
 
 const TOTAL = 100_000;

@@ -12,7 +12,7 @@ import { Pool } from "undici";
 
 const REQUESTS = 20_000;
 const CONCURRENCY = 32;
-const cli = fileURLToPath(new URL("../dist/emulator/cli.js", import.meta.url));
+const cli = fileURLToPath(new URL("../emulator/dist/cli.js", import.meta.url));
 
 function start(args: string[]): Promise<{ child: ChildProcess; line: string }> {
   const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });

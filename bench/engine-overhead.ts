@@ -324,7 +324,7 @@ async function main(): Promise<void> {
     "",
     table(["step", "pulumi-irv", "no-op providers", "ratio", "goal met", "emulator CPU"], overheadRows),
     "",
-    "What pulumi-irv adds per command is mostly fixed: the provider process loads `pulumi-irv/runtime`",
+    "What pulumi-irv adds per command is mostly fixed: the provider process loads `pulumi-irv/internal/runtime`",
     "(zod, undici, jose; section 5) before its first operation, and every operation is a real HTTP call",
     "that the engine waits for along the dependency chain. It weighs most in the shortest command",
     "(refresh, about a second). Run-to-run spread on this shared machine is about ±0.1× per step.",

@@ -1,6 +1,6 @@
 // Benchmark 5: how long the provider takes to start, i.e. what module loading costs.
 //
-// a) Loading `pulumi-irv/runtime` (what the serialized stub requires on the first operation), timed
+// a) Loading `pulumi-irv/internal/runtime` (what the serialized stub requires on the first operation), timed
 //    inside a fresh `node` started in the program directory, next to loading `@pulumi/pulumi` (which
 //    the dynamic-provider plugin loads anyway) for scale.
 // b) The real plugin: the engine's `pulumi-resource-pulumi-nodejs` started in the program directory,
@@ -156,13 +156,13 @@ async function main(): Promise<void> {
     // a) Module loading.
     const loads: Record<string, number[]> = { runtime: [], sdk: [], nodeOnly: [], nodeRuntime: [] };
     for (let i = 0; i < RUNS; i++) {
-      loads.runtime?.push(requireTime("pulumi-irv/runtime"));
+      loads.runtime?.push(requireTime("pulumi-irv/internal/runtime"));
       loads.sdk?.push(requireTime("@pulumi/pulumi"));
       loads.nodeOnly?.push(processTime("0"));
-      loads.nodeRuntime?.push(processTime('require("pulumi-irv/runtime")'));
+      loads.nodeRuntime?.push(processTime('require("pulumi-irv/internal/runtime")'));
     }
     const m = (k: string) => median(loads[k] ?? []);
-    progress(`require pulumi-irv/runtime ${ms(m("runtime"))}, @pulumi/pulumi ${ms(m("sdk"))}`);
+    progress(`require pulumi-irv/internal/runtime ${ms(m("runtime"))}, @pulumi/pulumi ${ms(m("sdk"))}`);
 
     // b) The plugin, irv vs no-op, alternating.
     const irvProvider = (await serializeFunction(() => stubFor("Group"), { allowSecrets: false })).text;
@@ -214,16 +214,19 @@ async function main(): Promise<void> {
       table(
         ["what", "median"],
         [
-          ['`require("pulumi-irv/runtime")` (what the stub loads on the first operation)', ms(m("runtime"))],
+          [
+            '`require("pulumi-irv/internal/runtime")` (what the stub loads on the first operation)',
+            ms(m("runtime")),
+          ],
           ['`require("@pulumi/pulumi")` (loaded by the plugin anyway, for scale)', ms(m("sdk"))],
           ["whole `node -e 0` process", ms(m("nodeOnly"))],
-          ["whole `node -e 'require(\"pulumi-irv/runtime\")'` process", ms(m("nodeRuntime"))],
+          ["whole `node -e 'require(\"pulumi-irv/internal/runtime\")'` process", ms(m("nodeRuntime"))],
         ],
       ),
       "",
       "The dynamic-provider plugin (`pulumi-resource-pulumi-nodejs`, as the engine starts it), driven over",
       "gRPC like the engine: times from spawn, except the last row. The no-op provider's `create` returns",
-      "its inputs; ours loads `pulumi-irv/runtime` in the first Check (through `configure`) and POSTs to",
+      "its inputs; ours loads `pulumi-irv/internal/runtime` in the first Check (through `configure`) and POSTs to",
       "the emulator in Create.",
       "",
       table(

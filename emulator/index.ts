@@ -1,8 +1,8 @@
 /**
- * `pulumi-irv/emulator`: a local, faithful implementation of the IRV v2beta1 API for tests and demos.
+ * `pulumi-irv-emulator`: a local, faithful implementation of the IRV v2beta1 API for tests and demos.
  *
  * @example
- * import { startEmulator } from "pulumi-irv/emulator";
+ * import { startEmulator } from "pulumi-irv-emulator";
  * const emu = await startEmulator();
  * // … point a client or a Pulumi program at emu.baseUrl with emu.adminToken …
  * await emu.close();

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
-import { formatZodIssues } from "../sdk/index.js";
+import { formatZodIssues } from "pulumi-irv/sdk";
 import {
   ApiTokens,
   LocalIssuer,

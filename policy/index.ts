@@ -3,7 +3,7 @@
  * policy runner uses it); tests import `./policies/index.js` instead.
  *
  * @example
- * pulumi preview --policy-pack node_modules/pulumi-irv/policy --policy-pack-config policy-config.json
+ * pulumi preview --policy-pack node_modules/pulumi-irv-policy --policy-pack-config policy-config.json
  */
 import { PolicyPack } from "@pulumi/policy";
 import {

@@ -5,7 +5,8 @@
  * import * as irv from "pulumi-irv";
  * const team = new irv.iam.Group("team-a", { parentUid: orgUid });
  */
-export type { ListFilter, ListFilterInput } from "./data-sources/index.js";
+
 export * as iam from "./iam/index.js";
 export * as registry from "./registry/index.js";
+export type { Advisory, ListFilter, ListFilterInput, Repo, Role } from "./types/index.js";
 export * as vulnerabilities from "./vulnerabilities/index.js";

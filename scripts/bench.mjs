@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run bench [-- <names…>] [-- --flag=value…]`: builds dist/, runs the benchmarks one after the
+// `npm run bench [-- <names…>] [-- --flag=value…]`: builds the packages, runs the benchmarks one after the
 // other (never in parallel: they measure time on a small machine) and writes bench/RESULTS.md.
 //
 //   engine          bench/engine-overhead.ts   engine overhead, API calls per step, state size
@@ -52,7 +52,7 @@ const run = (cmd, cmdArgs, options = {}) => {
 };
 
 // Benchmarks measure the built package (what users run), so build it first.
-if (run("npx", ["tsc", "-p", "tsconfig.build.json"]).status !== 0) process.exit(1);
+if (run("npm", ["run", "build"]).status !== 0) process.exit(1);
 if (run(process.execPath, [path.join(root, "scripts", "link-self.mjs")]).status !== 0) process.exit(1);
 mkdirSync(outDir, { recursive: true });
 

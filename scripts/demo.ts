@@ -3,7 +3,7 @@
 // Pulumi CLI, starts the emulator with a few repos and advisories, runs `pulumi up` of the quickstart
 // (the root Pulumi.yaml), prints the outputs and the org tree, shows the policy pack stopping a
 // program with mistakes, then destroys everything. `--keep` leaves the emulator and the stack up.
-// Run by Node 24 directly (type stripping); it imports the built package from dist/.
+// Run by Node 24 directly (type stripping); it imports the built workspace packages by name.
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -27,16 +27,13 @@ function elapsed(): string {
   return `${((Date.now() - started) / 1000).toFixed(1)} s`;
 }
 
-if (!existsSync(path.join(root, "dist", "emulator", "index.js"))) {
-  console.error("The package is not built yet: run `npm install` (it builds dist/) and try again.");
+if (!existsSync(path.join(root, "emulator", "dist", "index.js"))) {
+  console.error("The packages are not built yet: run `npm install` (it builds them) and try again.");
   process.exit(1);
 }
-const { startEmulator } = (await import(
-  path.join(root, "dist", "emulator", "index.js")
-)) as typeof import("../emulator/index.ts");
-const { IrvClient } = (await import(
-  path.join(root, "dist", "sdk", "index.js")
-)) as typeof import("../sdk/index.ts");
+// The workspace packages, imported by name as a user's code imports the installed ones.
+const { startEmulator } = await import("pulumi-irv-emulator");
+const { IrvClient } = await import("pulumi-irv/sdk");
 
 step("Pulumi CLI");
 const cli = await ensurePulumiCli({ log: (line) => console.log(`  ${line}`) });
@@ -158,7 +155,13 @@ try {
     JSON.stringify({ "no-broad-owner-binding": { ownerRoleUids: owner ? [owner.uid] : [] } }),
   );
   const preview = await pulumi(
-    ["preview", "--policy-pack", path.join(root, "policy"), "--policy-pack-config", packConfig],
+    [
+      "preview",
+      "--policy-pack",
+      path.join(root, "node_modules", "pulumi-irv-policy"),
+      "--policy-pack-config",
+      packConfig,
+    ],
     bad,
     { quiet: true },
   );

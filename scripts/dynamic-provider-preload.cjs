@@ -14,6 +14,16 @@ function fromProgram(request, base) {
   return require(require.resolve(request, { paths: [base] }));
 }
 
+// `pulumi-irv/internal/runtime`; packages before the split into three packages call it `pulumi-irv/runtime`
+// (the CLI cache, and so this file, is shared by every clone on the machine).
+function loadRuntime() {
+  try {
+    return fromProgram("pulumi-irv/internal/runtime", process.cwd());
+  } catch {
+    return fromProgram("pulumi-irv/runtime", process.cwd());
+  }
+}
+
 function typeOf(req) {
   const t = typeof req.getType === "function" ? req.getType() : "";
   if (t) return t;
@@ -37,7 +47,7 @@ try {
           const inputs = req.getInputs() ? req.getInputs().toJavaScript() : {};
           const match = IRV_TYPE.exec(typeOf(req));
           if (match && Object.keys(props).length === 0 && !inputs.__provider) {
-            const runtime = fromProgram("pulumi-irv/runtime", process.cwd());
+            const runtime = loadRuntime();
             req.setInputs(
               Struct.fromJavaScript({ ...inputs, __provider: await runtime.serializedProvider(match[1]) }),
             );

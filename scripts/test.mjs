@@ -14,8 +14,9 @@ const run = (cmd, args) => {
 };
 
 run("node", ["scripts/biome.mjs", "ci", "."]);
-// Build before the type-check: examples and tests see `pulumi-irv` through its built declarations.
-run("npx", ["tsc", "-p", "tsconfig.build.json"]);
+// Build before the type-check: examples, tests and the emulator see `pulumi-irv` through its built
+// declarations. All three packages (pulumi-irv, then the emulator and the policy pack).
+run("npm", ["run", "--silent", "build"]);
 run("npx", ["tsc", "-p", "tsconfig.json", "--noEmit"]);
 
 const results = ".vitest-results.json";

@@ -21,7 +21,10 @@ export const OUT_DIR = path.join(ROOT, "bench", "out");
  * const { startEmulator } = await loadDist<typeof import("../../emulator/index.ts")>("emulator/index.js");
  */
 export async function loadDist<T>(relative: string): Promise<T> {
-  const file = path.join(ROOT, "dist", relative);
+  // The emulator is its own workspace package, built into emulator/dist.
+  const file = relative.startsWith("emulator/")
+    ? path.join(ROOT, "emulator", "dist", relative.slice("emulator/".length))
+    : path.join(ROOT, "dist", relative);
   if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first`);
   return (await import(file)) as T;
 }

@@ -1,4 +1,4 @@
-import { type ClaimMatch, matchesPattern } from "../../sdk/index.js";
+import { type ClaimMatch, matchesPattern } from "pulumi-irv/sdk";
 
 const text = (v: unknown): string | undefined =>
   typeof v === "string" ? v : typeof v === "number" || typeof v === "boolean" ? String(v) : undefined;

@@ -1,4 +1,4 @@
-import { CAPABILITIES, type Capability } from "../../sdk/index.js";
+import { CAPABILITIES, type Capability } from "pulumi-irv/sdk";
 import { isSelfOrDescendant } from "../core/index.js";
 
 const WRITE_VERBS = /\.(create|update|delete)$/;

@@ -1,5 +1,5 @@
 import { createLocalJWKSet, decodeJwt, type JWTPayload, type JWTVerifyGetKey, jwtVerify } from "jose";
-import { Code, type Identity, type StaticIdentity } from "../../sdk/index.js";
+import { Code, type Identity, type StaticIdentity } from "pulumi-irv/sdk";
 import type { Clock } from "../core/index.js";
 import { ApiFault, invalidArgument, unauthenticated } from "../core/index.js";
 import { type ApiTokens, bearer, describeJwtFailure } from "./api-tokens.js";

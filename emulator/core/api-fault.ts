@@ -5,7 +5,7 @@ import {
   type FieldViolation,
   type PreconditionViolation,
   TYPE_URL_PREFIX,
-} from "../../sdk/index.js";
+} from "pulumi-irv/sdk";
 
 /**
  * The `{code, message, details}` body of an AIP-193 error, as the emulator writes it.

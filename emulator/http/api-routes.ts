@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { CAPABILITIES, collectionPath, type KindName } from "../../sdk/index.js";
+import { CAPABILITIES, collectionPath, type KindName } from "pulumi-irv/sdk";
 import { invalidArgument } from "../core/index.js";
 import type { QueryValues } from "../lists/index.js";
 import { KIND_RULES } from "../resources/index.js";

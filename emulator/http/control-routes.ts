@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
+import { Code } from "pulumi-irv/sdk";
 import { z } from "zod";
-import { Code } from "../../sdk/index.js";
 import {
   ApiFault,
   formatFaultSpec,

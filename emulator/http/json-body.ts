@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import type { FieldViolation } from "../../sdk/index.js";
+import type { FieldViolation } from "pulumi-irv/sdk";
 import { findInJson, invalidArgument, isContainer, isWellFormed } from "../core/index.js";
 
 /**

@@ -1,4 +1,4 @@
-import { Code, TYPE_URL_PREFIX } from "../../sdk/index.js";
+import { Code, TYPE_URL_PREFIX } from "pulumi-irv/sdk";
 import type { Principal } from "../auth/index.js";
 import { ApiFault, type RateLimitSpec } from "../core/index.js";
 

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
-import { Code, httpStatusForCode } from "../../sdk/index.js";
+import { Code, httpStatusForCode } from "pulumi-irv/sdk";
 import { ApiFault, invalidArgument } from "../core/index.js";
 import { BODY_LIMIT } from "./body-limit.js";
 import { replyJson } from "./reply-json.js";

@@ -1,4 +1,4 @@
-import { type FieldViolation, HIERARCHICAL_UID_PATTERN } from "../../sdk/index.js";
+import { type FieldViolation, HIERARCHICAL_UID_PATTERN } from "pulumi-irv/sdk";
 import { invalidArgument } from "../core/index.js";
 import type { SortField } from "../store/index.js";
 

@@ -1,4 +1,4 @@
-import type { Capability } from "../../sdk/index.js";
+import type { Capability } from "pulumi-irv/sdk";
 import type { Caller } from "../auth/index.js";
 import { permissionDenied } from "../core/index.js";
 import type { KindContext } from "./kind-context.js";

@@ -1,5 +1,5 @@
+import type { FieldViolation } from "pulumi-irv/sdk";
 import { z } from "zod";
-import type { FieldViolation } from "../../sdk/index.js";
 import { findInJson, invalidArgument, isContainer, isWellFormed } from "../core/index.js";
 
 /**

@@ -1,4 +1,3 @@
-import { z } from "zod";
 import {
   AccountAssociationsCreateSchema,
   GroupInviteCreateSchema,
@@ -6,7 +5,8 @@ import {
   IdentityCreateSchema,
   IdentityProviderCreateSchema,
   RoleCreateSchema,
-} from "../../sdk/index.js";
+} from "pulumi-irv/sdk";
+import { z } from "zod";
 import { ancestorUid, isWellFormed } from "../core/index.js";
 import { KIND_RULES } from "./kind-rules.js";
 import type { ResourceService } from "./resource-service.js";

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { MAX_INVITE_LIFETIME_MS } from "../../sdk/index.js";
+import { MAX_INVITE_LIFETIME_MS } from "pulumi-irv/sdk";
 import { invalidArgument } from "../core/index.js";
 import type { KindHooks } from "./kind-context.js";
 import { checkGrantableRole } from "./roles.js";

@@ -1,4 +1,4 @@
-import { IDENTITY_VARIANTS, type Identity } from "../../sdk/index.js";
+import { IDENTITY_VARIANTS, type Identity } from "pulumi-irv/sdk";
 import { refuseIdentityTakeover } from "./escalation.js";
 import type { KindHooks } from "./kind-context.js";
 

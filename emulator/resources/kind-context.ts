@@ -1,4 +1,4 @@
-import type { Capability } from "../../sdk/index.js";
+import type { Capability } from "pulumi-irv/sdk";
 import type { Caller } from "../auth/index.js";
 import type { Clock } from "../core/index.js";
 import type { ResourceRow, ResourceTable } from "../store/index.js";

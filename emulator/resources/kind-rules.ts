@@ -1,4 +1,3 @@
-import type { z } from "zod";
 import {
   type Capability,
   GROUP_NAME_PATTERN_SOURCE,
@@ -6,7 +5,8 @@ import {
   type KindName,
   type KindSpec,
   RoleBindingCreateSchema,
-} from "../../sdk/index.js";
+} from "pulumi-irv/sdk";
+import type { z } from "zod";
 import { GROUP_INVITE_HOOKS } from "./group-invites.js";
 import { groupHooks } from "./groups.js";
 import { IDENTITY_HOOKS } from "./identities.js";

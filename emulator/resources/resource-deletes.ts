@@ -1,4 +1,4 @@
-import type { KindName } from "../../sdk/index.js";
+import type { KindName } from "pulumi-irv/sdk";
 import type { Caller } from "../auth/index.js";
 import { notFound } from "../core/index.js";
 import { KIND_RULES, type KindRules } from "./kind-rules.js";

@@ -1,4 +1,4 @@
-import type { KindName } from "../../sdk/index.js";
+import type { KindName } from "pulumi-irv/sdk";
 import type { Caller } from "../auth/index.js";
 import { ancestorUid, notFound, permissionDenied } from "../core/index.js";
 import { parseListParams, type QueryValues, queryKey } from "../lists/index.js";

@@ -1,4 +1,4 @@
-import type { Identity, KindName } from "../../sdk/index.js";
+import type { Identity, KindName } from "pulumi-irv/sdk";
 import { BUILT_IN_ROLES, type Caller, type Principal } from "../auth/index.js";
 import { formatTimestamp, newRoleUid } from "../core/index.js";
 import type { QueryValues } from "../lists/index.js";

@@ -1,4 +1,4 @@
-import { Code, type KindName } from "../../sdk/index.js";
+import { Code, type KindName } from "pulumi-irv/sdk";
 import type { Caller } from "../auth/index.js";
 import {
   ApiFault,

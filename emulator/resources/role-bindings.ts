@@ -1,4 +1,4 @@
-import { Code, type Identity, type RoleBindingCreate } from "../../sdk/index.js";
+import { Code, type Identity, type RoleBindingCreate } from "pulumi-irv/sdk";
 import type { Caller } from "../auth/index.js";
 import { ApiFault, ancestorUid, invalidArgument } from "../core/index.js";
 import type { ResourceRow, ResourceTable } from "../store/index.js";

@@ -1,4 +1,4 @@
-import { type Capability, Code } from "../../sdk/index.js";
+import { type Capability, Code } from "pulumi-irv/sdk";
 import { BUILT_IN_ROLES, type Caller } from "../auth/index.js";
 import {
   ApiFault,

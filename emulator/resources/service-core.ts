@@ -1,4 +1,4 @@
-import { CAPABILITIES, type Capability } from "../../sdk/index.js";
+import { CAPABILITIES, type Capability } from "pulumi-irv/sdk";
 import { Caller, type Principal } from "../auth/index.js";
 import {
   ancestorUid,

@@ -1,4 +1,4 @@
-import type { FieldViolation } from "../../sdk/index.js";
+import type { FieldViolation } from "pulumi-irv/sdk";
 import { invalidArgument } from "../core/index.js";
 import type { KindRules } from "./kind-rules.js";
 

@@ -1,5 +1,5 @@
+import { type FieldViolation, zodIssueLines } from "pulumi-irv/sdk";
 import type { z } from "zod";
-import { type FieldViolation, zodIssueLines } from "../../sdk/index.js";
 import { invalidArgument } from "../core/index.js";
 
 /**

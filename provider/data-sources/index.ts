@@ -1,1 +1,1 @@
-export { type ListFilter, type ListFilterInput, programClient, toQuery } from "./program-client.js";
+export { programClient, toQuery } from "./program-client.js";

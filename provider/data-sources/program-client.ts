@@ -1,32 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { IrvClient, ListQuery } from "../../sdk/index.js";
 import { clientFor, resolveSettings } from "../config/settings.js";
-
-/**
- * Scoping of a data source (spec §4 list filters).
- *
- * @example
- * const f: ListFilter = { descendantsOf: orgUid, orderBy: "name" };
- */
-export interface ListFilter {
-  /** Anywhere below this group (`uidp.descendants_of`). */
-  descendantsOf?: string | undefined;
-  /** Direct children of this group (`uidp.children_of`). */
-  childrenOf?: string | undefined;
-  /** Exact name. */
-  name?: string | undefined;
-  /** `name`, `name desc`, `created_at desc`, `uid`. */
-  orderBy?: string | undefined;
-}
-
-/**
- * {@link ListFilter} with Pulumi inputs, for the `…Output` forms.
- *
- * @example
- * const filter: irv.ListFilterInput = { descendantsOf: platform.uid, orderBy: "name" };
- * export const repos = irv.registry.getReposOutput(filter).repos;
- */
-export type ListFilterInput = { [K in keyof ListFilter]?: pulumi.Input<string | undefined> };
+import type { ListFilter } from "../types/index.js";
 
 /**
  * The client of the program process: the same settings as the provider (stack config `irv:*`,

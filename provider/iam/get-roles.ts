@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
-import type { Role } from "../../sdk/index.js";
-import { type ListFilter, type ListFilterInput, programClient, toQuery } from "../data-sources/index.js";
+import { programClient, toQuery } from "../data-sources/index.js";
+import type { ListFilter, ListFilterInput, Role } from "../types/index.js";
 
 /**
  * Result of {@link getRoles}.

@@ -1,11 +1,8 @@
-export {
-  type GetRoleArgs,
-  type GetRolesResult,
-  getRole,
-  getRoleOutput,
-  getRoles,
-  getRolesOutput,
-} from "./get-roles.js";
-export { Group, type GroupArgs } from "./group.js";
-export { type ClaimMatchArgs, Identity, type IdentityArgs } from "./identity.js";
-export { type BoundIdentity, type BoundRef, RoleBinding, type RoleBindingArgs } from "./role-binding.js";
+export type { GetRoleArgs, GetRolesResult } from "./get-roles.js";
+export { getRole, getRoleOutput, getRoles, getRolesOutput } from "./get-roles.js";
+export type { GroupArgs } from "./group.js";
+export { Group } from "./group.js";
+export type { ClaimMatchArgs, IdentityArgs } from "./identity.js";
+export { Identity } from "./identity.js";
+export type { BoundIdentity, BoundRef, RoleBindingArgs } from "./role-binding.js";
+export { RoleBinding } from "./role-binding.js";

@@ -1,1 +1,2 @@
-export { type GetReposResult, getRepos, getReposOutput } from "./get-repos.js";
+export type { GetReposResult } from "./get-repos.js";
+export { getRepos, getReposOutput } from "./get-repos.js";

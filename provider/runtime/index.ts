@@ -1,11 +1,15 @@
 /**
- * `pulumi-irv/runtime`: what the serialized provider stub loads inside the Pulumi provider process.
+ * `pulumi-irv/internal/runtime`: what the serialized provider stub loads inside the Pulumi provider
+ * process. **Internal, not public API**: no semver promise, no types published; only the stub (and
+ * the test toolchain's preload) may load it. `pulumi-irv/runtime` stays as an alias of it because
+ * the stub in state written by 0.1.0 requires that name, and a stack's delete and read run the
+ * stub stored in its state.
  * Keeping the implementation here (not in the serialized code) keeps `__provider` tiny, free of
  * paths and credentials, and unchanged across package upgrades.
  *
  * @example
  * // inside the stub's configure(req):
- * require("pulumi-irv/runtime").install(this, "Group", req);
+ * require("pulumi-irv/internal/runtime").install(this, "Group", req);
  */
 
 export { makeProvider } from "./dynamic-provider.js";

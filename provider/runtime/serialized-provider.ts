@@ -1,4 +1,5 @@
 import { createRequire } from "node:module";
+import type * as pulumi from "@pulumi/pulumi";
 import { stubFor } from "../stub/index.js";
 
 const require = createRequire(import.meta.url);
@@ -14,9 +15,9 @@ const require = createRequire(import.meta.url);
 export async function serializedProvider(type: string): Promise<string> {
   if (type !== "Group" && type !== "Identity" && type !== "RoleBinding")
     throw new Error(`pulumi-irv: no resource type ${JSON.stringify(type)}`);
-  const { serializeFunction } = require("@pulumi/pulumi/runtime/closure/serializeClosure") as {
-    serializeFunction: (f: () => unknown, o: { allowSecrets: boolean }) => Promise<{ text: string }>;
-  };
+  // Loaded here, not at the top: the provider process loads this module on every run and must not
+  // pay for the whole SDK unless the preload asks for a stub. The public entry, not a private path.
+  const { runtime } = require("@pulumi/pulumi") as typeof pulumi;
   const provider = stubFor(type);
-  return (await serializeFunction(() => provider, { allowSecrets: true })).text;
+  return (await runtime.serializeFunction(() => provider, { allowSecrets: true })).text;
 }

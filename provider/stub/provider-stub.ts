@@ -13,7 +13,7 @@ import type * as pulumi from "@pulumi/pulumi";
 export function providerStub(type: "Group" | "Identity" | "RoleBinding"): pulumi.dynamic.ResourceProvider {
   const stub = {
     configure(req: unknown) {
-      return require("pulumi-irv/runtime").install(this, type, req);
+      return require("pulumi-irv/internal/runtime").install(this, type, req);
     },
   };
   // `create` and the other methods exist once configure has run (the host always calls it first).

@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
-import type { Advisory } from "../../sdk/index.js";
-import { type ListFilter, type ListFilterInput, programClient, toQuery } from "../data-sources/index.js";
+import { programClient, toQuery } from "../data-sources/index.js";
+import type { Advisory, ListFilter, ListFilterInput } from "../types/index.js";
 
 /**
  * Result of {@link getAdvisories}.

@@ -1,1 +1,2 @@
-export { type GetAdvisoriesResult, getAdvisories, getAdvisoriesOutput } from "./get-advisories.js";
+export type { GetAdvisoriesResult } from "./get-advisories.js";
+export { getAdvisories, getAdvisoriesOutput } from "./get-advisories.js";

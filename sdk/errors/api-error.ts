@@ -19,7 +19,7 @@ import { redactSecrets } from "./redact.js";
  */
 export class IrvError extends Error {
   override readonly name: string = "IrvError";
-  constructor(message: string, options?: ErrorOptions) {
+  constructor(message: string, options?: { cause?: unknown }) {
     super(redactSecrets(message), options);
   }
 }
@@ -201,7 +201,7 @@ export class NetworkError extends IrvError {
     readonly sent: boolean,
     /** The low-level error code (e.g. `ECONNRESET`), when there is one. */
     readonly errorCode: string | undefined,
-    options?: ErrorOptions,
+    options?: { cause?: unknown },
   ) {
     super(message, options);
   }

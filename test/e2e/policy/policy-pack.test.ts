@@ -9,7 +9,8 @@ import { createStack, fixtureDir, policyViolations, type TestStack } from "../ha
 import { startTestEmulator, type TestEmulator } from "../support/irv-emulator.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-const PACK = path.join(root, "policy");
+// The pack as a user installs it (the workspace link to policy/).
+const PACK = path.join(root, "node_modules", "pulumi-irv-policy");
 
 function packConfig(config: object): string {
   const file = path.join(mkdtempSync(path.join(tmpdir(), "irv-policy-")), "policy-config.json");

@@ -7,12 +7,13 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 
 const root = join(import.meta.dirname, "../../..");
-/** The built CLI. */
-export const cli = join(root, "dist/emulator/cli.js");
+/** The built CLI: the `irv-emulator` bin of the `pulumi-irv-emulator` workspace package. */
+export const cli = join(root, "emulator/dist/cli.js");
 
 function newestSource(folder: string): number {
   let newest = 0;
   for (const entry of readdirSync(folder, { withFileTypes: true })) {
+    if (entry.name === "dist" || entry.name === "node_modules") continue;
     const p = join(folder, entry.name);
     newest = Math.max(newest, entry.isDirectory() ? newestSource(p) : statSync(p).mtimeMs);
   }
@@ -20,7 +21,7 @@ function newestSource(folder: string): number {
 }
 
 /**
- * Builds dist/ when the CLI is missing or older than the emulator's or the sdk's sources (`npm test`
+ * Builds `pulumi-irv` (the emulator imports its sdk) and the emulator when the CLI is missing or older than the emulator's or the sdk's sources (`npm test`
  * builds first; a developer running one file alone gets a build here). True when the CLI exists.
  */
 export function buildCliIfStale(): boolean {
@@ -29,14 +30,11 @@ export function buildCliIfStale(): boolean {
     statSync(cli).mtimeMs < Math.max(newestSource(join(root, "emulator")), newestSource(join(root, "sdk")));
   if (stale) {
     try {
-      execFileSync(
-        process.execPath,
-        [join(root, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.build.json"],
-        {
+      for (const project of ["tsconfig.build.json", "emulator/tsconfig.build.json"])
+        execFileSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", project], {
           cwd: root,
           stdio: "pipe",
-        },
-      );
+        });
     } catch {
       // Type errors elsewhere in the package still emit JavaScript; the CLI's presence is what counts.
     }

@@ -1,5 +1,5 @@
 // The command line: the ready line, a clean exit on SIGTERM and SIGINT, and exit 2 naming the flag
-// on a bad command line. Runs the built CLI (dist/emulator/cli.js), building it first when stale.
+// on a bad command line. Runs the built CLI (emulator/dist/cli.js, the `irv-emulator` bin), building it first when stale.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -1,11 +1,8 @@
-import { createRequire } from "node:module";
+import * as pulumi from "@pulumi/pulumi";
 import { describe, expect, it } from "vitest";
 import { stubFor } from "../../../provider/stub/index.js";
 
-const require = createRequire(import.meta.url);
-const { serializeFunction } = require("@pulumi/pulumi/runtime/closure/serializeClosure") as {
-  serializeFunction: (f: () => unknown, o: object) => Promise<{ text: string }>;
-};
+const { serializeFunction } = pulumi.runtime;
 
 describe("serialized provider stub", () => {
   for (const type of ["Group", "Identity", "RoleBinding"] as const) {
@@ -13,7 +10,7 @@ describe("serialized provider stub", () => {
       const provider = stubFor(type);
       const { text } = await serializeFunction(() => provider, { allowSecrets: true });
       expect(text.length).toBeLessThan(1024);
-      expect(text).toContain('require("pulumi-irv/runtime")');
+      expect(text).toContain('require("pulumi-irv/internal/runtime")');
       expect(text).toContain(`"${type}"`);
       expect(text).not.toMatch(/\/work\/|\/home\/|\/root\/|node_modules/);
       expect(text).not.toContain("IRV_TOKEN");

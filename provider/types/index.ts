@@ -1,0 +1,9 @@
+/**
+ * The public shapes of `pulumi-irv`'s lookups: plain interfaces, free of zod, so the declarations
+ * compile under the `pulumi new typescript` tsconfig.
+ *
+ * @example
+ * import type { ListFilter, Role } from "../types/index.js";
+ */
+export type { ListFilter, ListFilterInput } from "./list-filter.js";
+export type { Advisory, Repo, Role } from "./lookup-results.js";

@@ -1,0 +1,55 @@
+// Plain interfaces for what the lookups return. The sdk's zod schemas stay the source of the wire
+// types; these mirror them (test/unit/provider/public-types.test.ts fails the type-check when they
+// drift) because zod's declarations do not compile in a `pulumi new typescript` project (no
+// esModuleInterop, no skipLibCheck; colinhacks/zod#5160), and everything `pulumi-irv` declares is
+// compiled there.
+
+/**
+ * A role, as `irv.iam.getRole` and `irv.iam.getRoles` return it.
+ *
+ * @example
+ * const viewer: irv.Role = await irv.iam.getRole({ name: "viewer" });
+ */
+export interface Role {
+  uid: string;
+  name: string;
+  description?: string | undefined;
+  /** The group a custom role belongs to; absent for built-in roles, which are global. */
+  parentUid?: string | undefined;
+  /** What the role grants, e.g. `groups.list` (sorted, no duplicates). */
+  capabilities: string[];
+  createTime?: string | undefined;
+  updateTime?: string | undefined;
+}
+
+/**
+ * A container repository, as `irv.registry.getRepos` returns it.
+ *
+ * @example
+ * const { repos } = await irv.registry.getRepos({ descendantsOf: orgUid });
+ * const names = repos.map((r: irv.Repo) => r.name);
+ */
+export interface Repo {
+  uid: string;
+  name: string;
+  createTime: string;
+  updateTime?: string | undefined;
+}
+
+/**
+ * A vulnerability advisory, as `irv.vulnerabilities.getAdvisories` returns it.
+ *
+ * @example
+ * const { advisories } = await irv.vulnerabilities.getAdvisories({ descendantsOf: orgUid });
+ * const critical = advisories.filter((a: irv.Advisory) => a.severity === "CRITICAL");
+ */
+export interface Advisory {
+  uid: string;
+  name: string;
+  description?: string | undefined;
+  /** `LOW`, `MEDIUM`, `HIGH` or `CRITICAL` (other values are passed through as sent). */
+  severity?: string | undefined;
+  repoUid?: string | undefined;
+  createTime: string;
+  updateTime?: string | undefined;
+}

@@ -1,0 +1,17 @@
+import { describe, expectTypeOf, it } from "vitest";
+import type * as irv from "../../../provider/index.js";
+import type * as sdk from "../../../sdk/index.js";
+
+// The lookups return plain interfaces (zod's declarations do not compile in a `pulumi new typescript`
+// project); these assertions fail `npm run typecheck` when they drift from the sdk's wire schemas.
+describe("public lookup types", () => {
+  it("irv.Role, irv.Repo and irv.Advisory are exactly the sdk's wire types", () => {
+    expectTypeOf<irv.Role>().toEqualTypeOf<sdk.Role>();
+    expectTypeOf<irv.Repo>().toEqualTypeOf<sdk.Repo>();
+    expectTypeOf<irv.Advisory>().toEqualTypeOf<sdk.Advisory>();
+  });
+
+  it("irv.ListFilter carries every filter field of the sdk's list query", () => {
+    expectTypeOf<Required<irv.ListFilter>>().toExtend<Pick<Required<sdk.ListQuery>, keyof irv.ListFilter>>();
+  });
+});
