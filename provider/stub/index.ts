@@ -1,1 +1,1 @@
-export { providerStub, stubFor } from "./provider-stub.js";
+export { providerStub, type StubType, stubFor } from "./provider-stub.js";
