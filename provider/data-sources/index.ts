@@ -1,1 +1,2 @@
-export { type ListFilter, type ListFilterInput, programClient, toQuery } from "./program-client.js";
+export { type ListFilter, type ListFilterInput, toQuery } from "./list-filter.js";
+export { lookup } from "./lookup.js";

@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { Repo } from "../../sdk/index.js";
-import { type ListFilter, type ListFilterInput, programClient, toQuery } from "../data-sources/index.js";
+import { type ListFilter, type ListFilterInput, lookup, toQuery } from "../data-sources/index.js";
 
 /**
  * Result of {@link getRepos}.
@@ -19,7 +19,9 @@ export interface GetReposResult {
  * const { repos } = await irv.registry.getRepos({ descendantsOf: platform.uid });
  */
 export async function getRepos(filter: ListFilter = {}): Promise<GetReposResult> {
-  return { repos: await programClient().repos.collectParallel(toQuery(filter)) };
+  return {
+    repos: await lookup("irv.registry.getRepos", (client) => client.repos.collectParallel(toQuery(filter))),
+  };
 }
 
 /**

@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { Advisory } from "../../sdk/index.js";
-import { type ListFilter, type ListFilterInput, programClient, toQuery } from "../data-sources/index.js";
+import { type ListFilter, type ListFilterInput, lookup, toQuery } from "../data-sources/index.js";
 
 /**
  * Result of {@link getAdvisories}.
@@ -21,7 +21,11 @@ export interface GetAdvisoriesResult {
  * const { advisories } = await irv.vulnerabilities.getAdvisories({ descendantsOf: orgUid });
  */
 export async function getAdvisories(filter: ListFilter = {}): Promise<GetAdvisoriesResult> {
-  return { advisories: await programClient().advisories.collectParallel(toQuery(filter)) };
+  return {
+    advisories: await lookup("irv.vulnerabilities.getAdvisories", (client) =>
+      client.advisories.collectParallel(toQuery(filter)),
+    ),
+  };
 }
 
 /**

@@ -1,6 +1,5 @@
-import * as pulumi from "@pulumi/pulumi";
-import type { IrvClient, ListQuery } from "../../sdk/index.js";
-import { clientFor, resolveSettings } from "../config/settings.js";
+import type * as pulumi from "@pulumi/pulumi";
+import type { ListQuery } from "../../sdk/index.js";
 
 /**
  * Scoping of a data source (spec §4 list filters).
@@ -27,17 +26,6 @@ export interface ListFilter {
  * export const repos = irv.registry.getReposOutput(filter).repos;
  */
 export type ListFilterInput = { [K in keyof ListFilter]?: pulumi.Input<string | undefined> };
-
-/**
- * The client of the program process: the same settings as the provider (stack config `irv:*`,
- * then `IRV_*`), read when the first data source runs.
- *
- * @example
- * const roles = await programClient().roles.collect();
- */
-export function programClient(): IrvClient {
-  return clientFor(resolveSettings((k) => pulumi.runtime.getConfig(k)));
-}
 
 /**
  * The list query of a filter (no paging fields: data sources read every page).
