@@ -40,12 +40,6 @@ const ADDRESS: Record<string, string> = {
   EPIPE: "connection closed by the server",
   UND_ERR_SOCKET: "connection closed by the server",
 };
-const TIMEOUT = new Set([
-  "UND_ERR_HEADERS_TIMEOUT",
-  "UND_ERR_BODY_TIMEOUT",
-  "UND_ERR_CONNECT_TIMEOUT",
-  "ETIMEDOUT",
-]);
 // OpenSSL (`ERR_SSL_…`), Node's TLS layer (`ERR_TLS_…`) and certificate verification codes.
 const TLS =
   /^(ERR_SSL_|ERR_TLS_|EPROTO$|CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT$|SELF_SIGNED_CERT_IN_CHAIN$)/;
