@@ -1,5 +1,5 @@
 import { createRequire } from "node:module";
-import { stubFor } from "../stub/index.js";
+import { isStubType, stubFor } from "../stub/index.js";
 
 const require = createRequire(import.meta.url);
 
@@ -12,8 +12,7 @@ const require = createRequire(import.meta.url);
  * const text = await serializedProvider("Group"); // "exports.handler = __f0; …"
  */
 export async function serializedProvider(type: string): Promise<string> {
-  if (type !== "Group" && type !== "Identity" && type !== "RoleBinding")
-    throw new Error(`pulumi-irv: no resource type ${JSON.stringify(type)}`);
+  if (!isStubType(type)) throw new Error(`pulumi-irv: no resource type ${JSON.stringify(type)}`);
   const { serializeFunction } = require("@pulumi/pulumi/runtime/closure/serializeClosure") as {
     serializeFunction: (f: () => unknown, o: { allowSecrets: boolean }) => Promise<{ text: string }>;
   };

@@ -44,3 +44,13 @@ const STUBS: Record<StubType, pulumi.dynamic.ResourceProvider> = {
 export function stubFor(type: StubType): pulumi.dynamic.ResourceProvider {
   return STUBS[type];
 }
+
+/**
+ * Whether `type` is one of the resource types pulumi-irv serves.
+ *
+ * @example
+ * if (!isStubType(type)) throw new Error(`no resource type ${type}`);
+ */
+export function isStubType(type: string): type is StubType {
+  return Object.hasOwn(STUBS, type);
+}
