@@ -86,7 +86,7 @@ describe("errors a user sees name the URL, the cause and the setting", () => {
   });
 
   it("names an unknown host for a name that cannot resolve", async () => {
-    const url = "http://irv-api.invalid";
+    const url = "https://irv-api.invalid";
     const errors = await previewLookups({ "irv:baseUrl": url });
     expect(errors.sort()).toEqual(
       lookupErrors(
