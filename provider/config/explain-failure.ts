@@ -44,5 +44,9 @@ export function explainFailure(error: unknown, settings: IrvSettings): string | 
   const authUrl = settings.authUrl?.replace(/\/+$/, "");
   const exchange = authUrl !== undefined && failure.url?.startsWith(`${authUrl}/`) === true;
   const where = failure.url ?? (exchange ? settings.authUrl : settings.baseUrl) ?? "the IRV API";
+  // A refusal by the token exchange is already worded by the workload-token layer, which knows
+  // where the token came from (CI system, file, value) and which setting to change.
+  if (exchange && (failure.hint === "credentials" || failure.hint === "permission") && error instanceof Error)
+    return `${where}: ${error.message}${failure.hint === "permission" ? `; ${CHECK.permission(settings, true)}` : ""}`;
   return `${where}: ${failure.cause}; ${CHECK[failure.hint](settings, exchange)}`;
 }

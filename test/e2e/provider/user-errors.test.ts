@@ -175,7 +175,7 @@ describe("errors a user sees name the URL, the cause and the setting", () => {
       for (const e of errors)
         expect(e).toMatch(
           new RegExp(
-            `^irv\\.(registry\\.getRepos|vulnerabilities\\.getAdvisories) failed: ${irv.emulator.authUrl}/sts/exchange: 403 PERMISSION_DENIED: .+; check irv:identity \\(or IRV_IDENTITY\\): the workload token's issuer and subject must match that identity's claimMatch$`,
+            `^irv\\.(registry\\.getRepos|vulnerabilities\\.getAdvisories) failed: ${irv.emulator.authUrl}/sts/exchange: (getting an API token failed: )?the token exchange refused the workload token from the identity token file: .*PERMISSION_DENIED.*irv:identityTokenFile.*; check irv:identity \\(or IRV_IDENTITY\\): the workload token's issuer and subject must match that identity's claimMatch$`,
           ),
         );
     } finally {
