@@ -1,3 +1,4 @@
+export { explainFailure } from "./explain-failure.js";
 export {
   REQUEST_LIMIT_SETTINGS,
   type RequestLimitSettings,
@@ -11,6 +12,7 @@ export {
   insecureHttpAllowed,
   resolveSettings,
   SETTINGS,
+  timeoutMsOf,
   tokenSourceFor,
 } from "./settings.js";
 export {

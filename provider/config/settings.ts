@@ -35,6 +35,8 @@ export interface IrvSettings extends RequestLimitSettings {
   identityTokenAudience: string | undefined;
   /** GitLab variable holding the ID token; default `IRV_ID_TOKEN`. */
   identityTokenVariable: string | undefined;
+  /** Seconds to wait for each answer of the API (default 60). */
+  timeoutSeconds: string | undefined;
 }
 
 /**
@@ -56,6 +58,7 @@ export const SETTINGS = {
   identityTokenAudience: { config: "irv:identityTokenAudience", env: "IRV_IDENTITY_TOKEN_AUDIENCE" },
   identityTokenVariable: { config: "irv:identityTokenVariable", env: "IRV_IDENTITY_TOKEN_VARIABLE" },
   ...REQUEST_LIMIT_SETTINGS,
+  timeoutSeconds: { config: "irv:timeoutSeconds", env: "IRV_TIMEOUT_SECONDS" },
 } as const satisfies Record<keyof IrvSettings, { config: string; env: string }>;
 
 /**
@@ -86,6 +89,7 @@ export function resolveSettings(
     retryDelayMs: pick("retryDelayMs"),
     retryMaxDelayMs: pick("retryMaxDelayMs"),
     maxRateLimitWaitSeconds: pick("maxRateLimitWaitSeconds"),
+    timeoutSeconds: pick("timeoutSeconds"),
   };
 }
 
@@ -145,6 +149,7 @@ export function clientFor(s: IrvSettings): IrvClient {
       // One limiter per client, and one client per settings in a process: every request of a
       // provider process with the same credentials shares it.
       rateLimiter: rateLimiterFor(limits),
+      timeoutMs: timeoutMsOf(s),
     });
     clients.set(key, client);
   }
@@ -164,6 +169,22 @@ export function insecureHttpAllowed(s: IrvSettings): boolean {
   throw new ConfigurationError(
     `irv:allowInsecureHttp (IRV_ALLOW_INSECURE_HTTP) must be true/1 or false/0, got ${JSON.stringify(s.allowInsecureHttp)}`,
   );
+}
+
+/**
+ * The per-answer timeout the settings ask for, in ms (undefined: the client's default).
+ *
+ * @example
+ * timeoutMsOf(resolveSettings(get)); // 60000 for irv:timeoutSeconds "60"
+ */
+export function timeoutMsOf(s: IrvSettings): number | undefined {
+  if (s.timeoutSeconds === undefined) return undefined;
+  const seconds = Number(s.timeoutSeconds);
+  if (!Number.isFinite(seconds) || seconds <= 0)
+    throw new ConfigurationError(
+      `irv:timeoutSeconds (IRV_TIMEOUT_SECONDS) must be a positive number of seconds (got ${JSON.stringify(s.timeoutSeconds)})`,
+    );
+  return Math.round(seconds * 1000);
 }
 
 function nonEmpty(v: string | undefined): string | undefined {

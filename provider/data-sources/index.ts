@@ -1,1 +1,2 @@
-export { programClient, toQuery } from "./program-client.js";
+export { lookup } from "./lookup.js";
+export { toQuery } from "./to-query.js";

@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { programClient, toQuery } from "../data-sources/index.js";
+import { lookup, toQuery } from "../data-sources/index.js";
 import type { ListFilter, ListFilterInput, Role } from "../types/index.js";
 
 /**
@@ -19,7 +19,9 @@ export interface GetRolesResult {
  * const { roles } = await irv.iam.getRoles({ orderBy: "name" });
  */
 export async function getRoles(filter: ListFilter = {}): Promise<GetRolesResult> {
-  return { roles: await programClient().roles.collectParallel(toQuery(filter)) };
+  return {
+    roles: await lookup("irv.iam.getRoles", (client) => client.roles.collectParallel(toQuery(filter))),
+  };
 }
 
 /**
@@ -53,16 +55,16 @@ export interface GetRoleArgs {
  * const viewer = await irv.iam.getRole({ name: "viewer" });
  */
 export async function getRole(args: GetRoleArgs): Promise<Role> {
-  if (!args?.name) throw new Error('getRole: name is required (e.g. { name: "viewer" })');
+  if (!args?.name) throw new pulumi.RunError('getRole: name is required (e.g. { name: "viewer" })');
   const filter: ListFilter = { name: args.name, childrenOf: args.parentUid };
   const { roles } = await getRoles(filter);
   const [first, ...rest] = roles;
   if (!first)
-    throw new Error(
+    throw new pulumi.RunError(
       `getRole: no role named ${JSON.stringify(args.name)}${args.parentUid ? ` under ${args.parentUid}` : ""}; the built-in roles are owner, editor and viewer`,
     );
   if (rest.length > 0)
-    throw new Error(
+    throw new pulumi.RunError(
       `getRole: ${roles.length} roles are named ${JSON.stringify(args.name)} (${roles.map((r) => r.uid).join(", ")}); pass parentUid to choose one`,
     );
   return first;

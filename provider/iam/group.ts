@@ -1,5 +1,5 @@
-import * as pulumi from "@pulumi/pulumi";
-import { stubFor } from "../stub/index.js";
+import type * as pulumi from "@pulumi/pulumi";
+import { IrvResource } from "../resource/index.js";
 
 /**
  * Arguments of {@link Group}.
@@ -24,8 +24,8 @@ export interface GroupArgs {
  * const platform = new irv.iam.Group("platform", { parentUid: orgUid, description: "Platform team" });
  * const teamA = new irv.iam.Group("team-a", { parentUid: platform.uid });
  */
-export class Group extends pulumi.dynamic.Resource {
-  /** The group's uid: its parent's uid, `/`, 16 hex digits. */
+export class Group extends IrvResource {
+  /** The group's uid (its id): its parent's uid, `/`, 16 hex digits. */
   declare readonly uid: pulumi.Output<string>;
   declare readonly parentUid: pulumi.Output<string>;
   declare readonly name: pulumi.Output<string>;
@@ -37,21 +37,11 @@ export class Group extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: GroupArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      stubFor("Group"),
-      name,
-      {
-        parentUid: args.parentUid,
-        name: args.name ?? name,
-        description: args.description,
-        uid: undefined,
-        verified: undefined,
-        resourceLimits: undefined,
-        createTime: undefined,
-        updateTime: undefined,
-      },
-      opts,
-      "irv",
       "Group",
+      name,
+      { parentUid: args.parentUid, name: args.name ?? name, description: args.description },
+      ["verified", "resourceLimits", "createTime", "updateTime"],
+      opts,
     );
   }
 }

@@ -1,5 +1,5 @@
-import * as pulumi from "@pulumi/pulumi";
-import { stubFor } from "../stub/index.js";
+import type * as pulumi from "@pulumi/pulumi";
+import { IrvResource } from "../resource/index.js";
 
 /**
  * Which workload tokens may assume an identity.
@@ -43,8 +43,7 @@ export interface IdentityArgs {
  *   claimMatch: { issuer: "https://token.actions.githubusercontent.com", subject: "repo:acme/team-a:ref:refs/heads/main" },
  * });
  */
-export class Identity extends pulumi.dynamic.Resource {
-  declare readonly uid: pulumi.Output<string>;
+export class Identity extends IrvResource {
   declare readonly groupUid: pulumi.Output<string>;
   declare readonly name: pulumi.Output<string>;
   declare readonly description: pulumi.Output<string | undefined>;
@@ -56,21 +55,16 @@ export class Identity extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: IdentityArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      stubFor("Identity"),
+      "Identity",
       name,
       {
         groupUid: args.groupUid,
         name: args.name ?? name,
         description: args.description,
         claimMatch: args.claimMatch,
-        uid: undefined,
-        lastSeenTime: undefined,
-        createTime: undefined,
-        updateTime: undefined,
       },
+      ["lastSeenTime", "createTime", "updateTime"],
       opts,
-      "irv",
-      "Identity",
     );
   }
 }

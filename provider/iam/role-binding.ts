@@ -1,5 +1,5 @@
-import * as pulumi from "@pulumi/pulumi";
-import { stubFor } from "../stub/index.js";
+import type * as pulumi from "@pulumi/pulumi";
+import { IrvResource } from "../resource/index.js";
 
 /**
  * Arguments of {@link RoleBinding}.
@@ -51,8 +51,7 @@ export interface BoundRef {
  * const viewer = irv.iam.getRoleOutput({ name: "viewer" });
  * new irv.iam.RoleBinding("team-a-ci-viewer", { groupUid: teamA.uid, identityUid: ci.uid, roleUid: viewer.uid });
  */
-export class RoleBinding extends pulumi.dynamic.Resource {
-  declare readonly uid: pulumi.Output<string>;
+export class RoleBinding extends IrvResource {
   declare readonly groupUid: pulumi.Output<string>;
   declare readonly identityUid: pulumi.Output<string>;
   declare readonly roleUid: pulumi.Output<string>;
@@ -63,21 +62,11 @@ export class RoleBinding extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: RoleBindingArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      stubFor("RoleBinding"),
-      name,
-      {
-        groupUid: args.groupUid,
-        identityUid: args.identityUid,
-        roleUid: args.roleUid,
-        uid: undefined,
-        identity: undefined,
-        group: undefined,
-        role: undefined,
-        createTime: undefined,
-      },
-      opts,
-      "irv",
       "RoleBinding",
+      name,
+      { groupUid: args.groupUid, identityUid: args.identityUid, roleUid: args.roleUid },
+      ["identity", "group", "role", "createTime"],
+      opts,
     );
   }
 }

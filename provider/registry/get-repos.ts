@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { programClient, toQuery } from "../data-sources/index.js";
+import { lookup, toQuery } from "../data-sources/index.js";
 import type { ListFilter, ListFilterInput, Repo } from "../types/index.js";
 
 /**
@@ -19,7 +19,9 @@ export interface GetReposResult {
  * const { repos } = await irv.registry.getRepos({ descendantsOf: platform.uid });
  */
 export async function getRepos(filter: ListFilter = {}): Promise<GetReposResult> {
-  return { repos: await programClient().repos.collectParallel(toQuery(filter)) };
+  return {
+    repos: await lookup("irv.registry.getRepos", (client) => client.repos.collectParallel(toQuery(filter))),
+  };
 }
 
 /**

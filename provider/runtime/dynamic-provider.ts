@@ -1,5 +1,6 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { computeUpdate, deepEqual, type IrvClient } from "../../sdk/index.js";
+import { reportedOnce } from "./host-echo.js";
 import type { KindDefinition, Props } from "./kind-definition.js";
 import { isUnknownAt, UNKNOWN } from "./unknown.js";
 
@@ -16,7 +17,9 @@ type CheckFailure = pulumi.dynamic.CheckFailure;
 export function makeProvider(
   kind: KindDefinition,
   client: () => IrvClient,
+  explain: (error: unknown) => string | undefined = () => undefined,
 ): Required<Omit<pulumi.dynamic.ResourceProvider, "configure">> {
+  const withContext = <T>(what: string, fn: () => Promise<T>) => inContext(what, explain, fn);
   return {
     async check(_olds: Props, news: Props) {
       const result = kind.inputs.safeParse(stripProvider(news));
@@ -120,12 +123,25 @@ function describe(p: Props): string {
   return typeof p.name === "string" ? JSON.stringify(p.name) : "";
 }
 
-async function withContext<T>(what: string, fn: () => Promise<T>): Promise<T> {
+/**
+ * Runs one API operation; a failure becomes one message saying what we were doing, and why it
+ * failed in the user's terms when `explain` knows the cause (URL, cause, config key). The engine
+ * shows the message; the stack is emptied and the host's stderr echo dropped, so the user sees the
+ * message once and no frames into our files.
+ */
+async function inContext<T>(
+  what: string,
+  explain: (error: unknown) => string | undefined,
+  fn: () => Promise<T>,
+): Promise<T> {
   try {
     return await fn();
   } catch (e) {
-    // The engine shows only `message`; say what we were doing. ApiError messages carry no secrets.
-    if (e instanceof Error) e.message = `${what}: ${e.message}`;
-    throw e;
+    if (!(e instanceof Error))
+      throw reportedOnce(Object.assign(new Error(`${what}: ${String(e)}`), { stack: "" }));
+    // Mutated, not wrapped: a partially created resource's `id`/`properties`/`reasons` must survive.
+    e.message = `${what}: ${explain(e) ?? e.message}`;
+    e.stack = "";
+    throw reportedOnce(e);
   }
 }

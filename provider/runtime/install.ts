@@ -1,5 +1,5 @@
 import type * as pulumi from "@pulumi/pulumi";
-import { clientFor, type IrvSettings, resolveSettings } from "../config/settings.js";
+import { clientFor, explainFailure, type IrvSettings, resolveSettings } from "../config/index.js";
 import { makeProvider } from "./dynamic-provider.js";
 import type { KindDefinition } from "./kind-definition.js";
 import { groupKind } from "./kinds/group-kind.js";
@@ -34,6 +34,10 @@ export function install(
   // The client is made on first use so that `check` and `diff` work without credentials.
   Object.assign(
     target,
-    makeProvider(kind, () => clientFor(settings)),
+    makeProvider(
+      kind,
+      () => clientFor(settings),
+      (e) => explainFailure(e, settings),
+    ),
   );
 }

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { IrvClient } from "../../sdk/index.js";
+import type { StubType } from "../stub/index.js";
 
 /**
  * The plain-JSON state the engine stores (inputs or outputs).
@@ -18,7 +19,7 @@ export type Props = Record<string, unknown>;
  */
 export interface KindDefinition {
   /** Type name in the token `pulumi-nodejs:dynamic/irv:<type>`. */
-  type: "Group" | "Identity" | "RoleBinding";
+  type: StubType;
   /** For messages. */
   singular: string;
   /** Validates the inputs at `check` (preview time, before any API call). */

@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
 import type * as pulumi from "@pulumi/pulumi";
-import { stubFor } from "../stub/index.js";
+import { isStubType, stubFor } from "../stub/index.js";
 
 const require = createRequire(import.meta.url);
 
@@ -13,8 +13,7 @@ const require = createRequire(import.meta.url);
  * const text = await serializedProvider("Group"); // "exports.handler = __f0; …"
  */
 export async function serializedProvider(type: string): Promise<string> {
-  if (type !== "Group" && type !== "Identity" && type !== "RoleBinding")
-    throw new Error(`pulumi-irv: no resource type ${JSON.stringify(type)}`);
+  if (!isStubType(type)) throw new Error(`pulumi-irv: no resource type ${JSON.stringify(type)}`);
   // Loaded here, not at the top: the provider process loads this module on every run and must not
   // pay for the whole SDK unless the preload asks for a stub. The public entry, not a private path.
   const { runtime } = require("@pulumi/pulumi") as typeof pulumi;

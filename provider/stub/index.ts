@@ -1,1 +1,1 @@
-export { providerStub, stubFor } from "./provider-stub.js";
+export { isStubType, providerStub, type StubType, stubFor } from "./provider-stub.js";

@@ -10,7 +10,7 @@ import type * as pulumi from "@pulumi/pulumi";
  * @example
  * new pulumi.dynamic.Resource(providerStub("Group"), name, props, opts, "irv", "Group");
  */
-export function providerStub(type: "Group" | "Identity" | "RoleBinding"): pulumi.dynamic.ResourceProvider {
+export function providerStub(type: StubType): pulumi.dynamic.ResourceProvider {
   const stub = {
     configure(req: unknown) {
       return require("pulumi-irv/internal/runtime").install(this, type, req);
@@ -20,8 +20,16 @@ export function providerStub(type: "Group" | "Identity" | "RoleBinding"): pulumi
   return stub as unknown as pulumi.dynamic.ResourceProvider;
 }
 
+/**
+ * The resource types pulumi-irv serves (the `<type>` of `pulumi-nodejs:dynamic/irv:<type>`).
+ *
+ * @example
+ * const type: StubType = "Group";
+ */
+export type StubType = "Group" | "Identity" | "RoleBinding";
+
 // One stub object per type, made once: the SDK caches serialization per provider object.
-const STUBS = {
+const STUBS: Record<StubType, pulumi.dynamic.ResourceProvider> = {
   Group: providerStub("Group"),
   Identity: providerStub("Identity"),
   RoleBinding: providerStub("RoleBinding"),
@@ -33,6 +41,16 @@ const STUBS = {
  * @example
  * super(stubFor("Group"), name, props, opts, "irv", "Group");
  */
-export function stubFor(type: keyof typeof STUBS): pulumi.dynamic.ResourceProvider {
+export function stubFor(type: StubType): pulumi.dynamic.ResourceProvider {
   return STUBS[type];
+}
+
+/**
+ * Whether `type` is one of the resource types pulumi-irv serves.
+ *
+ * @example
+ * if (!isStubType(type)) throw new Error(`no resource type ${type}`);
+ */
+export function isStubType(type: string): type is StubType {
+  return Object.hasOwn(STUBS, type);
 }

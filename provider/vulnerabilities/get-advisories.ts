@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { programClient, toQuery } from "../data-sources/index.js";
+import { lookup, toQuery } from "../data-sources/index.js";
 import type { Advisory, ListFilter, ListFilterInput } from "../types/index.js";
 
 /**
@@ -21,7 +21,11 @@ export interface GetAdvisoriesResult {
  * const { advisories } = await irv.vulnerabilities.getAdvisories({ descendantsOf: orgUid });
  */
 export async function getAdvisories(filter: ListFilter = {}): Promise<GetAdvisoriesResult> {
-  return { advisories: await programClient().advisories.collectParallel(toQuery(filter)) };
+  return {
+    advisories: await lookup("irv.vulnerabilities.getAdvisories", (client) =>
+      client.advisories.collectParallel(toQuery(filter)),
+    ),
+  };
 }
 
 /**

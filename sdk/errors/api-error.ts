@@ -33,6 +33,8 @@ export class IrvError extends Error {
 export interface RequestSummary {
   method: string;
   path: string;
+  /** The absolute URL without its query (`https://irv.example/iam/v2beta1/groups`), for messages. */
+  url?: string | undefined;
 }
 
 /**
@@ -85,6 +87,8 @@ export class ApiError extends IrvError {
   readonly serverMessage: string;
   readonly method: string;
   readonly path: string;
+  /** The absolute URL without its query, when the sender knew it. */
+  readonly url: string | undefined;
   /** Every detail of the body, known types or not. */
   readonly details: readonly Record<string, unknown>[];
 
@@ -118,6 +122,7 @@ export class ApiError extends IrvError {
     this.serverMessage = redactSecrets(status.message);
     this.method = init.method;
     this.path = redactSecrets(init.path);
+    this.url = init.url === undefined ? undefined : redactSecrets(init.url);
     this.details = status.details;
   }
 
@@ -195,15 +200,18 @@ export class ApiError extends IrvError {
  */
 export class NetworkError extends IrvError {
   override readonly name: string = "NetworkError";
+  /** The absolute URL without its query (`https://irv.example/iam/v2beta1/groups`), when known. */
+  readonly url: string | undefined;
   constructor(
     message: string,
     /** Whether the request may have been delivered before the failure. */
     readonly sent: boolean,
     /** The low-level error code (e.g. `ECONNRESET`), when there is one. */
     readonly errorCode: string | undefined,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; url?: string | undefined },
   ) {
     super(message, options);
+    this.url = options?.url === undefined ? undefined : redactSecrets(options.url);
   }
 }
 

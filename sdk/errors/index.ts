@@ -17,4 +17,5 @@ export {
   ERROR_DOMAIN,
   httpStatusForCode,
 } from "./codes.js";
+export { classifyFailure, type FailureCause, type FailureHint } from "./failure-cause.js";
 export { MIN_REDACTED_LENGTH, redactError, redactSecrets, redactValues } from "./redact.js";

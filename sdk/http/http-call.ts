@@ -102,6 +102,7 @@ export async function httpCall(call: HttpCall): Promise<HttpAnswer> {
     requestId: header(res.headers, "x-request-id"),
     retryAfterMs: parseRetryAfter(header(res.headers, "retry-after")),
     location: header(res.headers, "location"),
+    url: withoutQuery(call.url),
   });
 }
 
@@ -123,7 +124,15 @@ function toNetworkError(e: unknown, call: HttpCall, afterHeaders = false): unkno
     code && TIMEOUTS.has(code)
       ? `no answer within ${call.timeoutMs} ms (${code})`
       : (code ?? (e as Error).message);
-  return new NetworkError(`${call.method} ${call.path}: ${why}`, sent, code, { cause: e });
+  return new NetworkError(`${call.method} ${call.path}: ${why}`, sent, code, {
+    cause: e,
+    url: withoutQuery(call.url),
+  });
+}
+
+// For messages: the address without the query (filters, the exchange's audience and identity).
+function withoutQuery(url: URL): string {
+  return `${url.origin}${url.pathname}`;
 }
 
 function errorCode(e: unknown): string | undefined {

@@ -4,7 +4,7 @@
 // scaled down from the issue's 2-minute workload token / 1-minute API token / 4-minute run to
 // seconds: the workload token lives 3 s, the API token 2 s, and the up outlives both several times.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TestStack } from "../harness/index.js";
+import { diagnostics, type OperationResult, type TestStack } from "../harness/index.js";
 import { ciJobShape, ciJobStack, EXCHANGE, slowUp } from "../support/ci-job.js";
 import { type FakeGithubOidc, startFakeGithubOidc } from "../support/github-actions-oidc.js";
 import { startTestEmulator, type TestEmulator } from "../support/irv-emulator.js";
@@ -14,7 +14,10 @@ const WORKLOAD_TTL_SECONDS = 3;
 const API_TTL_SECONDS = 2;
 const SUBJECT = "repo:acme/infra:ref:refs/heads/main";
 const JWT = /eyJ[\w-]+\.eyJ[\w-]+\.[\w-]+/;
-const occurrences = (text: string, part: string) => text.split(part).length - 1;
+// How many of the run's error diagnostics hold `part`: the CLI repeats an error on its progress line
+// and in the closing summary, but a failure explained once is one error diagnostic.
+const occurrences = (result: OperationResult, part: string) =>
+  diagnostics(result.events, "error").filter((d) => d.message.includes(part)).length;
 
 describe("a GitHub Actions job: workload tokens from ACTIONS_ID_TOKEN_REQUEST_* only", () => {
   const shape = ciJobShape("gha");
@@ -72,7 +75,7 @@ describe("a GitHub Actions job: workload tokens from ACTIONS_ID_TOKEN_REQUEST_* 
     const output = preview.stdout + preview.stderr;
     const message =
       "GitHub Actions gave this job no OIDC token: ACTIONS_ID_TOKEN_REQUEST_URL is not set, so the job lacks `permissions: id-token: write`";
-    expect(occurrences(output, message)).toBe(1);
+    expect(occurrences(preview, message)).toBe(1);
     expect(output).toContain(
       "(workload token: picked automatically because GITHUB_ACTIONS=true; choose another with irv:identityTokenSource",
     );
@@ -90,7 +93,7 @@ describe("a GitHub Actions job: workload tokens from ACTIONS_ID_TOKEN_REQUEST_* 
     expect(preview.exitCode).not.toBe(0);
     const output = preview.stdout + preview.stderr;
     expect(output).toContain(`the GitHub Actions OIDC token endpoint (127.0.0.1:`);
-    expect(occurrences(output, `refused to issue a token (HTTP ${status}`)).toBe(1);
+    expect(occurrences(preview, `refused to issue a token (HTTP ${status}`)).toBe(1);
     expect(output).toContain("the job needs `permissions: id-token: write`");
     expect(output).not.toContain("not-this-jobs-token");
     secretsIn(output);
@@ -102,7 +105,7 @@ describe("a GitHub Actions job: workload tokens from ACTIONS_ID_TOKEN_REQUEST_* 
     await stack.removeConfig("irv:identityTokenAudience");
     expect(preview.exitCode).not.toBe(0);
     const output = preview.stdout + preview.stderr;
-    expect(occurrences(output, "the token exchange refused the workload token from GitHub Actions")).toBe(1);
+    expect(occurrences(preview, "the token exchange refused the workload token from GitHub Actions")).toBe(1);
     expect(output).toContain("UNAUTHENTICATED");
     expect(output).toContain(
       'The GitHub Actions token was requested for audience "https://sts.elsewhere.example": set irv:identityTokenAudience',

@@ -4,7 +4,7 @@
 // times; an expired ID token is refused at preview with GitLab's reason.
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TestStack } from "../harness/index.js";
+import { diagnostics, type TestStack } from "../harness/index.js";
 import { ciJobShape, ciJobStack, EXCHANGE, slowUp } from "../support/ci-job.js";
 import { startTestEmulator, type TestEmulator } from "../support/irv-emulator.js";
 import { pipelineIdentity } from "../support/workload-identity.js";
@@ -47,7 +47,12 @@ describe("a GitLab CI job: the workload token from its id_tokens variable only",
     const preview = await stack.preview({ env: { IRV_ID_TOKEN: expired }, allowFailure: true });
     expect(preview.exitCode).not.toBe(0);
     const output = preview.stdout + preview.stderr;
-    expect(output.split("GitLab CI: the job's ID token in IRV_ID_TOKEN expired at ").length - 1).toBe(1);
+    // One error diagnostic (the CLI repeats an error on its progress line and in the summary).
+    expect(
+      diagnostics(preview.events, "error").filter((d) =>
+        d.message.includes("GitLab CI: the job's ID token in IRV_ID_TOKEN expired at "),
+      ),
+    ).toHaveLength(1);
     expect(output).toContain(
       "GitLab ID tokens last as long as the job's timeout and cannot be renewed inside the job: raise the job's `timeout:` or split the work into shorter jobs",
     );

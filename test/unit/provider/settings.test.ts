@@ -3,6 +3,7 @@ import {
   clientFor,
   requestLimitsOf,
   resolveSettings,
+  timeoutMsOf,
   tokenSourceFor,
 } from "../../../provider/config/index.js";
 
@@ -96,5 +97,22 @@ describe("requestLimitsOf (pacing and retry settings)", () => {
     const client = clientFor(s);
     expect(client.transport.rateLimiter.state().rate).toBe(7);
     expect(clientFor(s)).toBe(client);
+  });
+});
+
+describe("timeoutMsOf", () => {
+  it("reads irv:timeoutSeconds (IRV_TIMEOUT_SECONDS) in seconds, fractions allowed", () => {
+    expect(timeoutMsOf(resolveSettings((k) => (k === "irv:timeoutSeconds" ? "1.5" : undefined), {}))).toBe(
+      1500,
+    );
+    expect(timeoutMsOf(resolveSettings(() => undefined, { IRV_TIMEOUT_SECONDS: "30" }))).toBe(30_000);
+    expect(timeoutMsOf(resolveSettings(() => undefined, {}))).toBeUndefined();
+  });
+
+  it("refuses a value that is not a positive number, naming the key and the value", () => {
+    const s = resolveSettings(() => undefined, { IRV_TIMEOUT_SECONDS: "soon" });
+    expect(() => timeoutMsOf(s)).toThrow(
+      'irv:timeoutSeconds (IRV_TIMEOUT_SECONDS) must be a positive number of seconds (got "soon")',
+    );
   });
 });

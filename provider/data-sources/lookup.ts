@@ -1,0 +1,22 @@
+import * as pulumi from "@pulumi/pulumi";
+import type { IrvClient } from "../../sdk/index.js";
+import { clientFor, explainFailure, resolveSettings } from "../config/index.js";
+
+/**
+ * Runs one data source in the program process with the stack's settings (`irv:*`, then `IRV_*`).
+ * A failure becomes a `pulumi.RunError`, which Pulumi prints as its message alone: what was looked
+ * up, the URL, the cause and the config key to check, without a stack trace into this package.
+ *
+ * @example
+ * const repos = await lookup("irv.registry.getRepos", (client) => client.repos.collectParallel({}));
+ */
+export async function lookup<T>(what: string, read: (client: IrvClient) => Promise<T>): Promise<T> {
+  const settings = resolveSettings((k) => pulumi.runtime.getConfig(k));
+  try {
+    return await read(clientFor(settings));
+  } catch (e) {
+    if (pulumi.RunError.isInstance(e)) throw e;
+    const why = explainFailure(e, settings) ?? (e instanceof Error ? e.message : String(e));
+    throw new pulumi.RunError(`${what} failed: ${why}`);
+  }
+}

@@ -1,0 +1,1 @@
+export { IrvResource } from "./irv-resource.js";
