@@ -1,2 +1,2 @@
-export { isStubType, providerStub, stubFor } from "./provider-stub.js";
 export type { StubType } from "./provider-stub.js";
+export { isStubType, providerStub, stubFor } from "./provider-stub.js";
