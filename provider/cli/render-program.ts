@@ -162,7 +162,7 @@ export function renderProgram(input: ProgramInput): Record<string, string> {
           "@pulumi/pulumi": `^${input.versions.pulumi}`,
           "pulumi-irv": `^${input.versions.pulumiIrv}`,
         },
-        devDependencies: { "@types/node": "^22.0.0", typescript: "^5.0.0" },
+        devDependencies: { "@types/node": "^22.0.0", typescript: "^5.8.0" },
       },
       null,
       2,
@@ -172,8 +172,8 @@ export function renderProgram(input: ProgramInput): Record<string, string> {
         compilerOptions: {
           strict: true,
           target: "es2022",
-          module: "commonjs",
-          moduleResolution: "node",
+          // nodenext: pulumi-irv is an ES module, which a CommonJS program may require (Node ≥ 22.12).
+          module: "nodenext",
           skipLibCheck: true,
           outDir: "bin",
         },
