@@ -63,15 +63,18 @@ export async function importOrg(options: ImportOrgOptions): Promise<ImportOrgRep
 
   const client = options.client ?? clientFor(resolveSettings(() => undefined));
   await readRoot(client, options.root);
-  const objects: OrgObject[] = [];
-  for (const kind of ORG_KINDS.filter((k) => kinds.includes(k.kind))) {
-    progress(`reading ${kind.kind} below ${options.root}…`);
-    const found = (await kind.list(client, options.root)).sort((a, b) =>
-      a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0,
-    );
-    progress(`  ${found.length} ${kind.kind}`);
-    objects.push(...found);
-  }
+  // Every kind at once, each reading its pages concurrently: one round trip of latency per kind saved.
+  const lists = await Promise.all(
+    ORG_KINDS.filter((k) => kinds.includes(k.kind)).map(async (kind) => {
+      progress(`reading ${kind.kind} below ${options.root}…`);
+      const found = (await kind.list(client, options.root)).sort((a, b) =>
+        a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0,
+      );
+      progress(`  ${found.length} ${kind.kind}`);
+      return found;
+    }),
+  );
+  const objects: OrgObject[] = lists.flat();
   const roles = await client.roles.collectParallel({}, { concurrency: 4 });
   const files = renderProgram({
     rootUid: options.root,
