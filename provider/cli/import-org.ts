@@ -92,8 +92,11 @@ export async function importOrg(options: ImportOrgOptions): Promise<ImportOrgRep
     return file;
   });
   const resources: Record<string, number> = {};
-  for (const o of objects) resources[o.className] = (resources[o.className] ?? 0) + 1;
-  progress(`wrote ${written.length} files to ${out}: ${objects.length} resources`);
+  for (const o of objects)
+    if (o.unsupported === undefined) resources[o.className] = (resources[o.className] ?? 0) + 1;
+  const skipped = objects.filter((o) => o.unsupported !== undefined).length;
+  if (skipped > 0) progress(`${skipped} objects have no resource in this version: listed in README.md`);
+  progress(`wrote ${written.length} files to ${out}: ${objects.length - skipped} resources`);
   return { files: written, resources };
 }
 

@@ -25,6 +25,8 @@ export interface OrgObject {
   /** The group it lives in: its logical name qualifies a base name shared with another object. */
   parentUid: string;
   args: Record<string, Arg>;
+  /** Why the provider has no resource for this object yet: it is listed in the README, not generated. */
+  unsupported?: string;
 }
 
 /**
@@ -86,20 +88,36 @@ export const ORG_KINDS: readonly OrgKind[] = [
     kind: "identities",
     async list(client, root) {
       const identities = await client.identities.collectParallel({ descendantsOf: root }, PAGES);
-      return identities.map((i) => ({
-        uid: i.uid,
-        className: "Identity",
-        baseName: slug(i.name),
-        parentUid: parentOf(i.uid),
-        args: withDescription(
-          {
-            groupUid: { ref: parentOf(i.uid) },
-            name: i.name,
-            claimMatch: { fields: { issuer: i.claimMatch.issuer, subject: i.claimMatch.subject } },
-          },
-          i.description,
-        ),
-      }));
+      return identities.map((i): OrgObject => {
+        const base = {
+          uid: i.uid,
+          className: "Identity",
+          baseName: slug(i.name),
+          parentUid: parentOf(i.uid),
+        };
+        // irv.iam.Identity takes a claimMatch of exactly an issuer and a subject today; the other
+        // identity variants (and claimMatch patterns) get a resource with issue 13.
+        const m = i.claimMatch;
+        const plain =
+          m !== undefined && m.issuer !== undefined && m.subject !== undefined && Object.keys(m).length === 2;
+        if (!plain || m?.issuer === undefined || m.subject === undefined)
+          return {
+            ...base,
+            args: {},
+            unsupported: "an identity other than a claimMatch of exactly issuer and subject",
+          };
+        return {
+          ...base,
+          args: withDescription(
+            {
+              groupUid: { ref: parentOf(i.uid) },
+              name: i.name,
+              claimMatch: { fields: { issuer: m.issuer, subject: m.subject } },
+            },
+            i.description,
+          ),
+        };
+      });
     },
   },
   {

@@ -14,7 +14,12 @@ const group = (parent: string, n: number, name: string): OrgObject => ({
   parentUid: parent,
   args: { parentUid: { ref: parent }, name },
 });
-const VIEWER = { uid: "aaaa", name: "viewer", description: "Built-in role: read-only access." };
+const VIEWER = {
+  uid: "aaaa",
+  name: "viewer",
+  description: "Built-in role: read-only access.",
+  capabilities: [],
+};
 const render = (objects: OrgObject[]) =>
   renderProgram({
     rootUid: ROOT,
@@ -116,5 +121,22 @@ describe("import-org program", () => {
     const files = render([g]);
     expect(files["index.ts"]).toContain(`other: "${outside}"`);
     expect(files["README.md"]).toContain(`- \`${outside}\``);
+  });
+});
+
+describe("import-org objects without a resource", () => {
+  it("leaves them out of index.ts and lists them in the README", () => {
+    const g = group(ROOT, 1, "payments");
+    const aws: OrgObject = {
+      uid: uid(g.uid, 2),
+      className: "Identity",
+      baseName: "aws",
+      parentUid: g.uid,
+      args: {},
+      unsupported: "an identity other than a claimMatch of exactly issuer and subject",
+    };
+    const files = render([g, aws]);
+    expect(files["index.ts"]).not.toContain(aws.uid);
+    expect(files["README.md"]).toContain(`- \`${aws.uid}\` (Identity): an identity other than a claimMatch`);
   });
 });
