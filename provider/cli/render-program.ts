@@ -51,8 +51,7 @@ export function renderProgram(input: ProgramInput): Record<string, string> {
       vars.set(role.uid, v);
       roleLines.push(`const ${v} = irv.iam.getRoleOutput({ name: ${JSON.stringify(role.name)} });`);
     }
-  for (const o of objects)
-    vars.set(o.uid, unique(variableName(names.get(o.uid) as string, o.className)));
+  for (const o of objects) vars.set(o.uid, unique(variableName(names.get(o.uid) as string, o.className)));
 
   const secrets: string[] = [];
   const unresolved = new Set<string>();
