@@ -2,7 +2,12 @@ import { z } from "zod";
 import type { IrvClient } from "../../sdk/index.js";
 import { groupKind, identityKind, type KindDefinition, roleBindingKind } from "../runtime/index.js";
 
-/** What a pending create asked for, to recognise what it made. */
+/**
+ * What a pending create asked for, to recognise what it made.
+ *
+ * @example
+ * const request: CreateRequest = { parentUid: orgUid, body: { name: "team-a" } };
+ */
 export interface CreateRequest {
   /** The group the create was sent to. */
   parentUid: string;

@@ -14,7 +14,11 @@ export const StateResource = z.looseObject({
   inputs: z.record(z.string(), z.unknown()).optional(),
   outputs: z.record(z.string(), z.unknown()).optional(),
 });
-/** @see StateResource */
+/**
+ * @see StateResource
+ * @example
+ * const x: StateResource = StateResource.parse(value);
+ */
 export type StateResource = z.infer<typeof StateResource>;
 
 /**
@@ -24,7 +28,11 @@ export type StateResource = z.infer<typeof StateResource>;
  * PendingOperation.parse({ type: "creating", resource: { urn, type } });
  */
 export const PendingOperation = z.looseObject({ type: z.string(), resource: StateResource });
-/** @see PendingOperation */
+/**
+ * @see PendingOperation
+ * @example
+ * const x: PendingOperation = PendingOperation.parse(value);
+ */
 export type PendingOperation = z.infer<typeof PendingOperation>;
 
 /**
@@ -37,7 +45,11 @@ export const Deployment = z.looseObject({
   resources: z.array(StateResource).optional(),
   pending_operations: z.array(PendingOperation).optional(),
 });
-/** @see Deployment */
+/**
+ * @see Deployment
+ * @example
+ * const x: Deployment = Deployment.parse(value);
+ */
 export type Deployment = z.infer<typeof Deployment>;
 
 /**
