@@ -5,6 +5,7 @@
 //   engine          bench/engine-overhead.ts   engine overhead, API calls per step, state size
 //   data-sources    bench/data-sources.ts      10 000-item list, parallel skip-fetch vs cursor
 //   provider-start  bench/provider-start.ts    module loading and plugin start
+//   import-org      bench/import-org.ts        import-org of 2 000 objects and the first up of its program
 //   emulator        `npm run bench:emulator` if defined, else bench/emulator-*.ts (output kept as is)
 //   scale           bench/scale.ts             3,000 resources, latency, rate limit (only when named:
 //                                              about 25 minutes)
@@ -28,6 +29,7 @@ const OURS = [
   { name: "data-sources", file: "data-sources.ts", result: "data-sources" },
   { name: "provider-start", file: "provider-start.ts", result: "provider-start" },
   { name: "scale", file: "scale.ts", result: "scale", onlyWhenNamed: true },
+  { name: "import-org", file: "import-org.ts", result: "import-org", onlyWhenNamed: true },
 ];
 const emulatorBenches = readdirSync(path.join(root, "bench"))
   .filter((f) => /^emulator-.*\.(ts|mjs|js)$/.test(f))

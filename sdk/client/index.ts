@@ -5,7 +5,7 @@ export {
   type RateLimiterState,
 } from "./adaptive-rate-limiter.js";
 export { IrvClient, type IrvClientOptions } from "./irv-client.js";
-export { LOST_CREATE_CLOCK_SKEW_MS } from "./lost-create.js";
+export { LOST_CREATE_CLOCK_SKEW_MS, lostCreateMismatch, type SentCreate } from "./lost-create.js";
 export {
   type CallOptions,
   type CreateOptions,

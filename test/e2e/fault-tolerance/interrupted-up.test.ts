@@ -1,125 +1,140 @@
-// A `pulumi up` killed with SIGKILL mid-way, while creates are in flight: the CLI dies at once, so
-// the creates its provider then completes are never recorded (they stay "pending" in the state, the
-// groups exist). Then repaired the way README.md's "Recovering from
-// an interrupted up" says: `pulumi cancel`; `pulumi stack export`, adopt each pending create the
-// service did make (its uid as the id), drop the pending creates, `pulumi stack import`; then
-// `pulumi up --refresh`. It converges with no duplicates.
-import { writeFileSync } from "node:fs";
-import path from "node:path";
+// `pulumi up` of a 300-resource org killed with SIGKILL while creates are in flight, at several
+// points: the CLI dies at once, so the creates its provider then completes are never recorded (they
+// stay "pending" in the state, the resources exist). `pulumi-irv recover` repairs the stack each
+// time (stale lock, empty attribute files, pending creates adopted or dropped), and a plain
+// `pulumi up` then converges with no duplicates. A same-named resource made before the run is
+// refused, naming it.
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 
+import { pendingCreates, startKillable } from "../support/interrupted-run.js";
+import { recoverStack } from "../support/ops-cli.js";
 import {
-  adoptPendingCreates,
-  createdBy,
-  type PendingCreate,
-  pendingCreates,
-  repairFileBackend,
-  startKillable,
-} from "../support/interrupted-run.js";
-import { declared, inventory, type OrgTreeShape, useOrgTreeStack } from "../support/org-tree.js";
+  declared,
+  inventory,
+  type OrgTreeShape,
+  type OrgTreeStack,
+  useOrgTreeStack,
+} from "../support/org-tree.js";
 
-const LATENCY_MS = 250;
+const LATENCY_MS = 200;
 const POSTS = [
   "POST /iam/v2beta1/groups/*",
   "POST /iam/v2beta1/identities/*",
   "POST /iam/v2beta1/roleBindings/*",
 ];
 
-describe("an up killed with SIGKILL while creates are in flight", () => {
-  const shape: OrgTreeShape = { groups: 20, identities: 20, bindings: 20, prefix: "killed" };
+const heldUids = async (t: OrgTreeStack) => {
+  const org = t.irv.emulator.orgUid;
+  const all = await Promise.all([
+    t.irv.admin.groups.collect({ descendantsOf: org }),
+    t.irv.admin.identities.collect({ descendantsOf: org }),
+    t.irv.admin.roleBindings.collect({ descendantsOf: org }),
+  ]);
+  return new Set(all.flat().map((r) => r.uid));
+};
+const stateIds = async (t: OrgTreeStack) => new Set((await t.stack.resources()).map((r) => r.id as string));
+
+/** Starts `pulumi up`, waits until `posts` creates reached the service, and SIGKILLs it. */
+async function killUpAfter(t: OrgTreeStack, posts: number): Promise<void> {
+  // Slow requests down so that creates are in flight when the kill comes: a POST counted by the
+  // emulator is still waiting out its latency; the provider (which outlives the CLI, see killCli)
+  // gets its answer, but the engine that would record it is gone.
+  t.irv.emulator.setFaults(`latency=${LATENCY_MS}`);
+  await t.irv.resetStats();
+  const run = startKillable(t.stack, [
+    "up",
+    "--yes",
+    "--skip-preview",
+    "--stack",
+    t.stack.stackName,
+    "--non-interactive",
+  ]);
+  const count = () => POSTS.reduce((n, route) => n + (t.irv.emulator.stats().requests[route] ?? 0), 0);
+  const deadline = Date.now() + 120_000;
+  while (count() < posts && Date.now() < deadline) await sleep(20);
+  expect(count()).toBeGreaterThanOrEqual(posts);
+  await run.killCli({ settleMs: 3 * LATENCY_MS });
+  t.irv.emulator.setFaults("none");
+}
+
+describe("pulumi-irv recover after ups of 300 resources killed with SIGKILL", () => {
+  const shape: OrgTreeShape = { groups: 100, identities: 100, bindings: 100, prefix: "killed" };
   const t = useOrgTreeStack(shape);
-  let pending: PendingCreate[] = [];
 
-  const heldUids = async () => {
-    const all = await Promise.all([
-      t.irv.admin.groups.collect({ descendantsOf: t.irv.emulator.orgUid }),
-      t.irv.admin.identities.collect({ descendantsOf: t.irv.emulator.orgUid }),
-      t.irv.admin.roleBindings.collect({ descendantsOf: t.irv.emulator.orgUid }),
-    ]);
-    return all.flat().map((r) => r.uid);
-  };
-  const stateIds = async () => (await t.stack.resources()).map((r) => r.id as string);
-
-  it("leaves pending creates in the state, some of which the service did make", async () => {
-    // Slow requests down so that creates are in flight when the kill comes: a POST counted by the
-    // emulator is still waiting out its latency; the provider (which outlives the CLI, see killCli)
-    // gets its answer, but the engine that would record it is gone.
-    t.irv.emulator.setFaults(`latency=${LATENCY_MS}`);
-    await t.irv.resetStats();
-    const run = startKillable(t.stack, [
-      "up",
-      "--yes",
-      "--skip-preview",
-      "--stack",
-      t.stack.stackName,
-      "--non-interactive",
-    ]);
-    const posts = () => POSTS.reduce((n, route) => n + (t.irv.emulator.stats().requests[route] ?? 0), 0);
-    const deadline = Date.now() + 120_000;
-    while (posts() < 12 && Date.now() < deadline) await sleep(20);
-    expect(posts()).toBeGreaterThanOrEqual(12);
-    await run.killCli({ settleMs: 3 * LATENCY_MS });
-    t.irv.emulator.setFaults("none");
-    // If the kill caught the file backend writing a checkpoint's attributes, the README's first
-    // recovery step applies: delete the empty `.attrs` file ("failed to load checkpoint: EOF").
-    const repaired = repairFileBackend(path.join(t.stack.workDir, "state"));
-    if (repaired.length > 0)
-      console.info(`the kill left empty attribute files, deleted: ${repaired.join(", ")}`);
-
-    pending = pendingCreates(await t.stack.exportState());
-    expect(pending.length).toBeGreaterThan(0);
-    const recorded = new Set(await stateIds());
-    const unrecorded = (await heldUids()).filter((uid) => !recorded.has(uid));
+  it("dry run: reports the creates the service made and the rest, and writes nothing", async () => {
+    await killUpAfter(t, 15);
+    const before = await t.stack.exportState().catch(() => undefined);
+    const dry = await recoverStack(t.stack);
+    expect(dry.stderr).toBe("");
+    expect(dry.exitCode).toBe(0);
+    // The service made creates the state does not record: those are what recover would adopt.
+    const recorded = await stateIds(t);
+    const unrecorded = [...(await heldUids(t))].filter((uid) => !recorded.has(uid));
     expect(unrecorded.length).toBeGreaterThan(0);
+    for (const uid of unrecorded) expect(dry.stdout).toContain(uid);
+    expect(dry.stdout.match(/^would adopt: /gm)?.length).toBe(unrecorded.length);
+    expect(dry.stdout).toMatch(/would cancel the stale lock/);
+    const after = await t.stack.exportState();
+    expect(pendingCreates(after).length).toBeGreaterThan(0);
+    if (before !== undefined)
+      expect(after.deployment.pending_operations).toEqual(before.deployment.pending_operations);
   });
 
-  it("refuses a plain up until the stale lock is cancelled, then stops at each create that did happen", async () => {
-    const locked = await t.stack.up({ allowFailure: true });
-    expect(locked.exitCode).not.toBe(0);
-    expect(`${locked.stdout}${locked.stderr}`).toMatch(/locked.*pulumi cancel/s);
-
-    await t.stack.run(["cancel", "--yes", "--stack", t.stack.stackName, "--non-interactive"]);
-    const retried = await t.stack.up({ allowFailure: true });
-    // Sending such a create again is refused; the message names the uid to import.
-    expect(retried.exitCode).not.toBe(0);
-    expect(retried.stdout).toMatch(/ALREADY_EXISTS .*\((uid|binding) [0-9a-f]{40}\//);
-    // Nothing was duplicated on the way.
-    const held = await inventory(t.irv.admin, t.irv.emulator.orgUid, shape.prefix);
-    for (const names of Object.values(held)) expect(new Set(names).size).toBe(names.length);
-  });
-
-  it("converges after the creates the service made are adopted into the state and up refreshes", async () => {
-    const state = await t.stack.exportState();
-    pending = pendingCreates(state);
-    const made = new Map<string, string>();
-    for (const op of pending) {
-      const uid = await createdBy(t.irv.admin, op);
-      if (uid !== undefined) made.set(op.urn, uid);
+  it("--apply after each kill adopts what the service made, and up then converges with no duplicates", async () => {
+    for (const posts of [0, 60, 60]) {
+      if (posts > 0) await killUpAfter(t, posts);
+      const held = await heldUids(t);
+      const r = await recoverStack(t.stack, ["--apply"]);
+      expect(r.stderr).toBe("");
+      expect(r.exitCode).toBe(0);
+      // Every resource the service holds is now in the state, once; nothing is pending.
+      expect(await stateIds(t)).toEqual(held);
+      expect(pendingCreates(await t.stack.exportState())).toEqual([]);
+      expect(r.stdout).toMatch(/\d+ adopted, \d+ left for pulumi up/);
     }
-    const repaired = adoptPendingCreates(state, made);
-    // At least one create happened that the state does not record (the plain up could not redo it).
-    expect((repaired.deployment.resources ?? []).length).toBeGreaterThan(
-      (state.deployment.resources ?? []).length,
-    );
-    const file = path.join(t.stack.workDir, "repaired-state.json");
-    writeFileSync(file, JSON.stringify(repaired));
-    await t.stack.run(["stack", "import", "--file", file, "--stack", t.stack.stackName, "--non-interactive"]);
-    expect(pendingCreates(await t.stack.exportState())).toEqual([]);
-
-    await t.stack.up({ args: ["--refresh"] });
+    // A plain up (no refresh: the adopted resources carry their real outputs) creates the rest.
+    await t.stack.up();
     expect(await inventory(t.irv.admin, t.irv.emulator.orgUid, shape.prefix)).toEqual(declared(shape));
-    const ids = await stateIds();
-    expect(ids).toHaveLength(60);
-    expect(new Set(ids)).toEqual(new Set(await heldUids()));
-    // The adopted resources have their real outputs now, and nothing is left to change.
-    const adopted = (await t.stack.resources()).filter((r) => made.has(r.urn));
-    for (const r of adopted) expect(r.outputs?.uid).toBe(r.id);
+    const ids = await stateIds(t);
+    expect(ids.size).toBe(300);
+    expect(ids).toEqual(await heldUids(t));
+    expect(pendingCreates(await t.stack.exportState())).toEqual([]);
     await t.stack.preview({ args: ["--expect-no-changes"] });
   });
+});
 
-  it("destroys everything afterwards", async () => {
-    await t.stack.destroy();
-    expect(await heldUids()).toEqual([]);
+describe("pulumi-irv recover when a pending create's name was taken before the run began", () => {
+  let offsetMs = 0;
+  const t = useOrgTreeStack(
+    { groups: 1, identities: 0, bindings: 0, prefix: "ambiguous" },
+    { clock: () => Date.now() + offsetMs },
+  );
+
+  it("refuses, naming the resource and the uid, and changes nothing", async () => {
+    // Someone else's group with the program's name and fields, made an hour before the run.
+    offsetMs = -3_600_000;
+    const early = await t.irv.admin.groups.create(t.irv.emulator.orgUid, {
+      name: "ambiguous-g-000",
+      description: "group 0",
+    });
+    offsetMs = 0;
+    // The run's create of that name is in flight (refused by the service) when the kill comes.
+    await killUpAfter(t, 1);
+    const pending = pendingCreates(await t.stack.exportState());
+    expect(pending).toHaveLength(1);
+    const urn = pending[0] as string;
+    expect(urn).toMatch(/::pulumi-nodejs:dynamic\/irv:Group::ambiguous-g-000$/);
+
+    const r = await recoverStack(t.stack, ["--apply"]);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain(urn);
+    expect(r.stderr).toContain(
+      `${early.uid} has its name but it was created at ${early.createTime}, before the interrupted run began`,
+    );
+    expect(r.stderr).toMatch(/nothing was changed/);
+    expect(pendingCreates(await t.stack.exportState())).toEqual([urn]);
+    expect(await t.stack.resources()).toEqual([]);
+    await t.stack.run(["cancel", "--yes", "--stack", t.stack.stackName, "--non-interactive"]);
   });
 });

@@ -1,0 +1,79 @@
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { z } from "zod";
+
+/**
+ * The directory of a self-managed file backend (`file://…` as `pulumi whoami --verbose` shows its
+ * URL), or undefined for any other backend.
+ *
+ * @example
+ * fileBackendDir("file:///home/me/state"); // "/home/me/state"
+ */
+export function fileBackendDir(url: string | undefined): string | undefined {
+  if (url === undefined || !url.startsWith("file://")) return undefined;
+  const dir = url === "file://~" ? process.env.HOME : fileURLToPath(url.split("?")[0] ?? url);
+  return dir === undefined ? undefined : dir;
+}
+
+/**
+ * Deletes the empty `.attrs` files of a file backend. The backend (gocloud's fileblob) writes each
+ * file's attributes to a `<file>.attrs` sidecar by truncating and rewriting it, so a kill at that
+ * moment leaves it empty and every later command fails with "failed to load checkpoint: EOF". An
+ * empty sidecar is never valid and a missing one is fine. Returns the files deleted, relative to
+ * the backend directory.
+ *
+ * @example
+ * repairEmptyAttrs("/home/me/state"); // [".pulumi/stacks/app/dev.json.attrs"]
+ */
+export function repairEmptyAttrs(backendDir: string): string[] {
+  const removed: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(p);
+      else if (entry.name.endsWith(".attrs") && statSync(p).size === 0) {
+        rmSync(p);
+        removed.push(path.relative(backendDir, p));
+      }
+    }
+  };
+  const root = path.join(backendDir, ".pulumi");
+  if (existsSync(root)) walk(root);
+  return removed.sort();
+}
+
+const LockContent = z.looseObject({ timestamp: z.string() });
+
+/**
+ * When the run holding a file backend's lock on `stackName` began (the lock's `timestamp`), or
+ * undefined when no lock is held. The lock sits at `.pulumi/locks/[<org>/<project>/]<stack>/<id>.json`.
+ *
+ * @example
+ * lockTakenAt("/home/me/state", "dev"); // 1795000000000
+ */
+export function lockTakenAt(backendDir: string, stackName: string): number | undefined {
+  const times: number[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(p);
+      else if (entry.name.endsWith(".json") && path.basename(dir) === stackName) {
+        const parsed = LockContent.safeParse(safeJson(p));
+        const t = parsed.success ? Date.parse(parsed.data.timestamp) : Number.NaN;
+        if (!Number.isNaN(t)) times.push(t);
+      }
+    }
+  };
+  const root = path.join(backendDir, ".pulumi", "locks");
+  if (existsSync(root)) walk(root);
+  return times.length === 0 ? undefined : Math.min(...times);
+}
+
+function safeJson(file: string): unknown {
+  try {
+    return JSON.parse(readFileSync(file, "utf8"));
+  } catch {
+    return undefined;
+  }
+}

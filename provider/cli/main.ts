@@ -1,0 +1,6 @@
+#!/usr/bin/env node
+// The `pulumi-irv` bin: operations on stacks and organizations (see run-cli.ts).
+import { runCli } from "./run-cli.js";
+
+// Exit at once: the clients keep pooled keep-alive connections open.
+process.exit(await runCli(process.argv.slice(2)));

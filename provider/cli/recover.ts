@@ -1,0 +1,186 @@
+import { LocalWorkspace, PulumiCommand, Stack } from "@pulumi/pulumi/automation/index.js";
+import { type IrvClient, LOST_CREATE_CLOCK_SKEW_MS, lostCreateMismatch } from "../../sdk/index.js";
+import { clientFor, resolveSettings } from "../config/index.js";
+import { CliError } from "./cli-error.js";
+import { fileBackendDir, lockTakenAt, repairEmptyAttrs } from "./file-backend.js";
+import { RECOVER_KINDS } from "./recover-kinds.js";
+import { Deployment, type StateResource, unrecordedCreates, withAdopted } from "./stack-state.js";
+
+/**
+ * Options of {@link recover}.
+ *
+ * @example
+ * await recover({ cwd: "infra", stack: "prod", apply: true });
+ */
+export interface RecoverOptions {
+  /** Stack name; default the workspace's selected stack. */
+  stack?: string | undefined;
+  /** The Pulumi project directory; default the current directory. */
+  cwd?: string | undefined;
+  /** Write the repaired state (default: a dry run that only reports). */
+  apply?: boolean | undefined;
+  /** When the interrupted run began; default the stale lock's time, else the last update's end. */
+  since?: Date | undefined;
+  /** How far the service's clock may be behind ours. Default 60 s. */
+  clockSkewMs?: number | undefined;
+  /** Where the report goes, one line per call. Default stdout. */
+  print?: ((line: string) => void) | undefined;
+}
+
+/**
+ * What {@link recover} found (and with `apply`, did).
+ *
+ * @example
+ * const { adopted, toCreate } = await recover({ apply: true });
+ */
+export interface RecoveryReport {
+  stack: string;
+  /** Pending creates the service made: urn → uid, now (with `apply`) resources of the state. */
+  adopted: { urn: string; uid: string }[];
+  /** Pending creates the service did not make: dropped; `pulumi up` creates them. */
+  toCreate: string[];
+  /** Empty `.attrs` files deleted (always, see the command's help). */
+  repairedFiles: string[];
+  /** Whether a stale lock was cancelled. */
+  cancelledLock: boolean;
+  applied: boolean;
+}
+
+interface Decision {
+  op: StateResource;
+  adopt?: { uid: string; outputs: Record<string, unknown> };
+  refusal?: string;
+}
+
+/**
+ * Repairs a stack after an interrupted `pulumi up`: cancels the stale lock, repairs an empty
+ * file-backend `.attrs` file, exports the state, adopts each pending create the service made (by
+ * parent, name and the declared fields; a binding by group, identity and role), drops the rest and
+ * imports the state back. Refuses, naming the resource, when a match is ambiguous. Uses the Pulumi
+ * CLI on PATH through the Automation API.
+ *
+ * @example
+ * const report = await recover({ cwd: "infra", apply: true });
+ * console.log(report.adopted.length, "adopted;", report.toCreate.length, "left for pulumi up");
+ */
+export async function recover(options: RecoverOptions = {}): Promise<RecoveryReport> {
+  const print = options.print ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const apply = options.apply === true;
+  const pulumiCommand = await PulumiCommand.get({ skipVersionCheck: true });
+  const workspace = await LocalWorkspace.create({ workDir: options.cwd ?? process.cwd(), pulumiCommand });
+  const stackName = options.stack ?? (await workspace.stack())?.name;
+  if (stackName === undefined) throw new CliError("no stack is selected here: pass --stack NAME");
+
+  const backendDir = fileBackendDir((await workspace.whoAmI()).url);
+  const lockedAt = backendDir === undefined ? undefined : lockTakenAt(backendDir, stackName);
+  // Deleting an empty attribute file is a repair even in a dry run: it is never valid, and while it
+  // is there no command (export included) can read the stack.
+  const repairedFiles = backendDir === undefined ? [] : repairEmptyAttrs(backendDir);
+  for (const f of repairedFiles) print(`repaired: deleted the empty attribute file ${f}`);
+
+  const stack = await Stack.select(stackName, workspace);
+  const since = options.since?.getTime() ?? lockedAt ?? (await lastUpdateEnd(stack));
+  print(
+    `stack ${stackName}: ${since === undefined ? "start of the interrupted run unknown" : `interrupted run began at ${new Date(since).toISOString()}`}${apply ? "" : " (dry run: nothing written; --apply writes)"}`,
+  );
+
+  const deployment = Deployment.parse((await stack.exportStack()).deployment);
+  const pending = unrecordedCreates(deployment);
+  const config = await stack.getAllConfig();
+  const client = clientFor(resolveSettings((k) => config[k]?.value));
+  // The client is the process-wide one of these settings (clientFor): the process exit closes it.
+  const decisions = await mapLimited(pending, 8, (op) =>
+    decide(client, op, since, options.clockSkewMs ?? LOST_CREATE_CLOCK_SKEW_MS),
+  );
+
+  const refusals = decisions.filter((d) => d.refusal !== undefined);
+  if (refusals.length > 0)
+    throw new CliError(
+      `refusing to recover stack ${stackName}, nothing was changed:\n${refusals.map((d) => `  ${d.op.urn}: ${d.refusal}`).join("\n")}`,
+    );
+
+  const adopted = decisions.flatMap((d) => (d.adopt ? [{ urn: d.op.urn, uid: d.adopt.uid }] : []));
+  const toCreate = decisions.filter((d) => !d.adopt).map((d) => d.op.urn);
+  for (const a of adopted) print(`${apply ? "adopted" : "would adopt"}: ${a.urn} = ${a.uid}`);
+  for (const urn of toCreate) print(`pulumi up will create: ${urn}`);
+
+  let cancelledLock = false;
+  if (apply) {
+    if (backendDir === undefined || lockedAt !== undefined) {
+      cancelledLock = await cancelLock(stack);
+      if (cancelledLock) print(`cancelled the stale lock of stack ${stackName}`);
+    }
+    if (pending.length > 0 || (deployment.pending_operations ?? []).some((op) => op.type === "creating")) {
+      const resources = decisions.flatMap((d): StateResource[] =>
+        d.adopt ? [{ ...d.op, id: d.adopt.uid, outputs: d.adopt.outputs }] : [],
+      );
+      await stack.importStack({ version: 3, deployment: withAdopted(deployment, resources) });
+    }
+  } else if (lockedAt !== undefined) print(`would cancel the stale lock of stack ${stackName}`);
+  print(
+    `${adopted.length} ${apply ? "adopted" : "to adopt"}, ${toCreate.length} left for pulumi up${pending.length === 0 ? " (no pending creates)" : ""}`,
+  );
+  return { stack: stackName, adopted, toCreate, repairedFiles, cancelledLock, applied: apply };
+}
+
+async function decide(
+  client: IrvClient,
+  op: StateResource,
+  since: number | undefined,
+  clockSkewMs: number,
+): Promise<Decision> {
+  const kind = RECOVER_KINDS[op.type];
+  if (kind === undefined)
+    return { op, refusal: `recover does not know resources of type ${op.type}; repair it by hand` };
+  const inputs = op.inputs ?? {};
+  const request = kind.request(inputs);
+  const candidates = await kind.candidates(client, request);
+  if (candidates.length === 0) return { op };
+  if (since === undefined)
+    return {
+      op,
+      refusal: `${candidates.map((c) => c.uid).join(", ")} matches it, and when the interrupted run began is unknown (no lock, no update history): pass --since`,
+    };
+  const sent = { parentUid: request.parentUid, body: request.body, startedAt: since, clockSkewMs };
+  const why = candidates.map((c) => ({
+    uid: c.uid,
+    why: lostCreateMismatch(c, sent)?.replace("this create began", "the interrupted run began"),
+    server: c,
+  }));
+  const made = why.filter((w) => w.why === undefined);
+  const only = made[0];
+  if (candidates.length === 1 && only !== undefined) {
+    const outputs = { ...kind.definition.outputsOf(only.server, inputs), __provider: inputs.__provider };
+    return { op, adopt: { uid: only.uid, outputs } };
+  }
+  return {
+    op,
+    refusal: `ambiguous: ${why.map((w) => `${w.uid} has its name but ${w.why ?? "matches too"}`).join("; ")} — it may be someone else's: import it with the import option or rename the resource`,
+  };
+}
+
+async function lastUpdateEnd(stack: Stack): Promise<number | undefined> {
+  const [last] = await stack.history(1);
+  return last?.endTime?.getTime();
+}
+
+async function cancelLock(stack: Stack): Promise<boolean> {
+  try {
+    await stack.cancel();
+    return true;
+  } catch (err) {
+    // Nothing to cancel is fine: the lock may already be gone.
+    if (/no update|not locked|currently not|no lock/i.test(String(err))) return false;
+    throw err;
+  }
+}
+
+async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (t: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < items.length; i = next++) out[i] = await fn(items[i] as T);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}

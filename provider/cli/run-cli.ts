@@ -1,0 +1,145 @@
+import { parseArgs } from "node:util";
+import { CliError } from "./cli-error.js";
+import { importOrg } from "./import-org.js";
+import { recover } from "./recover.js";
+
+const USAGE = `Usage: pulumi-irv <command> [flags]
+
+Commands:
+  recover      repair a stack after an interrupted (killed) pulumi up
+  import-org   generate a Pulumi program that adopts an existing organization
+
+Run "pulumi-irv <command> --help" for its flags.`;
+
+const RECOVER_HELP = `Usage: pulumi-irv recover [--stack NAME] [--cwd DIR] [--apply] [--since TIME]
+
+Repairs a stack after an interrupted pulumi up: for each pending create of the state, asks the
+service whether it made the resource (by parent, name and the declared fields; a role binding by
+group, identity and role), adopts those into the state and drops the rest, then prints what it
+adopted and what pulumi up will still create. Also cancels the stale lock of a self-managed backend
+and deletes an empty .attrs file of a file backend (a kill while it was written; deleted even in a
+dry run, since no command can read the stack while it is there). Refuses, naming the resource, when
+a match is ambiguous: a resource of the same name created before the interrupted run began, or one
+whose fields differ. Uses the pulumi CLI on PATH; credentials come from the stack's irv:* config,
+then the IRV_* environment variables.
+
+Flags:
+  --stack NAME   the stack to repair (default: the selected stack of the project)
+  --cwd DIR      the Pulumi project directory (default: the current directory)
+  --apply        write the repaired state (default: a dry run that writes nothing)
+  --since TIME   when the interrupted run began, RFC 3339 (default: the stale lock's time on a file
+                 backend, else the end of the stack's last update)
+  -h, --help     show this help`;
+
+const IMPORT_ORG_HELP = `Usage: pulumi-irv import-org --root UID [--out DIR] [--kinds LIST] [--project NAME]
+
+Reads the subtree of group UID (every page, fetched concurrently) and writes a TypeScript Pulumi
+project that adopts it: Pulumi.yaml, package.json, index.ts (one resource per object, each with its
+import option; references between resources as variables; built-in roles through getRole) and a
+README.md of what was generated. The root itself is not managed: the program refers to it as the
+constant rootUid. Re-running on an unchanged organization writes byte-identical files. Progress
+goes to stderr. Credentials and the API: IRV_BASE_URL, IRV_TOKEN (or IRV_IDENTITY with a workload
+token, as for the provider).
+
+Flags:
+  --root UID       uid of the group whose subtree is adopted (required)
+  --out DIR        where to write the project (default: the current directory)
+  --kinds LIST     comma list of kinds to include: groups, identities, roleBindings (default: all)
+  --project NAME   name in Pulumi.yaml and package.json (default: irv-org)
+  -h, --help       show this help`;
+
+type Print = (line: string) => void;
+
+/**
+ * Runs the \`pulumi-irv\` command with \`argv\` (without node and the script); returns the exit code.
+ * Usage errors exit 2, refusals and API failures 1, each printed as one clear message.
+ *
+ * @example
+ * process.exitCode = await runCli(["recover", "--stack", "dev"]);
+ */
+export async function runCli(
+  argv: readonly string[],
+  io: { out: Print; err: Print } = {
+    out: (l) => process.stdout.write(`${l}\n`),
+    err: (l) => process.stderr.write(`${l}\n`),
+  },
+): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case "recover": {
+        const { values } = parse(rest, {
+          stack: { type: "string" },
+          cwd: { type: "string" },
+          apply: { type: "boolean" },
+          since: { type: "string" },
+          help: { type: "boolean", short: "h" },
+        });
+        if (values.help === true) return done(io.out, RECOVER_HELP);
+        const since = values.since === undefined ? undefined : new Date(String(values.since));
+        if (since !== undefined && Number.isNaN(since.getTime()))
+          throw new CliError(`--since must be an RFC 3339 time, got ${JSON.stringify(values.since)}`, 2);
+        await recover({
+          stack: str(values.stack),
+          cwd: str(values.cwd),
+          apply: values.apply === true,
+          since,
+          print: io.out,
+        });
+        return 0;
+      }
+      case "import-org": {
+        const { values } = parse(rest, {
+          root: { type: "string" },
+          out: { type: "string" },
+          kinds: { type: "string" },
+          project: { type: "string" },
+          help: { type: "boolean", short: "h" },
+        });
+        if (values.help === true) return done(io.out, IMPORT_ORG_HELP);
+        const root = str(values.root);
+        if (root === undefined) throw new CliError("--root is required: the uid of the group to adopt", 2);
+        const kinds = str(values.kinds)
+          ?.split(",")
+          .map((k) => k.trim());
+        await importOrg({
+          root,
+          out: str(values.out),
+          kinds,
+          project: str(values.project),
+          progress: io.err,
+        });
+        return 0;
+      }
+      case undefined:
+      case "help":
+      case "--help":
+      case "-h":
+        return done(io.out, USAGE);
+      default:
+        throw new CliError(`unknown command ${JSON.stringify(command)}\n\n${USAGE}`, 2);
+    }
+  } catch (err) {
+    io.err(`pulumi-irv ${command ?? ""}: ${err instanceof Error ? err.message : String(err)}`);
+    return err instanceof CliError ? err.exitCode : 1;
+  }
+}
+
+function parse<O extends NonNullable<Parameters<typeof parseArgs>[0]>["options"]>(
+  args: string[],
+  options: O,
+) {
+  try {
+    return parseArgs({ args, options, strict: true, allowPositionals: false });
+  } catch (err) {
+    // parseArgs names the flag ("Unknown option '--x'", "Option '--root <value>' argument missing").
+    throw new CliError(err instanceof Error ? err.message : String(err), 2);
+  }
+}
+
+const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
+
+function done(print: Print, text: string): number {
+  print(text);
+  return 0;
+}
