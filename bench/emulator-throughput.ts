@@ -3,7 +3,8 @@
 // per second and the ratio from one run, for the admin token and for an exchanged API token (JWT).
 //
 // Run after a build: `npm run bench:emulator` (or `node bench/emulator-throughput.ts`).
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { createInterface } from "node:readline";

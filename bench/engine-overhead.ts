@@ -20,14 +20,8 @@ import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import type * as Emulator from "../emulator/index.ts";
 import { ensurePulumiCli } from "../scripts/pulumi-cli.ts";
-import {
-  createStack,
-  fixtureDir,
-  type OperationResult,
-  type StateResource,
-  summary,
-  type TestStack,
-} from "../test/e2e/harness/index.ts";
+import type { OperationResult, StateResource, TestStack } from "../test/e2e/harness/index.ts";
+import { createStack, fixtureDir, summary } from "../test/e2e/harness/index.ts";
 import {
   bytes,
   loadDist,

@@ -11,7 +11,8 @@
 //
 // Run: npm run bench -- provider-start
 // Options: --runs=N (IRV_BENCH_RUNS, default 7).
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { createRequire } from "node:module";
 import path from "node:path";
 import type * as Emulator from "../emulator/index.ts";

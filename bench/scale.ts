@@ -25,7 +25,8 @@ import os from "node:os";
 import type * as Emulator from "../emulator/index.ts";
 import { ensurePulumiCli } from "../scripts/pulumi-cli.ts";
 import type * as Sdk from "../sdk/index.ts";
-import { createStack, fixtureDir, type OperationResult, type TestStack } from "../test/e2e/harness/index.ts";
+import type { OperationResult, TestStack } from "../test/e2e/harness/index.ts";
+import { createStack, fixtureDir } from "../test/e2e/harness/index.ts";
 import {
   bytes,
   loadDist,
@@ -38,7 +39,8 @@ import {
   table,
   times,
 } from "./support/bench-kit.ts";
-import { ProcessSampler, type Role, type RoleUsage } from "./support/process-sampler.ts";
+import type { Role, RoleUsage } from "./support/process-sampler.ts";
+import { ProcessSampler } from "./support/process-sampler.ts";
 
 const per = (n: number) => Math.max(1, Math.floor(n / 3));
 const SIZE = 3 * per(numberOption("size", "IRV_BENCH_SCALE_SIZE", 3000));

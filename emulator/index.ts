@@ -8,18 +8,13 @@
  * await emu.close();
  */
 export type { WorkloadTokenRequest } from "./auth/index.js";
-export {
-  type Clock,
-  type FaultSpec,
-  formatFaultSpec,
-  formatRateLimit,
-  NO_FAULTS,
-  parseFaultSpec,
-  parseRateLimit,
-  type RateLimitSpec,
-} from "./core/index.js";
+export type { Clock, FaultSpec, RateLimitSpec } from "./core/index.js";
+export { formatFaultSpec, formatRateLimit, NO_FAULTS, parseFaultSpec, parseRateLimit } from "./core/index.js";
 export type { StatsSnapshot } from "./http/index.js";
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, PAGE_TOKEN_TTL_MS } from "./lists/index.js";
-export { AUTH_PATH, type EmulatorOptions, ISSUER_PATH } from "./options.js";
-export { Fixtures, type GroupFixture, MAX_LISTED_VIOLATIONS, type SeedCounts } from "./resources/index.js";
-export { type EmulatorHandle, type ReadyInfo, startEmulator } from "./start-emulator.js";
+export type { EmulatorOptions } from "./options.js";
+export { AUTH_PATH, ISSUER_PATH } from "./options.js";
+export type { GroupFixture, SeedCounts } from "./resources/index.js";
+export { Fixtures, MAX_LISTED_VIOLATIONS } from "./resources/index.js";
+export type { EmulatorHandle, ReadyInfo } from "./start-emulator.js";
+export { startEmulator } from "./start-emulator.js";

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { formatZodIssues } from "pulumi-irv/sdk";
+import type { WorkloadTokenRequest } from "./auth/index.js";
 import {
   ApiTokens,
   LocalIssuer,
@@ -9,27 +10,16 @@ import {
   MAX_TOKEN_TTL_SECONDS,
   TokenExchange,
   TTL_RULE,
-  type WorkloadTokenRequest,
 } from "./auth/index.js";
-import {
-  type FaultSpec,
-  NO_FAULTS,
-  parseFaultSpec,
-  parseRateLimit,
-  type RateLimitSpec,
-  ROOT_UID_PATTERN,
-} from "./core/index.js";
-import {
-  buildApp,
-  createAppContext,
-  FaultInjector,
-  RateLimiter,
-  RequestStats,
-  type StatsSnapshot,
-} from "./http/index.js";
+import type { FaultSpec, RateLimitSpec } from "./core/index.js";
+import { NO_FAULTS, parseFaultSpec, parseRateLimit, ROOT_UID_PATTERN } from "./core/index.js";
+import type { StatsSnapshot } from "./http/index.js";
+import { buildApp, createAppContext, FaultInjector, RateLimiter, RequestStats } from "./http/index.js";
 import { PageTokens } from "./lists/index.js";
-import { AUTH_PATH, type EmulatorOptions, ISSUER_PATH, originOf } from "./options.js";
-import { Fixtures, loadFixtures, ResourceService, type SeedCounts } from "./resources/index.js";
+import type { EmulatorOptions } from "./options.js";
+import { AUTH_PATH, ISSUER_PATH, originOf } from "./options.js";
+import type { SeedCounts } from "./resources/index.js";
+import { Fixtures, loadFixtures, ResourceService } from "./resources/index.js";
 import { Database } from "./store/index.js";
 
 /**

@@ -1,4 +1,5 @@
-import { type ClaimMatch, matchesPattern } from "pulumi-irv/sdk";
+import type { ClaimMatch } from "pulumi-irv/sdk";
+import { matchesPattern } from "pulumi-irv/sdk";
 
 const text = (v: unknown): string | undefined =>
   typeof v === "string" ? v : typeof v === "number" || typeof v === "boolean" ? String(v) : undefined;

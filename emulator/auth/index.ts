@@ -1,16 +1,12 @@
-export { type ApiTokenOptions, ApiTokens, bearer, describeJwtFailure, type Principal } from "./api-tokens.js";
-export {
-  ISSUER_FETCH_POLICY,
-  type IssuerFetchPolicy,
-  IssuerKeys,
-  IssuerKeysUnavailable,
-} from "./issuer-keys.js";
-export {
-  LocalIssuer,
-  MAX_TOKEN_TTL_SECONDS,
-  TTL_RULE,
-  type WorkloadTokenRequest,
-} from "./local-issuer.js";
-export { BUILT_IN_ROLES, Caller, type Grant } from "./permissions.js";
-export { type KeyStore, loadOrCreateSigningKey, type SigningKey } from "./signing-keys.js";
-export { TokenExchange, type TokenExchangeOptions } from "./token-exchange.js";
+export type { ApiTokenOptions, Principal } from "./api-tokens.js";
+export { ApiTokens, bearer, describeJwtFailure } from "./api-tokens.js";
+export type { IssuerFetchPolicy } from "./issuer-keys.js";
+export { ISSUER_FETCH_POLICY, IssuerKeys, IssuerKeysUnavailable } from "./issuer-keys.js";
+export type { WorkloadTokenRequest } from "./local-issuer.js";
+export { LocalIssuer, MAX_TOKEN_TTL_SECONDS, TTL_RULE } from "./local-issuer.js";
+export type { Grant } from "./permissions.js";
+export { BUILT_IN_ROLES, Caller } from "./permissions.js";
+export type { KeyStore, SigningKey } from "./signing-keys.js";
+export { loadOrCreateSigningKey } from "./signing-keys.js";
+export type { TokenExchangeOptions } from "./token-exchange.js";
+export { TokenExchange } from "./token-exchange.js";

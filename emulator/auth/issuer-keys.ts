@@ -1,4 +1,5 @@
-import { createLocalJWKSet, errors, type JSONWebKeySet, type JWTVerifyGetKey } from "jose";
+import type { JSONWebKeySet, JWTVerifyGetKey } from "jose";
+import { createLocalJWKSet, errors } from "jose";
 import type { Clock } from "../core/index.js";
 
 /**

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { SignJWT } from "jose";
-import { type Clock, invalidArgument } from "../core/index.js";
+import type { Clock } from "../core/index.js";
+import { invalidArgument } from "../core/index.js";
 import type { SigningKey } from "./signing-keys.js";
 
 /**

@@ -1,4 +1,5 @@
-import { CAPABILITIES, type Capability } from "pulumi-irv/sdk";
+import type { Capability } from "pulumi-irv/sdk";
+import { CAPABILITIES } from "pulumi-irv/sdk";
 import { isSelfOrDescendant } from "../core/index.js";
 
 const WRITE_VERBS = /\.(create|update|delete)$/;

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { type CryptoKey, exportJWK, generateKeyPair, importJWK, type JWK } from "jose";
+import type { CryptoKey, JWK } from "jose";
+import { exportJWK, generateKeyPair, importJWK } from "jose";
 
 /**
  * An ES256 key pair with its key id and public JWK.

@@ -1,8 +1,11 @@
-import { createLocalJWKSet, decodeJwt, type JWTPayload, type JWTVerifyGetKey, jwtVerify } from "jose";
-import { Code, type Identity, type StaticIdentity } from "pulumi-irv/sdk";
+import type { JWTPayload, JWTVerifyGetKey } from "jose";
+import { createLocalJWKSet, decodeJwt, jwtVerify } from "jose";
+import type { Identity, StaticIdentity } from "pulumi-irv/sdk";
+import { Code } from "pulumi-irv/sdk";
 import type { Clock } from "../core/index.js";
 import { ApiFault, invalidArgument, unauthenticated } from "../core/index.js";
-import { type ApiTokens, bearer, describeJwtFailure } from "./api-tokens.js";
+import type { ApiTokens } from "./api-tokens.js";
+import { bearer, describeJwtFailure } from "./api-tokens.js";
 import { audiences, claimsMatch } from "./claim-match.js";
 import { IssuerKeys, IssuerKeysUnavailable } from "./issuer-keys.js";
 

@@ -1,11 +1,5 @@
-import {
-  Code,
-  codeName,
-  ERROR_DOMAIN,
-  type FieldViolation,
-  type PreconditionViolation,
-  TYPE_URL_PREFIX,
-} from "pulumi-irv/sdk";
+import type { FieldViolation, PreconditionViolation } from "pulumi-irv/sdk";
+import { Code, codeName, ERROR_DOMAIN, TYPE_URL_PREFIX } from "pulumi-irv/sdk";
 
 /**
  * The `{code, message, details}` body of an AIP-193 error, as the emulator writes it.

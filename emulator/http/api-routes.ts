@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { CAPABILITIES, collectionPath, type KindName } from "pulumi-irv/sdk";
+import type { KindName } from "pulumi-irv/sdk";
+import { CAPABILITIES, collectionPath } from "pulumi-irv/sdk";
 import { invalidArgument } from "../core/index.js";
 import type { QueryValues } from "../lists/index.js";
 import { KIND_RULES } from "../resources/index.js";

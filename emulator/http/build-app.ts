@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import Fastify from "fastify";
 import { Code } from "pulumi-irv/sdk";
 import { ApiFault, invalidArgument, notFound } from "../core/index.js";
 import { RULES_BY_COLLECTION } from "../resources/index.js";

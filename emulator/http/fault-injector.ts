@@ -1,4 +1,5 @@
-import { type FaultSpec, hasFaults, NO_FAULTS } from "../core/index.js";
+import type { FaultSpec } from "../core/index.js";
+import { hasFaults, NO_FAULTS } from "../core/index.js";
 
 /**
  * What happens to one request.

@@ -1,8 +1,13 @@
-export { type AppContext, type AuthServices, createAppContext } from "./app-context.js";
+export type { AppContext, AuthServices } from "./app-context.js";
+export { createAppContext } from "./app-context.js";
 export { BODY_LIMIT, DRAIN_LIMIT, discardRest, isBodyTooLarge } from "./body-limit.js";
 export { buildApp } from "./build-app.js";
-export { type FaultAction, FaultInjector } from "./fault-injector.js";
+export type { FaultAction } from "./fault-injector.js";
+export { FaultInjector } from "./fault-injector.js";
 export { bodyViolation, MAX_BODY_DEPTH, registerJsonBody } from "./json-body.js";
-export { RateLimiter, type RateLimiterOptions } from "./rate-limiter.js";
-export { callerOf, type Surface } from "./request-context.js";
-export { RequestStats, type StatsSnapshot } from "./request-stats.js";
+export type { RateLimiterOptions } from "./rate-limiter.js";
+export { RateLimiter } from "./rate-limiter.js";
+export type { Surface } from "./request-context.js";
+export { callerOf } from "./request-context.js";
+export type { StatsSnapshot } from "./request-stats.js";
+export { RequestStats } from "./request-stats.js";

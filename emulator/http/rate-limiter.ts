@@ -1,6 +1,7 @@
 import { Code, TYPE_URL_PREFIX } from "pulumi-irv/sdk";
 import type { Principal } from "../auth/index.js";
-import { ApiFault, type RateLimitSpec } from "../core/index.js";
+import type { RateLimitSpec } from "../core/index.js";
+import { ApiFault } from "../core/index.js";
 
 interface Bucket {
   tokens: number;

@@ -1,4 +1,5 @@
-import { type FieldViolation, HIERARCHICAL_UID_PATTERN } from "pulumi-irv/sdk";
+import type { FieldViolation } from "pulumi-irv/sdk";
+import { HIERARCHICAL_UID_PATTERN } from "pulumi-irv/sdk";
 import { invalidArgument } from "../core/index.js";
 import type { SortField } from "../store/index.js";
 

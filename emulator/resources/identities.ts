@@ -1,4 +1,5 @@
-import { IDENTITY_VARIANTS, type Identity } from "pulumi-irv/sdk";
+import type { Identity } from "pulumi-irv/sdk";
+import { IDENTITY_VARIANTS } from "pulumi-irv/sdk";
 import { refuseIdentityTakeover } from "./escalation.js";
 import type { KindHooks } from "./kind-context.js";
 

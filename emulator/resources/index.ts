@@ -1,7 +1,7 @@
+export type { FreeFormLimits } from "./field-limits.js";
 export {
   checkLooseFields,
   FREE_FORM_LIMITS,
-  type FreeFormLimits,
   freeForm,
   freeFormKeyProblem,
   freeFormRefinement,
@@ -10,8 +10,11 @@ export {
   looseFieldNameProblem,
   looseFieldViolations,
 } from "./field-limits.js";
-export { Fixtures, type GroupFixture, loadFixtures, type SeedCounts } from "./fixtures.js";
-export { KIND_RULES, type KindRules, RULES_BY_COLLECTION } from "./kind-rules.js";
-export { MAX_LISTED_VIOLATIONS, ResourceService, type ResourceServiceOptions } from "./resource-service.js";
+export type { GroupFixture, SeedCounts } from "./fixtures.js";
+export { Fixtures, loadFixtures } from "./fixtures.js";
+export type { KindRules } from "./kind-rules.js";
+export { KIND_RULES, RULES_BY_COLLECTION } from "./kind-rules.js";
+export type { ResourceServiceOptions } from "./resource-service.js";
+export { MAX_LISTED_VIOLATIONS, ResourceService } from "./resource-service.js";
 export { applyPaths, maskPaths } from "./update-mask.js";
 export { requireObject, throwZodViolations } from "./violations.js";

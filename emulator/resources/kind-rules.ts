@@ -1,11 +1,5 @@
-import {
-  type Capability,
-  GROUP_NAME_PATTERN_SOURCE,
-  KINDS,
-  type KindName,
-  type KindSpec,
-  RoleBindingCreateSchema,
-} from "pulumi-irv/sdk";
+import type { Capability, KindName, KindSpec } from "pulumi-irv/sdk";
+import { GROUP_NAME_PATTERN_SOURCE, KINDS, RoleBindingCreateSchema } from "pulumi-irv/sdk";
 import type { z } from "zod";
 import { GROUP_INVITE_HOOKS } from "./group-invites.js";
 import { groupHooks } from "./groups.js";

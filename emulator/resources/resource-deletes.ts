@@ -1,7 +1,8 @@
 import type { KindName } from "pulumi-irv/sdk";
 import type { Caller } from "../auth/index.js";
 import { notFound } from "../core/index.js";
-import { KIND_RULES, type KindRules } from "./kind-rules.js";
+import type { KindRules } from "./kind-rules.js";
+import { KIND_RULES } from "./kind-rules.js";
 import type { ServiceCore } from "./service-core.js";
 
 /**

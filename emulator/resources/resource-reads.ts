@@ -1,9 +1,12 @@
 import type { KindName } from "pulumi-irv/sdk";
 import type { Caller } from "../auth/index.js";
 import { ancestorUid, notFound, permissionDenied } from "../core/index.js";
-import { parseListParams, type QueryValues, queryKey } from "../lists/index.js";
-import { countRows, type ResourceRow, type RowQuery, readPage, sortValue } from "../store/index.js";
-import { capabilityFor, KIND_RULES, type KindRules } from "./kind-rules.js";
+import type { QueryValues } from "../lists/index.js";
+import { parseListParams, queryKey } from "../lists/index.js";
+import type { ResourceRow, RowQuery } from "../store/index.js";
+import { countRows, readPage, sortValue } from "../store/index.js";
+import type { KindRules } from "./kind-rules.js";
+import { capabilityFor, KIND_RULES } from "./kind-rules.js";
 import type { ServiceCore } from "./service-core.js";
 
 // Every group above the given ones (custom roles defined there can be bound in them).

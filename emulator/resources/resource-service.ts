@@ -1,13 +1,16 @@
 import type { Identity, KindName } from "pulumi-irv/sdk";
-import { BUILT_IN_ROLES, type Caller, type Principal } from "../auth/index.js";
+import type { Caller, Principal } from "../auth/index.js";
+import { BUILT_IN_ROLES } from "../auth/index.js";
 import { formatTimestamp, newRoleUid } from "../core/index.js";
 import type { QueryValues } from "../lists/index.js";
 import type { ResourceRow, ResourceTable } from "../store/index.js";
-import { KIND_RULES, type KindRules } from "./kind-rules.js";
+import type { KindRules } from "./kind-rules.js";
+import { KIND_RULES } from "./kind-rules.js";
 import { ResourceDeletes } from "./resource-deletes.js";
 import { ResourceReads } from "./resource-reads.js";
 import { ResourceWrites } from "./resource-writes.js";
-import { type ResourceServiceOptions, ServiceCore } from "./service-core.js";
+import type { ResourceServiceOptions } from "./service-core.js";
+import { ServiceCore } from "./service-core.js";
 
 export { MAX_LISTED_VIOLATIONS } from "./limits.js";
 export type { ResourceServiceOptions } from "./service-core.js";

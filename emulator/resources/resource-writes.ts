@@ -1,4 +1,5 @@
-import { Code, type KindName } from "pulumi-irv/sdk";
+import type { KindName } from "pulumi-irv/sdk";
+import { Code } from "pulumi-irv/sdk";
 import type { Caller } from "../auth/index.js";
 import {
   ApiFault,
@@ -10,7 +11,8 @@ import {
 } from "../core/index.js";
 import type { ResourceRow } from "../store/index.js";
 import { freeFormViolations } from "./field-limits.js";
-import { KIND_RULES, type KindRules } from "./kind-rules.js";
+import type { KindRules } from "./kind-rules.js";
+import { KIND_RULES } from "./kind-rules.js";
 import type { ServiceCore } from "./service-core.js";
 import { applyPaths, maskPaths } from "./update-mask.js";
 import { requireObject, throwZodViolations } from "./violations.js";

@@ -1,4 +1,5 @@
-import { Code, type Identity, type RoleBindingCreate } from "pulumi-irv/sdk";
+import type { Identity, RoleBindingCreate } from "pulumi-irv/sdk";
+import { Code } from "pulumi-irv/sdk";
 import type { Caller } from "../auth/index.js";
 import { ApiFault, ancestorUid, invalidArgument } from "../core/index.js";
 import type { ResourceRow, ResourceTable } from "../store/index.js";

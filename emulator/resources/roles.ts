@@ -1,5 +1,7 @@
-import { type Capability, Code } from "pulumi-irv/sdk";
-import { BUILT_IN_ROLES, type Caller } from "../auth/index.js";
+import type { Capability } from "pulumi-irv/sdk";
+import { Code } from "pulumi-irv/sdk";
+import type { Caller } from "../auth/index.js";
+import { BUILT_IN_ROLES } from "../auth/index.js";
 import {
   ApiFault,
   failedPrecondition,

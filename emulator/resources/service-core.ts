@@ -1,8 +1,10 @@
-import { CAPABILITIES, type Capability } from "pulumi-irv/sdk";
-import { Caller, type Principal } from "../auth/index.js";
+import type { Capability } from "pulumi-irv/sdk";
+import { CAPABILITIES } from "pulumi-irv/sdk";
+import type { Principal } from "../auth/index.js";
+import { Caller } from "../auth/index.js";
+import type { Clock } from "../core/index.js";
 import {
   ancestorUid,
-  type Clock,
   formatTimestamp,
   isSelfOrDescendant,
   newRootUid,
@@ -10,9 +12,11 @@ import {
   unauthenticated,
 } from "../core/index.js";
 import type { PageTokens } from "../lists/index.js";
-import { type Database, type ResourceRow, ResourceTable } from "../store/index.js";
+import type { Database, ResourceRow } from "../store/index.js";
+import { ResourceTable } from "../store/index.js";
 import type { KindContext } from "./kind-context.js";
-import { capabilityFor, type KindRules } from "./kind-rules.js";
+import type { KindRules } from "./kind-rules.js";
+import { capabilityFor } from "./kind-rules.js";
 
 /**
  * What the service is built from.

@@ -1,4 +1,5 @@
-import { type FieldViolation, zodIssueLines } from "pulumi-irv/sdk";
+import type { FieldViolation } from "pulumi-irv/sdk";
+import { zodIssueLines } from "pulumi-irv/sdk";
 import type { z } from "zod";
 import { invalidArgument } from "../core/index.js";
 

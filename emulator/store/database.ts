@@ -1,4 +1,5 @@
-import { DatabaseSync, type StatementSync } from "node:sqlite";
+import type { StatementSync } from "node:sqlite";
+import { DatabaseSync } from "node:sqlite";
 import { makePrivateFile } from "./private-file.js";
 
 // One table for every kind: the list machinery (filters, keyset cursors, counts, authz scoping) is

@@ -1,6 +1,7 @@
 import type { SQLInputValue } from "node:sqlite";
 import type { Database } from "./database.js";
-import { type ResourceRow, ROW_COLUMNS } from "./resource-table.js";
+import type { ResourceRow } from "./resource-table.js";
+import { ROW_COLUMNS } from "./resource-table.js";
 
 /**
  * A sort field of `order_by`.

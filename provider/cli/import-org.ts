@@ -1,10 +1,12 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { ApiError, type IrvClient, uidProblem } from "../../sdk/index.js";
+import type { IrvClient } from "../../sdk/index.js";
+import { ApiError, uidProblem } from "../../sdk/index.js";
 import { clientFor, resolveSettings } from "../config/index.js";
 import { CliError } from "./cli-error.js";
-import { ORG_KINDS, type OrgObject } from "./org-kinds.js";
+import type { OrgObject } from "./org-kinds.js";
+import { ORG_KINDS } from "./org-kinds.js";
 import { renderProgram } from "./render-program.js";
 
 /**

@@ -1,5 +1,7 @@
 // Public face of the `pulumi-irv` operations CLI: `recover` and `import-org`, also callable as functions.
 export { CliError } from "./cli-error.js";
-export { type ImportOrgOptions, type ImportOrgReport, importOrg } from "./import-org.js";
-export { type RecoverOptions, type RecoveryReport, recover } from "./recover.js";
+export type { ImportOrgOptions, ImportOrgReport } from "./import-org.js";
+export { importOrg } from "./import-org.js";
+export type { RecoverOptions, RecoveryReport } from "./recover.js";
+export { recover } from "./recover.js";
 export { runCli } from "./run-cli.js";

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { IrvClient } from "../../sdk/index.js";
-import { groupKind, identityKind, type KindDefinition, roleBindingKind } from "../runtime/index.js";
+import type { KindDefinition } from "../runtime/index.js";
+import { groupKind, identityKind, roleBindingKind } from "../runtime/index.js";
 
 /**
  * What a pending create asked for, to recognise what it made.

@@ -1,10 +1,12 @@
 import { LocalWorkspace, PulumiCommand, Stack } from "@pulumi/pulumi/automation/index.js";
-import { type IrvClient, LOST_CREATE_CLOCK_SKEW_MS, lostCreateMismatch } from "../../sdk/index.js";
+import type { IrvClient } from "../../sdk/index.js";
+import { LOST_CREATE_CLOCK_SKEW_MS, lostCreateMismatch } from "../../sdk/index.js";
 import { clientFor, resolveSettings } from "../config/index.js";
 import { CliError } from "./cli-error.js";
 import { fileBackendDir, lockTakenAt, repairEmptyAttrs } from "./file-backend.js";
 import { RECOVER_KINDS } from "./recover-kinds.js";
-import { Deployment, type StateResource, unrecordedCreates, withAdopted } from "./stack-state.js";
+import type { StateResource } from "./stack-state.js";
+import { Deployment, unrecordedCreates, withAdopted } from "./stack-state.js";
 
 /**
  * Options of {@link recover}.

@@ -1,5 +1,7 @@
-import { classifyFailure, type FailureHint } from "../../sdk/index.js";
-import { type IrvSettings, SETTINGS, timeoutMsOf } from "./settings.js";
+import type { FailureHint } from "../../sdk/index.js";
+import { classifyFailure } from "../../sdk/index.js";
+import type { IrvSettings } from "./settings.js";
+import { SETTINGS, timeoutMsOf } from "./settings.js";
 
 type Key = keyof typeof SETTINGS;
 

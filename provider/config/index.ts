@@ -1,24 +1,14 @@
 export { explainFailure } from "./explain-failure.js";
-export {
-  REQUEST_LIMIT_SETTINGS,
-  type RequestLimitSettings,
-  type RequestLimits,
-  rateLimiterFor,
-  requestLimitsOf,
-} from "./request-limits.js";
+export type { RequestLimitSettings, RequestLimits } from "./request-limits.js";
+export { REQUEST_LIMIT_SETTINGS, rateLimiterFor, requestLimitsOf } from "./request-limits.js";
+export type { IrvSettings } from "./settings.js";
 export {
   clientFor,
-  type IrvSettings,
   insecureHttpAllowed,
   resolveSettings,
   SETTINGS,
   timeoutMsOf,
   tokenSourceFor,
 } from "./settings.js";
-export {
-  chooseWorkloadToken,
-  explainWorkloadFailures,
-  type WorkloadTokenKind,
-  type WorkloadTokenSettings,
-  workloadTokenOptions,
-} from "./workload-token.js";
+export type { WorkloadTokenKind, WorkloadTokenSettings } from "./workload-token.js";
+export { chooseWorkloadToken, explainWorkloadFailures, workloadTokenOptions } from "./workload-token.js";

@@ -1,9 +1,5 @@
-import {
-  AdaptiveRateLimiter,
-  ConfigurationError,
-  DEFAULT_RETRY_POLICY,
-  type RetryPolicy,
-} from "../../sdk/index.js";
+import type { RetryPolicy } from "../../sdk/index.js";
+import { AdaptiveRateLimiter, ConfigurationError, DEFAULT_RETRY_POLICY } from "../../sdk/index.js";
 
 /**
  * The raw settings of request pacing and retries, as strings from stack config or the environment.

@@ -1,16 +1,7 @@
-import {
-  ConfigurationError,
-  exchangeToken,
-  IrvClient,
-  staticToken,
-  type TokenSource,
-} from "../../sdk/index.js";
-import {
-  REQUEST_LIMIT_SETTINGS,
-  type RequestLimitSettings,
-  rateLimiterFor,
-  requestLimitsOf,
-} from "./request-limits.js";
+import type { TokenSource } from "../../sdk/index.js";
+import { ConfigurationError, exchangeToken, IrvClient, staticToken } from "../../sdk/index.js";
+import type { RequestLimitSettings } from "./request-limits.js";
+import { REQUEST_LIMIT_SETTINGS, rateLimiterFor, requestLimitsOf } from "./request-limits.js";
 import { chooseWorkloadToken, explainWorkloadFailures, workloadTokenOptions } from "./workload-token.js";
 
 /**

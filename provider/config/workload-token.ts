@@ -1,14 +1,13 @@
+import type { ExchangeTokenOptions, TokenSource } from "../../sdk/index.js";
 import {
   ApiError,
   Code,
   ConfigurationError,
   DEFAULT_GITLAB_TOKEN_VARIABLE,
-  type ExchangeTokenOptions,
   GITHUB_ACTIONS_ENV,
   githubActionsToken,
   gitlabToken,
   IrvError,
-  type TokenSource,
 } from "../../sdk/index.js";
 
 /**

@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
-import { type StubType, stubFor } from "../stub/index.js";
+import type { StubType } from "../stub/index.js";
+import { stubFor } from "../stub/index.js";
 
 /**
  * Base of every pulumi-irv resource class (`pulumi-nodejs:dynamic/irv:<type>`). It owns the two

@@ -1,5 +1,6 @@
 import type * as pulumi from "@pulumi/pulumi";
-import { computeUpdate, deepEqual, type IrvClient } from "../../sdk/index.js";
+import type { IrvClient } from "../../sdk/index.js";
+import { computeUpdate, deepEqual } from "../../sdk/index.js";
 import { reportedOnce } from "./host-echo.js";
 import type { KindDefinition, Props } from "./kind-definition.js";
 import { isUnknownAt, UNKNOWN } from "./unknown.js";

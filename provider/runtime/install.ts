@@ -1,5 +1,6 @@
 import type * as pulumi from "@pulumi/pulumi";
-import { clientFor, explainFailure, type IrvSettings, resolveSettings } from "../config/index.js";
+import type { IrvSettings } from "../config/index.js";
+import { clientFor, explainFailure, resolveSettings } from "../config/index.js";
 import { makeProvider } from "./dynamic-provider.js";
 import type { KindDefinition } from "./kind-definition.js";
 import { groupKind } from "./kinds/group-kind.js";

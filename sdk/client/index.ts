@@ -1,21 +1,12 @@
-export {
-  AdaptiveRateLimiter,
-  type LimiterTurn,
-  type RateLimiterOptions,
-  type RateLimiterState,
-} from "./adaptive-rate-limiter.js";
-export { IrvClient, type IrvClientOptions } from "./irv-client.js";
-export { LOST_CREATE_CLOCK_SKEW_MS, lostCreateMismatch, type SentCreate } from "./lost-create.js";
-export {
-  type CallOptions,
-  type CreateOptions,
-  type ReadOnlyResourceClient,
-  ResourceClient,
-} from "./resource-client.js";
-export {
-  HttpTransport,
-  type TransportEvent,
-  type TransportOptions,
-  type TransportRequest,
-} from "./transport.js";
-export { FLAT_UID_PATTERN, type UidForm, uidFormOf, uidPath, uidProblem } from "./uid-path.js";
+export type { LimiterTurn, RateLimiterOptions, RateLimiterState } from "./adaptive-rate-limiter.js";
+export { AdaptiveRateLimiter } from "./adaptive-rate-limiter.js";
+export type { IrvClientOptions } from "./irv-client.js";
+export { IrvClient } from "./irv-client.js";
+export type { SentCreate } from "./lost-create.js";
+export { LOST_CREATE_CLOCK_SKEW_MS, lostCreateMismatch } from "./lost-create.js";
+export type { CallOptions, CreateOptions, ReadOnlyResourceClient } from "./resource-client.js";
+export { ResourceClient } from "./resource-client.js";
+export type { TransportEvent, TransportOptions, TransportRequest } from "./transport.js";
+export { HttpTransport } from "./transport.js";
+export type { UidForm } from "./uid-path.js";
+export { FLAT_UID_PATTERN, uidFormOf, uidPath, uidProblem } from "./uid-path.js";

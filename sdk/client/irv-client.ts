@@ -1,10 +1,13 @@
 import type { z } from "zod";
-import { staticToken, type TokenSource } from "../auth/token-source.js";
+import type { TokenSource } from "../auth/token-source.js";
+import { staticToken } from "../auth/token-source.js";
 import { ConfigurationError } from "../errors/api-error.js";
 import { CapabilityList } from "../schemas/capabilities.js";
 import { collectionPath, KINDS } from "../schemas/kinds.js";
-import { type CallOptions, type ReadOnlyResourceClient, ResourceClient } from "./resource-client.js";
-import { HttpTransport, type TransportOptions } from "./transport.js";
+import type { CallOptions, ReadOnlyResourceClient } from "./resource-client.js";
+import { ResourceClient } from "./resource-client.js";
+import type { TransportOptions } from "./transport.js";
+import { HttpTransport } from "./transport.js";
 
 type Out<K extends keyof typeof KINDS> = z.output<(typeof KINDS)[K]["schema"]>;
 type In<K extends keyof typeof KINDS> = (typeof KINDS)[K]["create"] extends z.ZodType

@@ -1,10 +1,14 @@
 import type { z } from "zod";
 import { ApiError } from "../errors/api-error.js";
-import { type ListQuery, toQueryParams } from "../pagination/list-query.js";
-import { collect, fetchAllParallel, type ParallelOptions, paginate } from "../pagination/paginate.js";
+import type { ListQuery } from "../pagination/list-query.js";
+import { toQueryParams } from "../pagination/list-query.js";
+import type { ParallelOptions } from "../pagination/paginate.js";
+import { collect, fetchAllParallel, paginate } from "../pagination/paginate.js";
 import type { RetryPolicy } from "../retry/should-retry.js";
-import { collectionPath, type KindSpec } from "../schemas/kinds.js";
-import { listEnvelope, type Page } from "../schemas/list.js";
+import type { KindSpec } from "../schemas/kinds.js";
+import { collectionPath } from "../schemas/kinds.js";
+import type { Page } from "../schemas/list.js";
+import { listEnvelope } from "../schemas/list.js";
 import { alreadyExists, LOST_CREATE_CLOCK_SKEW_MS, lostCreateMismatch } from "./lost-create.js";
 import type { HttpTransport } from "./transport.js";
 import { uidFormOf, uidPath } from "./uid-path.js";

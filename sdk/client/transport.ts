@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { Agent, type Dispatcher } from "undici";
+import type { Dispatcher } from "undici";
+import { Agent } from "undici";
 import type { z } from "zod";
 import type { TokenSource } from "../auth/token-source.js";
 import { ApiError, InvalidResponseError, NetworkError } from "../errors/api-error.js";
@@ -7,12 +8,8 @@ import { Code } from "../errors/codes.js";
 import { redactError, redactValues } from "../errors/redact.js";
 import { httpCall, isTimeout, TOKEN_TIMEOUT } from "../http/http-call.js";
 import { checkedBaseUrl } from "../http/secure-url.js";
-import {
-  DEFAULT_RETRY_POLICY,
-  type RetryDecision,
-  type RetryPolicy,
-  shouldRetry,
-} from "../retry/should-retry.js";
+import type { RetryDecision, RetryPolicy } from "../retry/should-retry.js";
+import { DEFAULT_RETRY_POLICY, shouldRetry } from "../retry/should-retry.js";
 import { formatZodIssues } from "../schemas/zod-issues.js";
 import { AdaptiveRateLimiter } from "./adaptive-rate-limiter.js";
 

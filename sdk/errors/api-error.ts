@@ -1,14 +1,14 @@
+import type { FieldViolation, PreconditionViolation } from "../schemas/status.js";
 import {
   BadRequest,
   ErrorInfo,
-  type FieldViolation,
   PreconditionFailure,
-  type PreconditionViolation,
   RequestInfo,
   RetryInfo,
   Status,
 } from "../schemas/status.js";
-import { Code, type CodeName, codeForHttpStatus, codeName } from "./codes.js";
+import type { CodeName } from "./codes.js";
+import { Code, codeForHttpStatus, codeName } from "./codes.js";
 import { redactSecrets } from "./redact.js";
 
 /**

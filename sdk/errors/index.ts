@@ -1,21 +1,14 @@
+export type { ApiErrorInit, RequestSummary } from "./api-error.js";
 export {
   ApiError,
-  type ApiErrorInit,
   ConfigurationError,
   InvalidArgumentError,
   InvalidResponseError,
   IrvError,
   NetworkError,
-  type RequestSummary,
 } from "./api-error.js";
-export {
-  Code,
-  type CodeName,
-  type CodeNumber,
-  codeForHttpStatus,
-  codeName,
-  ERROR_DOMAIN,
-  httpStatusForCode,
-} from "./codes.js";
-export { classifyFailure, type FailureCause, type FailureHint } from "./failure-cause.js";
+export type { CodeName, CodeNumber } from "./codes.js";
+export { Code, codeForHttpStatus, codeName, ERROR_DOMAIN, httpStatusForCode } from "./codes.js";
+export type { FailureCause, FailureHint } from "./failure-cause.js";
+export { classifyFailure } from "./failure-cause.js";
 export { MIN_REDACTED_LENGTH, redactError, redactSecrets, redactValues } from "./redact.js";

@@ -1,4 +1,5 @@
-import { type Dispatcher, request } from "undici";
+import type { Dispatcher } from "undici";
+import { request } from "undici";
 import { ApiError, NetworkError } from "../errors/api-error.js";
 
 /**

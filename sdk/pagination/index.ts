@@ -1,9 +1,4 @@
-export { type ListQuery, toQueryParams } from "./list-query.js";
-export {
-  collect,
-  fetchAllParallel,
-  MAX_PAGE_SIZE,
-  type PageFetcher,
-  type ParallelOptions,
-  paginate,
-} from "./paginate.js";
+export type { ListQuery } from "./list-query.js";
+export { toQueryParams } from "./list-query.js";
+export type { PageFetcher, ParallelOptions } from "./paginate.js";
+export { collect, fetchAllParallel, MAX_PAGE_SIZE, paginate } from "./paginate.js";

@@ -1,8 +1,2 @@
-export {
-  DEFAULT_RETRY_POLICY,
-  NO_RETRY,
-  type RetryDecision,
-  type RetryInput,
-  type RetryPolicy,
-  shouldRetry,
-} from "./should-retry.js";
+export type { RetryDecision, RetryInput, RetryPolicy } from "./should-retry.js";
+export { DEFAULT_RETRY_POLICY, NO_RETRY, shouldRetry } from "./should-retry.js";

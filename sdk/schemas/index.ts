@@ -1,12 +1,12 @@
+export type { AccountAssociations, AccountAssociationsCreate } from "./account-association.js";
 export {
   ACCOUNT_ASSOCIATIONS_MUTABLE_FIELDS,
   ACCOUNT_PROVIDERS,
   AccountAssociations as AccountAssociationsSchema,
-  type AccountAssociations,
   AccountAssociationsCreate as AccountAssociationsCreateSchema,
-  type AccountAssociationsCreate,
 } from "./account-association.js";
-export { type Advisory, Advisory as AdvisorySchema, Severity } from "./advisory.js";
+export type { Advisory } from "./advisory.js";
+export { Advisory as AdvisorySchema, Severity } from "./advisory.js";
 export { CAPABILITIES, Capability, CapabilityList } from "./capabilities.js";
 export {
   GROUP_NAME_PATTERN,
@@ -16,73 +16,70 @@ export {
   TotalCount,
   Uid,
 } from "./common.js";
+export type { Group, GroupCreate } from "./group.js";
 export {
   GROUP_MUTABLE_FIELDS,
-  type Group,
   Group as GroupSchema,
-  type GroupCreate,
   GroupCreate as GroupCreateSchema,
   GroupName,
   ResourceLimits,
 } from "./group.js";
+export type { GroupInvite, GroupInviteCreate } from "./group-invite.js";
 export {
   GroupInvite as GroupInviteSchema,
-  type GroupInvite,
   GroupInviteCreate as GroupInviteCreateSchema,
-  type GroupInviteCreate,
   MAX_INVITE_LIFETIME_MS,
 } from "./group-invite.js";
+export type { Identity, IdentityCreate } from "./identity.js";
 export {
   AwsIdentity,
   ClaimMatch,
   IDENTITY_MUTABLE_FIELDS,
   IDENTITY_VARIANTS,
-  type Identity,
   Identity as IdentitySchema,
-  type IdentityCreate,
   IdentityCreate as IdentityCreateSchema,
   matchesPattern,
   Pattern,
   ServicePrincipal,
   StaticIdentity,
 } from "./identity.js";
+export type { IdentityProvider, IdentityProviderCreate } from "./identity-provider.js";
 export {
   IDENTITY_PROVIDER_MUTABLE_FIELDS,
   IdentityProvider as IdentityProviderSchema,
-  type IdentityProvider,
   IdentityProviderCreate as IdentityProviderCreateSchema,
-  type IdentityProviderCreate,
   Oidc,
   OidcInput,
 } from "./identity-provider.js";
-export { collectionPath, KINDS, type KindName, type KindSpec } from "./kinds.js";
-export { listEnvelope, type Page } from "./list.js";
-export { type Repo, Repo as RepoSchema, type Tag, Tag as TagSchema } from "./registry.js";
+export type { KindName, KindSpec } from "./kinds.js";
+export { collectionPath, KINDS } from "./kinds.js";
+export type { Page } from "./list.js";
+export { listEnvelope } from "./list.js";
+export type { Repo, Tag } from "./registry.js";
+export { Repo as RepoSchema, Tag as TagSchema } from "./registry.js";
+export type { Role, RoleCreate } from "./role.js";
 export {
   ROLE_MUTABLE_FIELDS,
-  type Role,
   Role as RoleSchema,
   RoleCapabilities,
-  type RoleCreate,
   RoleCreate as RoleCreateSchema,
 } from "./role.js";
+export type { RoleBinding, RoleBindingCreate } from "./role-binding.js";
 export {
   ROLE_BINDING_MUTABLE_FIELDS,
-  type RoleBinding,
   RoleBinding as RoleBindingSchema,
-  type RoleBindingCreate,
   RoleBindingCreate as RoleBindingCreateSchema,
 } from "./role-binding.js";
+export type { FieldViolation, PreconditionViolation } from "./status.js";
 export {
   BadRequest,
   ErrorInfo,
-  type FieldViolation,
   PreconditionFailure,
-  type PreconditionViolation,
   RequestInfo,
   RetryInfo,
   Status,
   TYPE_URL_PREFIX,
 } from "./status.js";
 export { V1List } from "./v1.js";
-export { formatZodIssues, type IssueLine, zodIssueLines } from "./zod-issues.js";
+export type { IssueLine } from "./zod-issues.js";
+export { formatZodIssues, zodIssueLines } from "./zod-issues.js";

@@ -1,1 +1,2 @@
-export { type ComputedUpdate, computeUpdate, deepEqual } from "./compute-update.js";
+export type { ComputedUpdate } from "./compute-update.js";
+export { computeUpdate, deepEqual } from "./compute-update.js";

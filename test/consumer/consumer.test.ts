@@ -14,13 +14,12 @@ import type { EngineEvent } from "@pulumi/pulumi/automation/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { IrvClient } from "../../sdk/index.js";
 import { pulumiBinDir } from "../e2e/harness/index.js";
+import type { InstalledEmulator, PackedPackage } from "./support/index.js";
 import {
   fallbackCompilerReport,
-  type InstalledEmulator,
   installedCopies,
   makeProject,
   npm,
-  type PackedPackage,
   packPackages,
   projectStack,
   startInstalledEmulator,

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { ApiError, type IrvClient } from "../../../sdk/index.js";
+import type { IrvClient } from "../../../sdk/index.js";
+import { ApiError } from "../../../sdk/index.js";
 
 /**
  * How long a refused delete keeps being retried.

@@ -1,9 +1,9 @@
 import { z } from "zod";
+import type { UidForm } from "../../../sdk/index.js";
 import {
   GROUP_NAME_PATTERN,
   GROUP_NAME_PATTERN_SOURCE,
   isLoopbackHost,
-  type UidForm,
   uidProblem,
 } from "../../../sdk/index.js";
 

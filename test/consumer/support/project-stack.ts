@@ -1,11 +1,7 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import {
-  type EngineEvent,
-  LocalWorkspace,
-  PulumiCommand,
-  type Stack,
-} from "@pulumi/pulumi/automation/index.js";
+import type { EngineEvent, Stack } from "@pulumi/pulumi/automation/index.js";
+import { LocalWorkspace, PulumiCommand } from "@pulumi/pulumi/automation/index.js";
 import { pulumiEnv } from "../../../scripts/pulumi-cli.js";
 
 /** A stack of a consumer project, run in place (as a user runs `pulumi up` in their project dir). */

@@ -3,8 +3,10 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createStack, type TestStack } from "../harness/index.js";
-import { seedAdvisory, seedRepo, startTestEmulator, type TestEmulator } from "../support/irv-emulator.js";
+import type { TestStack } from "../harness/index.js";
+import { createStack } from "../harness/index.js";
+import type { TestEmulator } from "../support/irv-emulator.js";
+import { seedAdvisory, seedRepo, startTestEmulator } from "../support/irv-emulator.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 

@@ -12,7 +12,8 @@ import { SignJWT } from "jose";
 import { Pool } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { httpStatusForCode } from "../../../sdk/index.js";
-import { startTestEmulator, type TestEmulator } from "../support/irv-emulator.js";
+import type { TestEmulator } from "../support/irv-emulator.js";
+import { startTestEmulator } from "../support/irv-emulator.js";
 
 const RUNS = Number(process.env.IRV_FUZZ_RUNS ?? 1000);
 const TYPE = "type.googleapis.com/google.rpc.";

@@ -4,13 +4,8 @@
 // lost is found, never sent again — and destroy must leave nothing behind.
 import { describe, expect, it } from "vitest";
 import { diagnostics } from "../harness/index.js";
-import {
-  declared,
-  inventory,
-  type OrgTreeShape,
-  seededRandom,
-  useOrgTreeStack,
-} from "../support/org-tree.js";
+import type { OrgTreeShape } from "../support/org-tree.js";
+import { declared, inventory, seededRandom, useOrgTreeStack } from "../support/org-tree.js";
 
 const EMPTY = { groups: [], identities: [], bindings: [] };
 const POSTS = [

@@ -9,13 +9,8 @@ import { describe, expect, it } from "vitest";
 
 import { pendingCreates, startKillable } from "../support/interrupted-run.js";
 import { recoverStack } from "../support/ops-cli.js";
-import {
-  declared,
-  inventory,
-  type OrgTreeShape,
-  type OrgTreeStack,
-  useOrgTreeStack,
-} from "../support/org-tree.js";
+import type { OrgTreeShape, OrgTreeStack } from "../support/org-tree.js";
+import { declared, inventory, useOrgTreeStack } from "../support/org-tree.js";
 
 const LATENCY_MS = 200;
 const POSTS = [

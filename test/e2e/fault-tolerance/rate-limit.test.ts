@@ -4,7 +4,8 @@
 // sent again at the pace its adaptive limiter learns, never looked up and never counted as a retry.
 import { describe, expect, it } from "vitest";
 import { diagnostics } from "../harness/index.js";
-import { declared, inventory, type OrgTreeShape, useOrgTreeStack } from "../support/org-tree.js";
+import type { OrgTreeShape } from "../support/org-tree.js";
+import { declared, inventory, useOrgTreeStack } from "../support/org-tree.js";
 
 const EMPTY = { groups: [], identities: [], bindings: [] };
 const LIMIT = "4,burst=1";

@@ -8,17 +8,14 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  createStack,
-  diagnostics,
-  fixtureDir,
-  type OperationResult,
-  type StackState,
-  type TestStack,
-} from "../harness/index.js";
-import { startTestEmulator, type TestEmulator } from "../support/irv-emulator.js";
-import { type OrgTreeShape, orgTreeConfig } from "../support/org-tree.js";
-import { type WorkloadIdentity, workloadIdentity } from "../support/workload-identity.js";
+import type { OperationResult, StackState, TestStack } from "../harness/index.js";
+import { createStack, diagnostics, fixtureDir } from "../harness/index.js";
+import type { TestEmulator } from "../support/irv-emulator.js";
+import { startTestEmulator } from "../support/irv-emulator.js";
+import type { OrgTreeShape } from "../support/org-tree.js";
+import { orgTreeConfig } from "../support/org-tree.js";
+import type { WorkloadIdentity } from "../support/workload-identity.js";
+import { workloadIdentity } from "../support/workload-identity.js";
 
 const JWT = /eyJ[\w-]{5,}\.[\w-]{5,}\.[\w-]{5,}/;
 

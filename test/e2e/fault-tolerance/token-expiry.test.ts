@@ -5,9 +5,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createStack, diagnostics, fixtureDir, type TestStack } from "../harness/index.js";
-import { startTestEmulator, type TestEmulator } from "../support/irv-emulator.js";
-import { declared, inventory, type OrgTreeShape, orgTreeConfig } from "../support/org-tree.js";
+import type { TestStack } from "../harness/index.js";
+import { createStack, diagnostics, fixtureDir } from "../harness/index.js";
+import type { TestEmulator } from "../support/irv-emulator.js";
+import { startTestEmulator } from "../support/irv-emulator.js";
+import type { OrgTreeShape } from "../support/org-tree.js";
+import { declared, inventory, orgTreeConfig } from "../support/org-tree.js";
 import { workloadIdentity } from "../support/workload-identity.js";
 
 const TTL_SECONDS = 2;

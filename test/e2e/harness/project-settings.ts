@@ -1,6 +1,7 @@
 import { statSync } from "node:fs";
 import path from "node:path";
-import { LocalWorkspace, type ProjectSettings, type PulumiCommand } from "@pulumi/pulumi/automation/index.js";
+import type { ProjectSettings, PulumiCommand } from "@pulumi/pulumi/automation/index.js";
+import { LocalWorkspace } from "@pulumi/pulumi/automation/index.js";
 
 /**
  * The program's project settings (its Pulumi.yaml, read by the Automation API), with `main` an absolute

@@ -1,26 +1,17 @@
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import {
-  type ConfigMap,
-  LocalWorkspace,
-  type OutputMap,
-  type Stack,
-} from "@pulumi/pulumi/automation/index.js";
+import type { ConfigMap, OutputMap, Stack } from "@pulumi/pulumi/automation/index.js";
+import { LocalWorkspace } from "@pulumi/pulumi/automation/index.js";
 import { pulumiEnv } from "../../../scripts/pulumi-cli.js";
 import { withDeadline } from "./deadline.js";
 import type { EngineEvent } from "./engine-events.js";
-import { flagOptions, type Operation } from "./operation-flags.js";
+import type { Operation } from "./operation-flags.js";
+import { flagOptions } from "./operation-flags.js";
 import { programProjectSettings } from "./project-settings.js";
 import { pulumiBinDir } from "./pulumi-bin.js";
-import {
-  type CommandResult,
-  collectOutput,
-  exitCodeOf,
-  PulumiCommandError,
-  pulumiCommand,
-  runPulumi,
-} from "./run-pulumi.js";
+import type { CommandResult } from "./run-pulumi.js";
+import { collectOutput, exitCodeOf, PulumiCommandError, pulumiCommand, runPulumi } from "./run-pulumi.js";
 
 /** A stack config value: plain text, or `{ value, secret: true }` for an encrypted secret. */
 export type ConfigValue = string | { value: string; secret?: boolean };

@@ -6,8 +6,10 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createStack, type TestStack } from "../harness/index.js";
-import { startTestEmulator, type TestEmulator } from "../support/irv-emulator.js";
+import type { TestStack } from "../harness/index.js";
+import { createStack } from "../harness/index.js";
+import type { TestEmulator } from "../support/irv-emulator.js";
+import { startTestEmulator } from "../support/irv-emulator.js";
 import { runOpsCli } from "../support/ops-cli.js";
 
 // Inside the repository, so the generated program resolves `pulumi-irv` and `typescript` from it.

@@ -5,8 +5,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createStack, fixtureDir, policyViolations, type TestStack } from "../harness/index.js";
-import { startTestEmulator, type TestEmulator } from "../support/irv-emulator.js";
+import type { TestStack } from "../harness/index.js";
+import { createStack, fixtureDir, policyViolations } from "../harness/index.js";
+import type { TestEmulator } from "../support/irv-emulator.js";
+import { startTestEmulator } from "../support/irv-emulator.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 // The pack as a user installs it (the workspace link to policy/).

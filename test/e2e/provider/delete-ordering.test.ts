@@ -1,8 +1,10 @@
 // A group that still holds something the stack does not manage cannot be deleted: destroy must
 // fail with a message that names the blocking child and says what to do.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createStack, fixtureDir, type TestStack } from "../harness/index.js";
-import { seedRepo, startTestEmulator, type TestEmulator } from "../support/irv-emulator.js";
+import type { TestStack } from "../harness/index.js";
+import { createStack, fixtureDir } from "../harness/index.js";
+import type { TestEmulator } from "../support/irv-emulator.js";
+import { seedRepo, startTestEmulator } from "../support/irv-emulator.js";
 
 const SPEC = {
   groups: [

@@ -4,10 +4,13 @@
 // scaled down from the 2-minute workload token / 1-minute API token / 4-minute run to
 // seconds: the workload token lives 3 s, the API token 2 s, and the up outlives both several times.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { diagnostics, type OperationResult, type TestStack } from "../harness/index.js";
+import type { OperationResult, TestStack } from "../harness/index.js";
+import { diagnostics } from "../harness/index.js";
 import { ciJobShape, ciJobStack, EXCHANGE, slowUp } from "../support/ci-job.js";
-import { type FakeGithubOidc, startFakeGithubOidc } from "../support/github-actions-oidc.js";
-import { startTestEmulator, type TestEmulator } from "../support/irv-emulator.js";
+import type { FakeGithubOidc } from "../support/github-actions-oidc.js";
+import { startFakeGithubOidc } from "../support/github-actions-oidc.js";
+import type { TestEmulator } from "../support/irv-emulator.js";
+import { startTestEmulator } from "../support/irv-emulator.js";
 import { pipelineIdentity } from "../support/workload-identity.js";
 
 const WORKLOAD_TTL_SECONDS = 3;

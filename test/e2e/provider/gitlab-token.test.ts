@@ -4,9 +4,11 @@
 // times; an expired ID token is refused at preview with GitLab's reason.
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { diagnostics, type TestStack } from "../harness/index.js";
+import type { TestStack } from "../harness/index.js";
+import { diagnostics } from "../harness/index.js";
 import { ciJobShape, ciJobStack, EXCHANGE, slowUp } from "../support/ci-job.js";
-import { startTestEmulator, type TestEmulator } from "../support/irv-emulator.js";
+import type { TestEmulator } from "../support/irv-emulator.js";
+import { startTestEmulator } from "../support/irv-emulator.js";
 import { pipelineIdentity } from "../support/workload-identity.js";
 
 const API_TTL_SECONDS = 2;

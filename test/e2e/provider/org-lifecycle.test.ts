@@ -3,14 +3,10 @@
 // out-of-band delete, import and destroy, and the emulator's request counters prove the minimal
 // number of API calls per step.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  createStack,
-  diagnostics,
-  fixtureDir,
-  type OperationResult,
-  type TestStack,
-} from "../harness/index.js";
-import { startTestEmulator, type TestEmulator } from "../support/irv-emulator.js";
+import type { OperationResult, TestStack } from "../harness/index.js";
+import { createStack, diagnostics, fixtureDir } from "../harness/index.js";
+import type { TestEmulator } from "../support/irv-emulator.js";
+import { startTestEmulator } from "../support/irv-emulator.js";
 
 type Spec = {
   groups?: { key: string; parent: string; name?: string; description?: string; import?: string }[];

@@ -3,8 +3,10 @@
 // binding there. The preview must announce exactly what `up` then does — no replacement that `up`
 // does not make (issue 17 part 1), and every replacement that a real move forces.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createStack, fixtureDir, type TestStack } from "../harness/index.js";
-import { startTestEmulator, type TestEmulator } from "../support/irv-emulator.js";
+import type { TestStack } from "../harness/index.js";
+import { createStack, fixtureDir } from "../harness/index.js";
+import type { TestEmulator } from "../support/irv-emulator.js";
+import { startTestEmulator } from "../support/irv-emulator.js";
 import { previewChanges } from "../support/preview-steps.js";
 
 type Spec = {

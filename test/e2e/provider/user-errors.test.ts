@@ -9,15 +9,10 @@ import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  type ConfigValue,
-  createStack,
-  diagnostics,
-  fixtureDir,
-  type OperationResult,
-  type TestStack,
-} from "../harness/index.js";
-import { startTestEmulator, type TestEmulator } from "../support/irv-emulator.js";
+import type { ConfigValue, OperationResult, TestStack } from "../harness/index.js";
+import { createStack, diagnostics, fixtureDir } from "../harness/index.js";
+import type { TestEmulator } from "../support/irv-emulator.js";
+import { startTestEmulator } from "../support/irv-emulator.js";
 import { workloadIdentity } from "../support/workload-identity.js";
 
 const listen = async (server: net.Server): Promise<number> => {

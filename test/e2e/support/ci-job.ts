@@ -2,9 +2,11 @@
 // job's environment, against an emulator whose API tokens expire every few seconds; and an `up` slow
 // enough to outlive several of those tokens.
 import { expect } from "vitest";
-import { createStack, diagnostics, fixtureDir, type TestStack } from "../harness/index.js";
+import type { TestStack } from "../harness/index.js";
+import { createStack, diagnostics, fixtureDir } from "../harness/index.js";
 import type { TestEmulator } from "./irv-emulator.js";
-import { declared, inventory, type OrgTreeShape, orgTreeConfig } from "./org-tree.js";
+import type { OrgTreeShape } from "./org-tree.js";
+import { declared, inventory, orgTreeConfig } from "./org-tree.js";
 
 /** The route the emulator's stats count token exchanges under. */
 export const EXCHANGE = "GET /auth/sts/exchange";

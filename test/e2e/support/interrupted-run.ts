@@ -1,7 +1,8 @@
 // A `pulumi` command that can be killed the way a CI runner kills a cancelled job: SIGKILL to its
 // whole process group (the CLI, the language host, the program and the provider plugin), with no
 // chance to clean up. The repair itself is the product's `pulumi-irv recover` (provider/cli).
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { StackState, TestStack } from "../harness/index.js";

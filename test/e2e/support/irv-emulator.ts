@@ -1,6 +1,7 @@
 // The emulator as the provider e2e tests use it: one per test file, an admin client, and the
 // request counters of its control API.
-import { type EmulatorHandle, startEmulator } from "../../../emulator/index.js";
+import type { EmulatorHandle } from "../../../emulator/index.js";
+import { startEmulator } from "../../../emulator/index.js";
 import { IrvClient } from "../../../sdk/index.js";
 import type { ConfigValue } from "../harness/index.js";
 

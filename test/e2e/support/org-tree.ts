@@ -4,8 +4,10 @@
 import { afterAll, beforeAll } from "vitest";
 import type { EmulatorOptions } from "../../../emulator/index.js";
 import type { IrvClient } from "../../../sdk/index.js";
-import { type ConfigValue, createStack, fixtureDir, type TestStack } from "../harness/index.js";
-import { startTestEmulator, type TestEmulator } from "./irv-emulator.js";
+import type { ConfigValue, TestStack } from "../harness/index.js";
+import { createStack, fixtureDir } from "../harness/index.js";
+import type { TestEmulator } from "./irv-emulator.js";
+import { startTestEmulator } from "./irv-emulator.js";
 
 /** Size and naming of a generated org tree (see the program's header). */
 export interface OrgTreeShape {

@@ -5,7 +5,8 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { createStack, fixtureDir, PulumiTimeoutError, type TestStack } from "../harness/index.js";
+import type { TestStack } from "../harness/index.js";
+import { createStack, fixtureDir, PulumiTimeoutError } from "../harness/index.js";
 
 describe("an operation whose program never finishes", () => {
   const stacks: TestStack[] = [];

@@ -1,6 +1,7 @@
 // Smoke test of the toolchain itself: the Pulumi CLI, our Node.js language host and the dynamic-provider
 // shim drive a tiny dynamic-resource program through its whole life cycle, and a policy pack runs.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { TestStack } from "../harness/index.js";
 import {
   createStack,
   diagnostics,
@@ -8,7 +9,6 @@ import {
   policyPacksRun,
   policyViolations,
   summary,
-  type TestStack,
 } from "../harness/index.js";
 
 const THING = "pulumi-nodejs:dynamic/smoke:Thing";

@@ -2,8 +2,8 @@
 // obtained through the real STS flow (identity with claimMatch, role binding, issuer token,
 // exchange). Permission is decided before existence, and lists show only what the caller may read.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { ErrorBody, Group } from "./support.js";
-import { startTestEmulator, type TestEmulator } from "./support.js";
+import type { ErrorBody, Group, TestEmulator } from "./support.js";
+import { startTestEmulator } from "./support.js";
 
 let emu: TestEmulator;
 let inside: Group;

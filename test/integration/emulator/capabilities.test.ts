@@ -3,8 +3,8 @@
 // Each operation is tried with tokens obtained through the real STS flow.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { CAPABILITIES, CapabilityList, RoleSchema } from "../../../sdk/index.js";
-import type { ErrorBody, Group } from "./support.js";
-import { startTestEmulator, type TestEmulator } from "./support.js";
+import type { ErrorBody, Group, TestEmulator } from "./support.js";
+import { startTestEmulator } from "./support.js";
 
 let emu: TestEmulator;
 let g: Group;

@@ -1,7 +1,8 @@
 // The built emulator CLI as a child process: building it first when stale, running it, reading its
 // ready line. Used by the CLI's own tests and by tests that need the server in another process (a
 // client and a server sharing one event loop never show some network behaviour, e.g. resets).
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";

@@ -11,7 +11,8 @@ import {
   TYPE_URL_PREFIX,
   V1List,
 } from "../../../sdk/index.js";
-import { detail, type ErrorBody, startTestEmulator, type TestEmulator, TIMESTAMP } from "./support.js";
+import type { ErrorBody, TestEmulator } from "./support.js";
+import { detail, startTestEmulator, TIMESTAMP } from "./support.js";
 
 let emu: TestEmulator;
 beforeAll(async () => {

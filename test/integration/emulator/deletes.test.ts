@@ -2,7 +2,8 @@
 // with a RESOURCE_NOT_EMPTY violation per child; an identity takes its role bindings along.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ERROR_DOMAIN } from "../../../sdk/index.js";
-import { detail, type ErrorBody, startTestEmulator, type TestEmulator } from "./support.js";
+import type { ErrorBody, TestEmulator } from "./support.js";
+import { detail, startTestEmulator } from "./support.js";
 
 let emu: TestEmulator;
 beforeAll(async () => {

@@ -2,8 +2,8 @@
 // binding one, inviting with one, making one an identity provider's default, or taking over an
 // identity — capabilities it does not itself hold there. Tokens come through the real STS flow.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { ErrorBody, Group } from "./support.js";
-import { startTestEmulator, type TestEmulator } from "./support.js";
+import type { ErrorBody, Group, TestEmulator } from "./support.js";
+import { startTestEmulator } from "./support.js";
 
 let emu: TestEmulator;
 let team: Group;

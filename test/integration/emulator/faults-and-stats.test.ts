@@ -1,8 +1,8 @@
 // Fault injection and request statistics: forced faults answer AIP-193 errors with Retry-After or
 // reset the connection (before or after the change happened); the counters see every API request.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { ErrorBody, Group } from "./support.js";
-import { startTestEmulator, type TestEmulator } from "./support.js";
+import type { ErrorBody, Group, TestEmulator } from "./support.js";
+import { startTestEmulator } from "./support.js";
 
 let emu: TestEmulator;
 beforeAll(async () => {

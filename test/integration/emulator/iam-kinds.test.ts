@@ -10,7 +10,8 @@ import {
   IdentitySchema,
   RoleSchema,
 } from "../../../sdk/index.js";
-import { detail, type ErrorBody, type Group, startTestEmulator, type TestEmulator } from "./support.js";
+import type { ErrorBody, Group, TestEmulator } from "./support.js";
+import { detail, startTestEmulator } from "./support.js";
 
 let emu: TestEmulator;
 let g: Group;

@@ -1,7 +1,8 @@
 // Lists (AIP-132/158 and spec section 4): filters, page sizes, page tokens bound to their query and
 // expiring after three days, ordering across cursors, skip, totalCount.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { detail, type ErrorBody, type Group, startTestEmulator, type TestEmulator } from "./support.js";
+import type { ErrorBody, Group, TestEmulator } from "./support.js";
+import { detail, startTestEmulator } from "./support.js";
 
 interface GroupPage {
   groups: Group[];

@@ -3,7 +3,8 @@
 import { connect } from "node:net";
 import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type Answer, detail, type ErrorBody, startTestEmulator, type TestEmulator } from "./support.js";
+import type { Answer, ErrorBody, TestEmulator } from "./support.js";
+import { detail, startTestEmulator } from "./support.js";
 
 let emu: TestEmulator;
 beforeAll(async () => {

@@ -5,8 +5,8 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { GROUP_NAME_PATTERN } from "../../../sdk/index.js";
-import type { Answer, ErrorBody } from "./support.js";
-import { detail, startTestEmulator, type TestEmulator } from "./support.js";
+import type { Answer, ErrorBody, TestEmulator } from "./support.js";
+import { detail, startTestEmulator } from "./support.js";
 
 type Kind = "groups" | "identities" | "roles" | "identityProviders" | "accountAssociations";
 // What a create of each kind needs besides name and description.

@@ -4,7 +4,8 @@
 import { Agent, fetch } from "undici";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { buildCliIfStale, runCli } from "./cli-process.js";
-import { type Answer, detail, type ErrorBody, startTestEmulator, type TestEmulator } from "./support.js";
+import type { Answer, ErrorBody, TestEmulator } from "./support.js";
+import { detail, startTestEmulator } from "./support.js";
 
 let emu: TestEmulator;
 beforeAll(async () => {

@@ -3,7 +3,8 @@
 // counted by the stats, switchable through the control API. Rates here are tiny (one token per ten
 // seconds) so that no refill happens during a test, however slow the machine.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { detail, type ErrorBody, startTestEmulator, type TestEmulator } from "./support.js";
+import type { ErrorBody, TestEmulator } from "./support.js";
+import { detail, startTestEmulator } from "./support.js";
 
 let emu: TestEmulator;
 beforeAll(async () => {

@@ -8,7 +8,8 @@ import { decodeJwt } from "jose";
 import { afterAll, describe, expect, test } from "vitest";
 import { startEmulator } from "../../../emulator/index.js";
 import { buildCliIfStale, runCli } from "./cli-process.js";
-import { detail, type ErrorBody, startTestEmulator } from "./support.js";
+import type { ErrorBody } from "./support.js";
+import { detail, startTestEmulator } from "./support.js";
 
 const dir = mkdtempSync(join(tmpdir(), "irv-emulator-secrets-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,11 +1,13 @@
 // Issue 10 item 10: the STS fetches only what it must. An outside issuer's discovery and JWKS are
 // fetched on the issuer's own origin only (redirects elsewhere are not followed), and a failed fetch
 // is remembered for a while, so unauthenticated requests cannot make the STS fetch again and again.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { exportJWK, generateKeyPair, SignJWT } from "jose";
 import { afterEach, describe, expect, test } from "vitest";
-import { startTestEmulator, type TestEmulator } from "./support.js";
+import type { TestEmulator } from "./support.js";
+import { startTestEmulator } from "./support.js";
 
 type Handler = (req: IncomingMessage, res: ServerResponse, origin: string) => void;
 

@@ -1,12 +1,14 @@
 // The STS and the identity variants: exact and pattern claim matches (issuer, subject, audience,
 // extra claims) against a trusted issuer; static identities verified with their own issuerKeys
 // until their expiration; AWS identities and service principals refused with a clear message.
-import { createServer, type Server } from "node:http";
+import type { Server } from "node:http";
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { exportJWK, generateKeyPair, type JWTPayload, SignJWT } from "jose";
+import type { JWTPayload } from "jose";
+import { exportJWK, generateKeyPair, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { ErrorBody } from "./support.js";
-import { startTestEmulator, type TestEmulator } from "./support.js";
+import type { ErrorBody, TestEmulator } from "./support.js";
+import { startTestEmulator } from "./support.js";
 
 /** A minimal OIDC issuer on loopback that signs whatever claims a test asks for. */
 async function startIssuer(): Promise<{

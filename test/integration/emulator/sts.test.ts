@@ -4,8 +4,8 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { decodeJwt, generateKeyPair, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { ErrorBody, Identity } from "./support.js";
-import { startTestEmulator, type TestEmulator, TIMESTAMP } from "./support.js";
+import type { ErrorBody, Identity, TestEmulator } from "./support.js";
+import { startTestEmulator, TIMESTAMP } from "./support.js";
 
 let emu: TestEmulator;
 let id: Identity;

@@ -1,7 +1,8 @@
 // Shared helpers of the emulator's integration tests: a started emulator, a raw HTTP caller that
 // returns status, headers and parsed body, and callers with roles obtained through the real STS flow.
 import { Agent, fetch } from "undici";
-import { type EmulatorHandle, type EmulatorOptions, startEmulator } from "../../../emulator/index.js";
+import type { EmulatorHandle, EmulatorOptions } from "../../../emulator/index.js";
+import { startEmulator } from "../../../emulator/index.js";
 
 /** One answer of the emulator. */
 export interface Answer<T = unknown> {

@@ -3,14 +3,8 @@
 // output-only paths are refused; new values follow the create rules; updateTime always advances.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { GROUP_NAME_PATTERN_SOURCE } from "../../../sdk/index.js";
-import {
-  detail,
-  type ErrorBody,
-  type Group,
-  type Identity,
-  startTestEmulator,
-  type TestEmulator,
-} from "./support.js";
+import type { ErrorBody, Group, Identity, TestEmulator } from "./support.js";
+import { detail, startTestEmulator } from "./support.js";
 
 let emu: TestEmulator;
 beforeAll(async () => {

@@ -2,7 +2,8 @@
 // loopback fake of the GitHub Actions token endpoint (signing with the emulator's local issuer), and a
 // GitLab ID token in an environment variable.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type EmulatorHandle, startEmulator } from "../../../emulator/index.js";
+import type { EmulatorHandle } from "../../../emulator/index.js";
+import { startEmulator } from "../../../emulator/index.js";
 import {
   ApiError,
   ConfigurationError,
@@ -11,7 +12,8 @@ import {
   gitlabToken,
   IrvClient,
 } from "../../../sdk/index.js";
-import { type FakeGithubOidc, startFakeGithubOidc } from "../../e2e/support/github-actions-oidc.js";
+import type { FakeGithubOidc } from "../../e2e/support/github-actions-oidc.js";
+import { startFakeGithubOidc } from "../../e2e/support/github-actions-oidc.js";
 
 const SUBJECT = "repo:acme/infra:ref:refs/heads/main";
 const JWT = /eyJ[\w-]+\.eyJ[\w-]+\.[\w-]+/;

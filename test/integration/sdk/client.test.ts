@@ -2,7 +2,8 @@
 // pagination, the spec's skip example, structured errors, identity exchange and retries under
 // injected faults.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type EmulatorHandle, startEmulator } from "../../../emulator/index.js";
+import type { EmulatorHandle } from "../../../emulator/index.js";
+import { startEmulator } from "../../../emulator/index.js";
 import { ApiError, CAPABILITIES, exchangeToken, IrvClient, NO_RETRY } from "../../../sdk/index.js";
 
 describe("IrvClient against the emulator", () => {

@@ -3,7 +3,8 @@
 // an explicit maxRequestsPerSecond keeps it under a limit it never has to discover. Assertions are
 // counts from the emulator's stats (requests, 429s), never times.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type EmulatorHandle, startEmulator } from "../../../emulator/index.js";
+import type { EmulatorHandle } from "../../../emulator/index.js";
+import { startEmulator } from "../../../emulator/index.js";
 import { AdaptiveRateLimiter, IrvClient } from "../../../sdk/index.js";
 
 let emulator: EmulatorHandle;

@@ -1,8 +1,10 @@
 // One emulator per test file and a client holding its admin token, started before the file's tests
 // and closed after them.
 import { afterAll, beforeAll } from "vitest";
-import { type EmulatorHandle, startEmulator } from "../../../emulator/index.js";
-import { IrvClient, type IrvClientOptions } from "../../../sdk/index.js";
+import type { EmulatorHandle } from "../../../emulator/index.js";
+import { startEmulator } from "../../../emulator/index.js";
+import type { IrvClientOptions } from "../../../sdk/index.js";
+import { IrvClient } from "../../../sdk/index.js";
 
 /** Filled in by the time the tests run. */
 export interface AdminClient {

@@ -1,6 +1,7 @@
 import { expect, test } from "vitest";
 import { BUILT_IN_ROLES, Caller } from "../../../emulator/auth/index.js";
-import { CAPABILITIES, type Capability } from "../../../sdk/index.js";
+import type { Capability } from "../../../sdk/index.js";
+import { CAPABILITIES } from "../../../sdk/index.js";
 
 const org = "0".repeat(40);
 const a = `${org}/aaaaaaaaaaaaaaaa`;

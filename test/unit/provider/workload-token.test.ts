@@ -7,7 +7,8 @@ import {
   resolveSettings,
   tokenSourceFor,
 } from "../../../provider/config/index.js";
-import { ApiError, Code, Status, type TokenSource } from "../../../sdk/index.js";
+import type { TokenSource } from "../../../sdk/index.js";
+import { ApiError, Code, Status } from "../../../sdk/index.js";
 
 const BASE = {
   IRV_BASE_URL: "http://127.0.0.1:1",

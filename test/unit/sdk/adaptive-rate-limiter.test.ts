@@ -3,7 +3,8 @@
 // back and the probe above, the time budget of a refused request, and the in-flight gate. The
 // integration tests (test/integration/sdk/rate-limit.test.ts) show the same against the emulator.
 import { describe, expect, it } from "vitest";
-import { AdaptiveRateLimiter, ApiError, IrvClient, type RateLimiterOptions } from "../../../sdk/index.js";
+import type { RateLimiterOptions } from "../../../sdk/index.js";
+import { AdaptiveRateLimiter, ApiError, IrvClient } from "../../../sdk/index.js";
 import { GROUP, mockApi, noSleep, status } from "./mock-api.js";
 
 function fakeClock(options: RateLimiterOptions = {}) {

@@ -1,6 +1,7 @@
 // The waits of the token exchange against a real socket on loopback: a token service that accepts
 // the connection and never answers, and one that answers only when the test lets it.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { exchangeToken, IrvClient, NetworkError } from "../../../sdk/index.js";

@@ -1,5 +1,6 @@
 import { MockAgent } from "undici";
-import { type ExchangeTokenOptions, exchangeToken } from "../../../sdk/index.js";
+import type { ExchangeTokenOptions } from "../../../sdk/index.js";
+import { exchangeToken } from "../../../sdk/index.js";
 
 /** A MockAgent that refuses real connections, with the interceptable pool of the test origin. */
 export function mockApi(origin = "https://irv.test") {

@@ -1,12 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  collect,
-  fetchAllParallel,
-  IrvClient,
-  type ListQuery,
-  type Page,
-  paginate,
-} from "../../../sdk/index.js";
+import type { ListQuery, Page } from "../../../sdk/index.js";
+import { collect, fetchAllParallel, IrvClient, paginate } from "../../../sdk/index.js";
 import { mockApi } from "./mock-api.js";
 
 type Item = { uid: string; name: string };

@@ -1,6 +1,7 @@
 import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
-import { IrvClient, redactError, type TransportEvent } from "../../../sdk/index.js";
+import type { TransportEvent } from "../../../sdk/index.js";
+import { IrvClient, redactError } from "../../../sdk/index.js";
 import { EXCHANGE, GROUP, mockApi, mockExchange, status } from "./mock-api.js";
 
 // Opaque tokens: not JWT-shaped, not after "Bearer": only their value can find them.
