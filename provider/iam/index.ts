@@ -1,8 +1,16 @@
+export type { AccountAssociationsArgs } from "./account-associations.js";
+export { AccountAssociations } from "./account-associations.js";
 export type { GetRoleArgs, GetRolesResult } from "./get-roles.js";
 export { getRole, getRoleOutput, getRoles, getRolesOutput } from "./get-roles.js";
 export type { GroupArgs } from "./group.js";
 export { Group } from "./group.js";
-export type { ClaimMatchArgs, IdentityArgs } from "./identity.js";
+export type { GroupInviteArgs } from "./group-invite.js";
+export { GroupInvite } from "./group-invite.js";
+export type { AwsIdentityArgs, ClaimMatchArgs, IdentityArgs, StaticIdentityArgs } from "./identity.js";
 export { Identity } from "./identity.js";
+export type { IdentityProviderArgs, OidcArgs } from "./identity-provider.js";
+export { IdentityProvider } from "./identity-provider.js";
+export type { RoleArgs } from "./role.js";
+export { Role } from "./role.js";
 export type { BoundIdentity, BoundRef, RoleBindingArgs } from "./role-binding.js";
 export { RoleBinding } from "./role-binding.js";
