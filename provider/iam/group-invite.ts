@@ -1,4 +1,4 @@
-import type * as pulumi from "@pulumi/pulumi";
+import * as pulumi from "@pulumi/pulumi";
 import { IrvResource } from "../resource/index.js";
 
 /**
@@ -60,8 +60,12 @@ export class GroupInvite extends IrvResource {
         ttl: args.ttl,
         email: args.email,
         singleUse: args.singleUse,
+        // A secret placeholder: the engine keeps an output secret when the input of the same key
+        // is, so the code is never held in plain text, not even in the engine's answer to the
+        // program (which `additionalSecretOutputs` alone does not cover). The provider ignores it.
+        code: pulumi.secret(""),
       },
-      ["code", "createTime", "updateTime"],
+      ["createTime", "updateTime"],
       { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "code"] },
     );
   }

@@ -21,7 +21,11 @@ describe("the README's program snippets", () => {
     const legacy = await irv.admin.groups.create(irv.emulator.orgUid, { name: "legacy" });
     stack = await createStack({
       program: path.join(root, "examples", "readme"),
-      config: { ...irv.config, legacyUid: legacy.uid },
+      config: {
+        ...irv.config,
+        legacyUid: legacy.uid,
+        ssoClientSecret: { value: "readme-sso-secret", secret: true },
+      },
     });
   });
 
@@ -34,6 +38,13 @@ describe("the README's program snippets", () => {
     const { outputs } = await stack.up();
     expect(outputs).toMatchObject({ critical: 1, repoNames: ["app"], roles: ["editor", "owner", "viewer"] });
     expect(String(outputs?.owner)).toMatch(/built-in/i);
+    expect(outputs?.auditorCapabilities).toEqual(["groups.list", "identity.list", "role_bindings.list"]);
+    expect(outputs?.inviteCode).toMatch(/.+/);
+    const deploy = await irv.admin.identities.get(outputs?.deployUid as string);
+    expect(deploy.claimMatch?.subjectPattern).toBe("repo:acme/payments:environment:(staging|production)");
+    expect((await irv.admin.identityProviders.get(outputs?.ssoUid as string)).oidc.issuer).toBe(
+      "https://login.example.com",
+    );
     expect(
       (await irv.admin.groups.collect({ childrenOf: irv.emulator.orgUid, orderBy: "name" })).map(
         (g) => g.name,
