@@ -3,14 +3,10 @@
 // change with its exact mask, replace, refresh drift, out-of-band delete, import, static get,
 // destroy, and the secrets (client secret, invite code) nowhere in plain text.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  createStack,
-  diagnostics,
-  fixtureDir,
-  type OperationResult,
-  type TestStack,
-} from "../harness/index.js";
-import { startTestEmulator, type TestEmulator } from "../support/irv-emulator.js";
+import type { OperationResult, TestStack } from "../harness/index.js";
+import { createStack, diagnostics, fixtureDir } from "../harness/index.js";
+import type { TestEmulator } from "../support/irv-emulator.js";
+import { resourceRoutes, startTestEmulator } from "../support/irv-emulator.js";
 
 type Json = Record<string, unknown>;
 type Spec = {
@@ -43,15 +39,9 @@ const current: Spec = {
   accounts: [{ key: "clouds", amazon: { account: "123456789012" }, github: { installations: [{ id: 42 }] } }],
 };
 
-// Routes of the resources under test (the getRole data source reads roles during every run).
 // @pulumi/pulumi's own debug diagnostics print each RegisterResource answer whole, secret values
 // included (the engine masks only config secrets there); every other event must hold none.
 const notDebug = (e: { diagnosticEvent?: { severity?: string } }) => e.diagnosticEvent?.severity !== "debug";
-
-const resourceRoutes = (requests: Record<string, number>) =>
-  Object.fromEntries(
-    Object.entries(requests).filter(([route]) => !route.startsWith("GET /iam/v2beta1/roles")),
-  );
 
 describe("the IAM kinds on the real engine", () => {
   let irv: TestEmulator;
