@@ -1,6 +1,12 @@
 export type { AccountAssociationsArgs } from "./account-associations.js";
 export { AccountAssociations } from "./account-associations.js";
-export type { GetRoleArgs, GetRolesResult } from "./get-roles.js";
+export type { GetGroupArgs } from "./get-group.js";
+export { getGroup, getGroupOutput } from "./get-group.js";
+export type { GetIdentityArgs } from "./get-identity.js";
+export { getIdentity, getIdentityOutput } from "./get-identity.js";
+export type { GetIdentityProvidersResult } from "./get-identity-providers.js";
+export { getIdentityProviders, getIdentityProvidersOutput } from "./get-identity-providers.js";
+export type { GetRoleArgs, GetRolesArgs, GetRolesResult } from "./get-roles.js";
 export { getRole, getRoleOutput, getRoles, getRolesOutput } from "./get-roles.js";
 export type { GroupArgs } from "./group.js";
 export { Group } from "./group.js";

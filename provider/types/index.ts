@@ -6,4 +6,4 @@
  * import type { ListFilter, Role } from "../types/index.js";
  */
 export type { ListFilter, ListFilterInput } from "./list-filter.js";
-export type { Advisory, Repo, Role } from "./lookup-results.js";
+export type { Advisory, Group, Identity, IdentityProvider, Repo, Role, Tag } from "./lookup-results.js";
