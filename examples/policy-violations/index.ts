@@ -1,7 +1,8 @@
 // A program with the mistakes the policy pack catches on a pull request: an identity trusting a
 // plain-http development issuer and named against the convention, the owner role granted on the
-// whole organization, an identity any repository's workflow could assume, and a group name the
-// API would refuse. `pulumi preview --policy-pack policy` blocks it (see README, "Policy pack").
+// whole organization, an identity any repository's workflow could assume, a month-long invite,
+// and a group name the API would refuse. `pulumi preview --policy-pack policy` blocks it (see
+// README, "Policy pack").
 import * as pulumi from "@pulumi/pulumi";
 import * as irv from "pulumi-irv";
 
@@ -25,12 +26,15 @@ const deploy = new irv.iam.Identity("payments-deploy", {
   claimMatch: { issuer: "https://token.actions.githubusercontent.com", subjectPattern: "repo:acme/.*" },
 });
 
+// An invite that stays valid for a month.
+const invite = new irv.iam.GroupInvite("contractor", { groupUid: orgUid, roleUid: owner.uid, ttl: "720h" });
+
 // The API refuses this name, so the provider's own check stops the preview at this resource; the
 // dependency only makes the preview reach it last, after the policies saw everything else.
 const team = new irv.iam.Group(
   "payments",
   { parentUid: orgUid, name: "Team Payments" },
-  { dependsOn: [ci, binding, deploy] },
+  { dependsOn: [ci, binding, deploy, invite] },
 );
 
 export const teamUid = team.uid;
