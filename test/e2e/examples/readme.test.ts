@@ -1,5 +1,5 @@
-// examples/readme — the README's resource and data-source snippets — on the real engine, including
-// the import snippet.
+// examples/readme and examples/readme-iam — the README's resource and data-source snippets — on the
+// real engine, including the import snippet.
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -21,11 +21,7 @@ describe("the README's program snippets", () => {
     const legacy = await irv.admin.groups.create(irv.emulator.orgUid, { name: "legacy" });
     stack = await createStack({
       program: path.join(root, "examples", "readme"),
-      config: {
-        ...irv.config,
-        legacyUid: legacy.uid,
-        ssoClientSecret: { value: "readme-sso-secret", secret: true },
-      },
+      config: { ...irv.config, legacyUid: legacy.uid },
     });
   });
 
@@ -38,17 +34,43 @@ describe("the README's program snippets", () => {
     const { outputs } = await stack.up();
     expect(outputs).toMatchObject({ critical: 1, repoNames: ["app"], roles: ["editor", "owner", "viewer"] });
     expect(String(outputs?.owner)).toMatch(/built-in/i);
-    expect(outputs?.auditorCapabilities).toEqual(["groups.list", "identity.list", "role_bindings.list"]);
-    expect(outputs?.inviteCode).toMatch(/.+/);
-    const deploy = await irv.admin.identities.get(outputs?.deployUid as string);
-    expect(deploy.claimMatch?.subjectPattern).toBe("repo:acme/payments:environment:(staging|production)");
-    expect((await irv.admin.identityProviders.get(outputs?.ssoUid as string)).oidc.issuer).toBe(
-      "https://login.example.com",
-    );
     expect(
       (await irv.admin.groups.collect({ childrenOf: irv.emulator.orgUid, orderBy: "name" })).map(
         (g) => g.name,
       ),
     ).toEqual(["legacy", "platform"]);
+  });
+});
+
+describe("the README's snippets of the IAM kinds", () => {
+  let irv: TestEmulator;
+  let stack: TestStack;
+
+  beforeAll(async () => {
+    irv = await startTestEmulator();
+    stack = await createStack({
+      program: path.join(root, "examples", "readme-iam"),
+      config: { ...irv.config, ssoClientSecret: { value: "readme-sso-secret", secret: true } },
+    });
+  });
+
+  afterAll(async () => {
+    await stack?.dispose();
+    await irv?.close();
+  });
+
+  it("runs as written: a custom role read back with get, identity variants, an IdP, an invite, account associations", async () => {
+    const { outputs } = await stack.up();
+    expect(outputs?.auditorCapabilities).toEqual(["groups.list", "identity.list", "role_bindings.list"]);
+    expect(outputs?.inviteCode).toMatch(/.+/);
+    const deploy = await irv.admin.identities.get(outputs?.deployUid as string);
+    expect(deploy.claimMatch?.subjectPattern).toBe("repo:acme/payments:environment:(staging|production)");
+    expect((await irv.admin.identities.get(outputs?.backupUid as string)).awsIdentity?.awsAccount).toBe(
+      "123456789012",
+    );
+    expect((await irv.admin.identityProviders.get(outputs?.ssoUid as string)).oidc.issuer).toBe(
+      "https://login.example.com",
+    );
+    await stack.destroy();
   });
 });

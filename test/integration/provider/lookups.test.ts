@@ -35,10 +35,10 @@ describe("getGroup", () => {
 
   it("refuses an ambiguous name, listing the uids and saying to pass parentUid", async () => {
     await expect(irv.iam.getGroup({ name: "team-a" })).rejects.toThrow(
-      /irv\.iam\.getGroup: 2 groups named "team-a" \(.+\); pass parentUid to choose one/,
+      /irv\.iam\.getGroup failed: 2 groups named "team-a" \(.+\); pass parentUid to choose one/,
     );
     await expect(irv.iam.getGroup({ name: "nope" })).rejects.toThrow(
-      'irv.iam.getGroup: no groups named "nope"',
+      'irv.iam.getGroup failed: no groups named "nope"',
     );
   });
 });
