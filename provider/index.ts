@@ -13,6 +13,7 @@ export type {
   Group,
   Identity,
   IdentityProvider,
+  InputsOf,
   ListFilter,
   ListFilterInput,
   Repo,

@@ -1,14 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { IrvClient } from "../../sdk/index.js";
+import type { InputsOf } from "../types/index.js";
 import { lookup } from "./lookup.js";
-
-/**
- * The arguments of a data source with Pulumi inputs, for its `…Output` form.
- *
- * @example
- * const args: InputsOf<{ name: string }> = { name: group.name };
- */
-export type InputsOf<T> = { [K in keyof T]: pulumi.Input<T[K]> };
 
 /**
  * A data source in both of its forms: a promise of plain arguments, and an Output of Inputs.

@@ -1,7 +1,6 @@
 import type * as pulumi from "@pulumi/pulumi";
-import type { InputsOf } from "../data-sources/index.js";
 import { dataSource, exactlyOne } from "../data-sources/index.js";
-import type { Group } from "../types/index.js";
+import type { Group, InputsOf } from "../types/index.js";
 
 /**
  * Arguments of {@link getGroup}: a uid, or a name (and, when the name is not unique, the parent).

@@ -1,7 +1,6 @@
 import type * as pulumi from "@pulumi/pulumi";
-import type { InputsOf } from "../data-sources/index.js";
 import { dataSource, toQuery } from "../data-sources/index.js";
-import type { IdentityProvider, ListFilter } from "../types/index.js";
+import type { IdentityProvider, InputsOf, ListFilter } from "../types/index.js";
 
 /**
  * Result of {@link getIdentityProviders} (client secrets are never returned).

@@ -1,7 +1,6 @@
 import type * as pulumi from "@pulumi/pulumi";
-import type { InputsOf } from "../data-sources/index.js";
 import { dataSource, exactlyOne } from "../data-sources/index.js";
-import type { Identity } from "../types/index.js";
+import type { Identity, InputsOf } from "../types/index.js";
 
 /**
  * Arguments of {@link getIdentity}: a uid, a name in a group, or the exact issuer and subject of a

@@ -1,7 +1,6 @@
 import type * as pulumi from "@pulumi/pulumi";
-import type { InputsOf } from "../data-sources/index.js";
 import { dataSource, exactlyOne, toQuery } from "../data-sources/index.js";
-import type { ListFilter, Role } from "../types/index.js";
+import type { InputsOf, ListFilter, Role } from "../types/index.js";
 
 /**
  * Filter of {@link getRoles}: the list filter, and `parentUid` for the custom roles defined in one
