@@ -14,7 +14,8 @@
 
 export { makeProvider } from "./dynamic-provider.js";
 export { install } from "./install.js";
-export { type AnyKind, defineKind, type KindDefinition, type Props } from "./kind-definition.js";
+export type { AnyKind, KindDefinition, Props } from "./kind-definition.js";
+export { defineKind } from "./kind-definition.js";
 export {
   accountAssociationsKind,
   deleteGroup,

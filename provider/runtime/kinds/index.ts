@@ -25,7 +25,8 @@ export const KIND_DEFINITIONS: Readonly<Record<StubType, AnyKind>> = {
 };
 
 export { accountAssociationsKind } from "./account-associations-kind.js";
-export { type DeleteGroupOptions, deleteGroup } from "./delete-group.js";
+export type { DeleteGroupOptions } from "./delete-group.js";
+export { deleteGroup } from "./delete-group.js";
 export { durationMs, groupInviteKind } from "./group-invite-kind.js";
 export { groupKind } from "./group-kind.js";
 export { identityKind } from "./identity-kind.js";
