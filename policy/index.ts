@@ -7,9 +7,13 @@
  */
 import { PolicyPack } from "@pulumi/policy";
 import {
+  customRoleLeastPrivilege,
   descriptionRequired,
   groupNamePattern,
   identityIssuerHttps,
+  identityMatchTooBroad,
+  idpIssuerHttps,
+  inviteExpirationBounded,
   namingConvention,
   noBroadOwnerBinding,
 } from "./policies/index.js";
@@ -21,5 +25,9 @@ new PolicyPack("irv", {
     identityIssuerHttps,
     noBroadOwnerBinding,
     descriptionRequired,
+    identityMatchTooBroad,
+    idpIssuerHttps,
+    inviteExpirationBounded,
+    customRoleLeastPrivilege,
   ],
 });

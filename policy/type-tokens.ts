@@ -1,6 +1,8 @@
 /**
  * The type tokens of pulumi-irv's dynamic resources (`dynamic.Resource` with module `irv`).
  * Policies match on these: a class-based `validateResourceOfType` never matches a dynamic resource.
+ * The pack depends on nothing of ours, so this repeats the provider's `RESOURCE_TYPES`; a unit
+ * test keeps the two equal.
  *
  * @example
  * if (args.type === TYPE.Group) check(args.props.name);
@@ -9,6 +11,10 @@ export const TYPE = {
   Group: "pulumi-nodejs:dynamic/irv:Group",
   Identity: "pulumi-nodejs:dynamic/irv:Identity",
   RoleBinding: "pulumi-nodejs:dynamic/irv:RoleBinding",
+  Role: "pulumi-nodejs:dynamic/irv:Role",
+  IdentityProvider: "pulumi-nodejs:dynamic/irv:IdentityProvider",
+  GroupInvite: "pulumi-nodejs:dynamic/irv:GroupInvite",
+  AccountAssociations: "pulumi-nodejs:dynamic/irv:AccountAssociations",
 } as const;
 
 /**

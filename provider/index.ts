@@ -8,5 +8,16 @@
 
 export * as iam from "./iam/index.js";
 export * as registry from "./registry/index.js";
-export type { Advisory, ListFilter, ListFilterInput, Repo, Role } from "./types/index.js";
+export type {
+  Advisory,
+  Group,
+  Identity,
+  IdentityProvider,
+  InputsOf,
+  ListFilter,
+  ListFilterInput,
+  Repo,
+  Role,
+  Tag,
+} from "./types/index.js";
 export * as vulnerabilities from "./vulnerabilities/index.js";

@@ -1,7 +1,8 @@
 // A program with the mistakes the policy pack catches on a pull request: an identity trusting a
 // plain-http development issuer and named against the convention, the owner role granted on the
-// whole organization, and a group name the API would refuse. `pulumi preview --policy-pack policy`
-// blocks it (see README, "Policy pack").
+// whole organization, an identity any repository's workflow could assume, a month-long invite,
+// and a group name the API would refuse. `pulumi preview --policy-pack policy` blocks it (see
+// README, "Policy pack").
 import * as pulumi from "@pulumi/pulumi";
 import * as irv from "pulumi-irv";
 
@@ -19,12 +20,21 @@ const binding = new irv.iam.RoleBinding("payments-ci-owner", {
   roleUid: owner.uid,
 });
 
+// Any repository of the organization could assume this one: its subject pattern spans repositories.
+const deploy = new irv.iam.Identity("payments-deploy", {
+  groupUid: orgUid,
+  claimMatch: { issuer: "https://token.actions.githubusercontent.com", subjectPattern: "repo:acme/.*" },
+});
+
+// An invite that stays valid for a month.
+const invite = new irv.iam.GroupInvite("contractor", { groupUid: orgUid, roleUid: owner.uid, ttl: "720h" });
+
 // The API refuses this name, so the provider's own check stops the preview at this resource; the
 // dependency only makes the preview reach it last, after the policies saw everything else.
 const team = new irv.iam.Group(
   "payments",
   { parentUid: orgUid, name: "Team Payments" },
-  { dependsOn: [ci, binding] },
+  { dependsOn: [ci, binding, deploy, invite] },
 );
 
 export const teamUid = team.uid;

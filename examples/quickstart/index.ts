@@ -1,5 +1,6 @@
 // Quickstart: an organization tree (platform → teams), one CI identity per team trusted for its
-// GitHub Actions repository, viewer bindings through getRole, and the registry and advisories the
+// GitHub Actions repository, viewer bindings through getRole, a custom role for the platform's
+// release workflows (any release branch, by subject pattern), and the registry and advisories the
 // teams can see. Run it against the local emulator with `npm run demo`.
 import * as pulumi from "@pulumi/pulumi";
 import * as irv from "pulumi-irv";
@@ -34,6 +35,28 @@ const perTeam = teams.map((team) => {
   return { team, group, ci, binding };
 });
 
+// A custom role with only what a release workflow reads, bound to an identity that any
+// `release-*` branch of the platform repository may assume (the subject is an anchored pattern).
+const releaseReader = new irv.iam.Role("release-reader", {
+  parentUid: platform.uid,
+  description: "Reads groups, repos and tags for release workflows",
+  capabilities: ["groups.list", "repo.list", "tag.list", "advisories.list"],
+});
+const escaped = githubOrg.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const release = new irv.iam.Identity("platform-release", {
+  groupUid: platform.uid,
+  description: `GitHub Actions of ${githubOrg}/platform on release branches`,
+  claimMatch: {
+    issuer: "https://token.actions.githubusercontent.com",
+    subjectPattern: `repo:${escaped}/platform:ref:refs/heads/release-.+`,
+  },
+});
+new irv.iam.RoleBinding("platform-release-reader", {
+  groupUid: platform.uid,
+  identityUid: release.uid,
+  roleUid: releaseReader.uid,
+});
+
 const repos = irv.registry.getReposOutput({ descendantsOf: orgUid, orderBy: "name" });
 const advisories = irv.vulnerabilities.getAdvisoriesOutput({ descendantsOf: orgUid });
 
@@ -41,6 +64,8 @@ export const platformUid = platform.uid;
 export const teamGroups = Object.fromEntries(perTeam.map((t) => [t.team, t.group.uid]));
 export const ciIdentities = Object.fromEntries(perTeam.map((t) => [t.team, t.ci.uid]));
 export const ciRoles = Object.fromEntries(perTeam.map((t) => [t.team, t.binding.role.name]));
+export const releaseIdentity = release.uid;
+export const releaseCapabilities = releaseReader.capabilities;
 export const repoNames = repos.repos.apply((r) => r.map((x) => x.name));
 export const advisoryCount = advisories.advisories.apply((a) => a.length);
 export const criticalAdvisories = advisories.advisories.apply((a) =>

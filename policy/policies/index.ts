@@ -1,7 +1,12 @@
+export { customRoleLeastPrivilege } from "./custom-role-least-privilege.js";
 export { descriptionRequired } from "./description-required.js";
 export { groupNamePattern } from "./group-name-pattern.js";
 export type { IdentityIssuerConfig } from "./identity-issuer-https.js";
 export { identityIssuerHttps } from "./identity-issuer-https.js";
+export { identityMatchTooBroad } from "./identity-match-too-broad.js";
+export { idpIssuerHttps } from "./idp-issuer-https.js";
+export type { InviteExpirationConfig } from "./invite-expiration-bounded.js";
+export { inviteExpirationBounded } from "./invite-expiration-bounded.js";
 export type { NamingConventionConfig } from "./naming-convention.js";
 export { NAMING_DEFAULTS, namingConvention } from "./naming-convention.js";
 export type { OwnerBindingConfig } from "./no-broad-owner-binding.js";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { IrvClient } from "../../sdk/index.js";
-import type { KindDefinition } from "../runtime/index.js";
+import type { AnyKind } from "../runtime/index.js";
 import { groupKind, identityKind, roleBindingKind } from "../runtime/index.js";
 
 /**
@@ -24,7 +24,8 @@ export interface CreateRequest {
  * const kind = RECOVER_KINDS["pulumi-nodejs:dynamic/irv:Group"];
  */
 export interface RecoverKind {
-  definition: KindDefinition;
+  /** The provider's kind (its input and wire types vary by kind). */
+  definition: AnyKind;
   request(inputs: Record<string, unknown>): CreateRequest;
   /** Resources under the same parent with the same identifying fields (name; a binding's identity and role). */
   candidates(

@@ -1,9 +1,21 @@
-import * as pulumi from "@pulumi/pulumi";
-import { lookup, toQuery } from "../data-sources/index.js";
-import type { ListFilter, ListFilterInput, Role } from "../types/index.js";
+import type * as pulumi from "@pulumi/pulumi";
+import { dataSource, exactlyOne, toQuery } from "../data-sources/index.js";
+import type { InputsOf, ListFilter, Role } from "../types/index.js";
 
 /**
- * Result of {@link getRoles}.
+ * Filter of {@link getRoles}: the list filter, and `parentUid` for the custom roles defined in one
+ * group (the built-in roles belong to no group).
+ *
+ * @example
+ * const args: irv.iam.GetRolesArgs = { parentUid: platformUid, orderBy: "name" };
+ */
+export interface GetRolesArgs extends ListFilter {
+  /** Only the custom roles defined directly in this group. */
+  parentUid?: string | undefined;
+}
+
+/**
+ * Result of {@link getRoles}: each role with its capabilities.
  *
  * @example
  * const { roles }: irv.iam.GetRolesResult = await irv.iam.getRoles({ orderBy: "name" });
@@ -12,16 +24,24 @@ export interface GetRolesResult {
   roles: Role[];
 }
 
+// A group's list of roles includes the built-in ones it can bind: `parentUid` keeps only its own.
+const ownedBy = (parentUid: string | undefined) => (r: Role) => !parentUid || r.parentUid === parentUid;
+
+const roles = dataSource("irv.iam.getRoles", async (client, { parentUid, ...filter }: GetRolesArgs) => ({
+  roles: (
+    await client.roles.collectParallel(toQuery({ ...filter, childrenOf: parentUid ?? filter.childrenOf }))
+  ).filter(ownedBy(parentUid)),
+}));
+
 /**
- * Every role matching the filter (all pages).
+ * Every role matching the filter (all pages), capabilities included.
  *
  * @example
- * const { roles } = await irv.iam.getRoles({ orderBy: "name" });
+ * const { roles } = await irv.iam.getRoles({ parentUid: platformUid });
+ * const writers = roles.filter((r) => r.capabilities.includes("groups.create"));
  */
-export async function getRoles(filter: ListFilter = {}): Promise<GetRolesResult> {
-  return {
-    roles: await lookup("irv.iam.getRoles", (client) => client.roles.collectParallel(toQuery(filter))),
-  };
+export function getRoles(filter: GetRolesArgs = {}): Promise<GetRolesResult> {
+  return roles.get(filter);
 }
 
 /**
@@ -30,8 +50,8 @@ export async function getRoles(filter: ListFilter = {}): Promise<GetRolesResult>
  * @example
  * export const roleNames = irv.iam.getRolesOutput({}).roles.apply((r) => r.map((x) => x.name));
  */
-export function getRolesOutput(filter: ListFilterInput = {}): pulumi.Output<GetRolesResult> {
-  return pulumi.output(filter).apply((f) => getRoles(f as ListFilter));
+export function getRolesOutput(filter: InputsOf<GetRolesArgs> = {}): pulumi.Output<GetRolesResult> {
+  return roles.output(filter);
 }
 
 /**
@@ -44,9 +64,22 @@ export function getRolesOutput(filter: ListFilterInput = {}): pulumi.Output<GetR
 export interface GetRoleArgs {
   /** Role name, e.g. the built-in `viewer`, `editor`, `owner`. */
   name: string;
-  /** Only roles directly under this group (for APIs that scope custom roles). */
+  /** Only the custom roles defined directly in this group. */
   parentUid?: string | undefined;
 }
+
+const role = dataSource("irv.iam.getRole", async (client, args: GetRoleArgs) => {
+  if (!args?.name) throw new Error('name is required (e.g. { name: "viewer" })');
+  const found = (
+    await client.roles.collectParallel(toQuery({ name: args.name, childrenOf: args.parentUid }))
+  ).filter(ownedBy(args.parentUid));
+  const where = args.parentUid ? ` under ${args.parentUid}` : "";
+  if (found.length === 0)
+    throw new Error(
+      `no role named ${JSON.stringify(args.name)}${where}; the built-in roles are owner, editor and viewer`,
+    );
+  return exactlyOne(`roles named ${JSON.stringify(args.name)}`, found, "pass parentUid to choose one");
+});
 
 /**
  * Exactly one role by name; fails clearly when there is none or several.
@@ -54,20 +87,8 @@ export interface GetRoleArgs {
  * @example
  * const viewer = await irv.iam.getRole({ name: "viewer" });
  */
-export async function getRole(args: GetRoleArgs): Promise<Role> {
-  if (!args?.name) throw new pulumi.RunError('getRole: name is required (e.g. { name: "viewer" })');
-  const filter: ListFilter = { name: args.name, childrenOf: args.parentUid };
-  const { roles } = await getRoles(filter);
-  const [first, ...rest] = roles;
-  if (!first)
-    throw new pulumi.RunError(
-      `getRole: no role named ${JSON.stringify(args.name)}${args.parentUid ? ` under ${args.parentUid}` : ""}; the built-in roles are owner, editor and viewer`,
-    );
-  if (rest.length > 0)
-    throw new pulumi.RunError(
-      `getRole: ${roles.length} roles are named ${JSON.stringify(args.name)} (${roles.map((r) => r.uid).join(", ")}); pass parentUid to choose one`,
-    );
-  return first;
+export function getRole(args: GetRoleArgs): Promise<Role> {
+  return role.get(args);
 }
 
 /**
@@ -77,9 +98,6 @@ export async function getRole(args: GetRoleArgs): Promise<Role> {
  * const viewer = irv.iam.getRoleOutput({ name: "viewer" });
  * new irv.iam.RoleBinding("b", { groupUid, identityUid, roleUid: viewer.uid });
  */
-export function getRoleOutput(args: {
-  name: pulumi.Input<string>;
-  parentUid?: pulumi.Input<string | undefined>;
-}): pulumi.Output<Role> {
-  return pulumi.output(args).apply((a) => getRole(a as GetRoleArgs));
+export function getRoleOutput(args: InputsOf<GetRoleArgs>): pulumi.Output<Role> {
+  return role.output(args);
 }

@@ -2,23 +2,75 @@ import type * as pulumi from "@pulumi/pulumi";
 import { IrvResource } from "../resource/index.js";
 
 /**
- * Which workload tokens may assume an identity.
+ * Which workload tokens may assume an identity: the token's issuer and subject, each exactly or by
+ * an anchored regular expression, optionally its audience and other claims.
  *
  * @example
  * const claimMatch: irv.iam.ClaimMatchArgs = {
  *   issuer: "https://token.actions.githubusercontent.com",
- *   subject: "repo:acme/app:ref:refs/heads/main",
+ *   subjectPattern: "repo:acme/app:ref:refs/heads/(main|release-.*)",
  * };
  */
 export interface ClaimMatchArgs {
   /** The token issuer, an https URL (e.g. `https://token.actions.githubusercontent.com`). */
-  issuer: pulumi.Input<string>;
+  issuer?: pulumi.Input<string>;
+  /** Instead of `issuer`: a pattern the issuer must match. */
+  issuerPattern?: pulumi.Input<string>;
   /** The token subject (e.g. `repo:acme/app:ref:refs/heads/main`). */
-  subject: pulumi.Input<string>;
+  subject?: pulumi.Input<string>;
+  /** Instead of `subject`: a pattern the subject must match (anchored: the whole subject). */
+  subjectPattern?: pulumi.Input<string>;
+  /** One of the token's audiences; by default the service's own. */
+  audience?: pulumi.Input<string>;
+  audiencePattern?: pulumi.Input<string>;
+  /** Other claims the token must carry with exactly these values. */
+  claims?: pulumi.Input<Record<string, pulumi.Input<string>>>;
+  /** Other claims the token must carry, matching these patterns. */
+  claimPatterns?: pulumi.Input<Record<string, pulumi.Input<string>>>;
 }
 
 /**
- * Arguments of {@link Identity}.
+ * An AWS role or user that may assume an identity.
+ *
+ * @example
+ * const awsIdentity: irv.iam.AwsIdentityArgs = {
+ *   awsAccount: "123456789012",
+ *   awsArnPattern: "arn:aws:sts::123456789012:assumed-role/deployer/.*",
+ *   awsUserIdPattern: ".*",
+ * };
+ */
+export interface AwsIdentityArgs {
+  /** The 12-digit account id. */
+  awsAccount: pulumi.Input<string>;
+  awsArn?: pulumi.Input<string>;
+  awsArnPattern?: pulumi.Input<string>;
+  awsUserId?: pulumi.Input<string>;
+  awsUserIdPattern?: pulumi.Input<string>;
+}
+
+/**
+ * A static identity: tokens of an issuer the service cannot reach, checked against its public keys.
+ *
+ * @example
+ * const staticArgs: irv.iam.StaticIdentityArgs = {
+ *   issuer: "https://ci.internal.example",
+ *   subject: "deployer",
+ *   issuerKeys: JSON.stringify({ keys: [publicJwk] }),
+ *   expiration: "2027-06-01T00:00:00Z",
+ * };
+ */
+export interface StaticIdentityArgs {
+  issuer: pulumi.Input<string>;
+  subject: pulumi.Input<string>;
+  /** The issuer's JWKS as JSON text, public keys only. Pass a `pulumi.secret` to keep it secret in state. */
+  issuerKeys: pulumi.Input<string>;
+  /** RFC 3339 time after which the identity is no longer accepted. */
+  expiration: pulumi.Input<string>;
+}
+
+/**
+ * Arguments of {@link Identity}: exactly one of `claimMatch`, `awsIdentity`, `static` and
+ * `servicePrincipal` (checked at preview).
  *
  * @example
  * const args: irv.iam.IdentityArgs = { groupUid: teamA.uid, description: "CI of team A", claimMatch };
@@ -30,24 +82,37 @@ export interface IdentityArgs {
   /** Defaults to the resource's logical name. */
   name?: pulumi.Input<string>;
   description?: pulumi.Input<string>;
-  claimMatch: pulumi.Input<ClaimMatchArgs>;
+  /** OIDC workload tokens (GitHub Actions, GitLab, Kubernetes, …). */
+  claimMatch?: pulumi.Input<ClaimMatchArgs>;
+  /** An AWS role or user. */
+  awsIdentity?: pulumi.Input<AwsIdentityArgs>;
+  /** Tokens of an unreachable issuer, checked against its keys. */
+  static?: pulumi.Input<StaticIdentityArgs>;
+  /** One of the service's own principals (`REGISTRY`, `INGESTER`, `COSIGNED`, `CATALOG_SYNCER`, `APKO_BUILDER`). */
+  servicePrincipal?: pulumi.Input<string>;
 }
 
 /**
- * An identity that workloads assume by presenting an OIDC token whose issuer and subject match
- * (`pulumi-nodejs:dynamic/irv:Identity`).
+ * An identity that workloads assume (`pulumi-nodejs:dynamic/irv:Identity`). Switching from one
+ * variant to another is an update in place.
  *
  * @example
  * const ci = new irv.iam.Identity("team-a-ci", {
  *   groupUid: teamA.uid,
- *   claimMatch: { issuer: "https://token.actions.githubusercontent.com", subject: "repo:acme/team-a:ref:refs/heads/main" },
+ *   claimMatch: {
+ *     issuer: "https://token.actions.githubusercontent.com",
+ *     subjectPattern: "repo:acme/team-a:ref:refs/heads/.*",
+ *   },
  * });
  */
 export class Identity extends IrvResource {
   declare readonly groupUid: pulumi.Output<string>;
   declare readonly name: pulumi.Output<string>;
   declare readonly description: pulumi.Output<string | undefined>;
-  declare readonly claimMatch: pulumi.Output<{ issuer: string; subject: string }>;
+  declare readonly claimMatch: pulumi.Output<Record<string, unknown> | undefined>;
+  declare readonly awsIdentity: pulumi.Output<Record<string, string> | undefined>;
+  declare readonly static: pulumi.Output<Record<string, string> | undefined>;
+  declare readonly servicePrincipal: pulumi.Output<string | undefined>;
   /** When a token last assumed the identity. */
   declare readonly lastSeenTime: pulumi.Output<string | undefined>;
   declare readonly createTime: pulumi.Output<string>;
@@ -62,6 +127,9 @@ export class Identity extends IrvResource {
         name: args.name ?? name,
         description: args.description,
         claimMatch: args.claimMatch,
+        awsIdentity: args.awsIdentity,
+        static: args.static,
+        servicePrincipal: args.servicePrincipal,
       },
       ["lastSeenTime", "createTime", "updateTime"],
       opts,

@@ -1,5 +1,5 @@
-import * as pulumi from "@pulumi/pulumi";
-import { lookup, toQuery } from "../data-sources/index.js";
+import type * as pulumi from "@pulumi/pulumi";
+import { dataSource, toQuery } from "../data-sources/index.js";
 import type { ListFilter, ListFilterInput, Repo } from "../types/index.js";
 
 /**
@@ -12,16 +12,18 @@ export interface GetReposResult {
   repos: Repo[];
 }
 
+const source = dataSource("irv.registry.getRepos", async (client, filter: ListFilter) => ({
+  repos: await client.repos.collectParallel(toQuery(filter)),
+}));
+
 /**
  * Every registry repository matching the filter (all pages, fetched concurrently).
  *
  * @example
  * const { repos } = await irv.registry.getRepos({ descendantsOf: platform.uid });
  */
-export async function getRepos(filter: ListFilter = {}): Promise<GetReposResult> {
-  return {
-    repos: await lookup("irv.registry.getRepos", (client) => client.repos.collectParallel(toQuery(filter))),
-  };
+export function getRepos(filter: ListFilter = {}): Promise<GetReposResult> {
+  return source.get(filter);
 }
 
 /**
@@ -31,5 +33,5 @@ export async function getRepos(filter: ListFilter = {}): Promise<GetReposResult>
  * export const repoNames = irv.registry.getReposOutput({ descendantsOf: platform.uid }).repos.apply((r) => r.map((x) => x.name));
  */
 export function getReposOutput(filter: ListFilterInput = {}): pulumi.Output<GetReposResult> {
-  return pulumi.output(filter).apply((f) => getRepos(f as ListFilter));
+  return source.output(filter);
 }

@@ -1,2 +1,4 @@
 export type { GetReposResult } from "./get-repos.js";
 export { getRepos, getReposOutput } from "./get-repos.js";
+export type { GetTagsArgs, GetTagsResult } from "./get-tags.js";
+export { getTags, getTagsOutput } from "./get-tags.js";

@@ -15,12 +15,14 @@ type CheckFailure = pulumi.dynamic.CheckFailure;
  * const provider = makeProvider(groupKind, () => client);
  * await provider.create({ parentUid: org, name: "team-a" });
  */
-export function makeProvider(
-  kind: KindDefinition,
+export function makeProvider<Inputs extends Props, Server extends { uid: string }>(
+  kind: KindDefinition<Inputs, Server>,
   client: () => IrvClient,
   explain: (error: unknown) => string | undefined = () => undefined,
 ): Required<Omit<pulumi.dynamic.ResourceProvider, "configure">> {
   const withContext = <T>(what: string, fn: () => Promise<T>) => inContext(what, explain, fn);
+  // Two sets of inputs are compared in the kind's own terms (a set in any order is one value).
+  const comparable = (p: Props): Props => (kind.comparable ? kind.comparable(p) : p);
   return {
     async check(_olds: Props, news: Props) {
       const result = kind.inputs.safeParse(stripProvider(news));
@@ -41,7 +43,9 @@ export function makeProvider(
       return { inputs: news, failures };
     },
 
-    async diff(_id: string, olds: Props, news: Props) {
+    async diff(_id: string, oldState: Props, newInputs: Props) {
+      const olds = comparable(oldState);
+      const news = comparable(unlessUnknown(kind.writeOnly, newInputs, oldState));
       const changed = kind.inputKeys.filter((k) => news[k] === UNKNOWN || !sameInput(olds[k], news[k]));
       if (changed.length === 0) return { changes: false };
       const replaces = changed.filter((k) => kind.replaceKeys.includes(k));
@@ -51,7 +55,7 @@ export function makeProvider(
     },
 
     async create(inputs: Props) {
-      const props = stripProvider(inputs);
+      const props = kind.inputs.parse(stripProvider(inputs));
       const server = await withContext(`creating ${kind.singular} ${describe(props)}`, () =>
         kind.create(client(), props),
       );
@@ -62,19 +66,20 @@ export function makeProvider(
       const server = await withContext(`reading ${kind.singular} ${id}`, () => kind.get(client(), id));
       // An empty id tells the engine the resource is gone, so refresh drops it from the state.
       if (!server) return { id: "", props: {} };
-      const inputs = kind.inputsOf(server);
+      const fresh = kind.inputsOf(server);
+      const inputs = keepWriteOnly(kind.writeOnly, fresh, props);
       return {
         id: server.uid,
-        props: kind.outputsOf(server, inputs),
+        props: keepWriteOnly(kind.writeOnly, kind.outputsOf(server, fresh), props),
         inputs: { ...inputs, __provider: props.__provider },
       };
     },
 
     async update(id: string, olds: Props, news: Props) {
-      const desired = stripProvider(news);
+      const desired = kind.inputs.parse(stripProvider(news));
       const patch = computeUpdate(
-        comparable(olds, kind.mutableKeys),
-        comparable(desired, kind.mutableKeys),
+        present(comparable(olds), kind.mutableKeys),
+        present(comparable(desired), kind.mutableKeys),
         kind.mutableKeys,
       );
       if (!patch) return { outs: { ...stripProvider(olds), ...desired } };
@@ -91,6 +96,33 @@ export function makeProvider(
   };
 }
 
+// What the API never returns comes from the state, or is absent when the state has none either.
+function keepWriteOnly(paths: readonly string[] = [], fresh: Props, state: Props): Props {
+  const out = structuredClone(fresh);
+  for (const path of paths) setAt(out, path.split("."), valueAt(state, path.split(".")));
+  return out;
+}
+
+// A write-only value the state lacks (imported) cannot be compared: take the declared one as it.
+function unlessUnknown(paths: readonly string[] = [], news: Props, state: Props): Props {
+  const out = structuredClone(news);
+  for (const path of paths)
+    if (valueAt(state, path.split(".")) === undefined) setAt(out, path.split("."), undefined);
+  return out;
+}
+
+function setAt(obj: Props, path: readonly string[], value: unknown): void {
+  let cur: Props = obj;
+  for (const key of path.slice(0, -1)) {
+    const next = cur[key];
+    if (typeof next !== "object" || next === null) return;
+    cur = next as Props;
+  }
+  const last = path[path.length - 1] ?? "";
+  if (value === undefined) delete cur[last];
+  else cur[last] = value;
+}
+
 function stripProvider(p: Props): Props {
   const { __provider: _, ...rest } = p;
   return rest;
@@ -101,7 +133,7 @@ function sameInput(a: unknown, b: unknown): boolean {
   return deepEqual(a === "" ? undefined : a, b === "" ? undefined : b);
 }
 
-function comparable(p: Props, keys: readonly string[]): Props {
+function present(p: Props, keys: readonly string[]): Props {
   const out: Props = {};
   for (const k of keys) if (p[k] !== undefined && p[k] !== "") out[k] = p[k];
   return out;

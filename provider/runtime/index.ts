@@ -14,9 +14,18 @@
 
 export { makeProvider } from "./dynamic-provider.js";
 export { install } from "./install.js";
-export type { KindDefinition, Props } from "./kind-definition.js";
-export { deleteGroup } from "./kinds/delete-group.js";
-export { groupKind } from "./kinds/group-kind.js";
-export { identityKind } from "./kinds/identity-kind.js";
-export { roleBindingKind } from "./kinds/role-binding-kind.js";
+export type { AnyKind, KindDefinition, Props } from "./kind-definition.js";
+export { defineKind } from "./kind-definition.js";
+export {
+  accountAssociationsKind,
+  deleteGroup,
+  durationMs,
+  groupInviteKind,
+  groupKind,
+  identityKind,
+  identityProviderKind,
+  KIND_DEFINITIONS,
+  roleBindingKind,
+  roleKind,
+} from "./kinds/index.js";
 export { serializedProvider } from "./serialized-provider.js";

@@ -1,17 +1,9 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { IrvSettings } from "../config/index.js";
 import { clientFor, explainFailure, resolveSettings } from "../config/index.js";
+import { isStubType } from "../stub/index.js";
 import { makeProvider } from "./dynamic-provider.js";
-import type { KindDefinition } from "./kind-definition.js";
-import { groupKind } from "./kinds/group-kind.js";
-import { identityKind } from "./kinds/identity-kind.js";
-import { roleBindingKind } from "./kinds/role-binding-kind.js";
-
-const KIND_DEFINITIONS: Record<KindDefinition["type"], KindDefinition> = {
-  Group: groupKind,
-  Identity: identityKind,
-  RoleBinding: roleBindingKind,
-};
+import { KIND_DEFINITIONS } from "./kinds/index.js";
 
 /**
  * Installs the provider methods of `type` on `target` (the deserialized stub) and resolves the
@@ -26,7 +18,7 @@ export function install(
   type: string,
   req: pulumi.dynamic.ConfigureRequest | undefined,
 ): void {
-  const kind = KIND_DEFINITIONS[type as KindDefinition["type"]];
+  const kind = isStubType(type) ? KIND_DEFINITIONS[type] : undefined;
   if (!kind)
     throw new Error(
       `pulumi-irv: unknown resource type ${JSON.stringify(type)}; is the installed pulumi-irv older than the program's?`,

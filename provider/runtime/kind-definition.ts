@@ -3,45 +3,81 @@ import type { IrvClient } from "../../sdk/index.js";
 import type { StubType } from "../stub/index.js";
 
 /**
- * The plain-JSON state the engine stores (inputs or outputs).
+ * The plain-JSON state the engine stores (inputs or outputs), before it is parsed.
  *
  * @example
  * const inputs: Props = { parentUid: orgUid, name: "team-a" };
- * const created = await groupKind.create(client, inputs);
+ * await provider.create(inputs);
  */
 export type Props = Record<string, unknown>;
 
 /**
- * What the generic dynamic provider needs to know about one resource kind.
+ * What the generic dynamic provider needs to know about one resource kind, typed by the kind's
+ * input schema (`Inputs = z.infer<typeof schema>`) and the sdk's wire type of the resource
+ * (`Server`). The provider parses the engine's inputs with `inputs` before calling any method, so
+ * a kind works on typed values only; a kind is one file.
  *
  * @example
- * const groupKind: KindDefinition = { type: "Group", singular: "group", inputs: GroupInputs, … };
+ * export const groupKind = defineKind({ type: "Group", singular: "group", inputs: GroupInputs, … });
  */
-export interface KindDefinition {
+export interface KindDefinition<
+  Inputs extends Props = Props,
+  Server extends { uid: string } = { uid: string },
+> {
   /** Type name in the token `pulumi-nodejs:dynamic/irv:<type>`. */
   type: StubType;
   /** For messages. */
   singular: string;
-  /** Validates the inputs at `check` (preview time, before any API call). */
-  inputs: z.ZodType;
+  /** Validates the inputs at `check` (preview time, before any API call) and types them after. */
+  inputs: z.ZodType<Inputs>;
   /** Every input key, in display order. */
-  inputKeys: readonly string[];
+  inputKeys: readonly (keyof Inputs & string)[];
   /** Inputs whose change replaces the resource (the API cannot move it). */
-  replaceKeys: readonly string[];
+  replaceKeys: readonly (keyof Inputs & string)[];
   /** Inputs changed in place by PATCH (their names are the API field names). */
-  mutableKeys: readonly string[];
+  mutableKeys: readonly (keyof Inputs & string)[];
+  /**
+   * Dotted paths of what the API never returns (a write-only secret, the code only a create
+   * answers, an input the server turns into another). Read keeps them from the state; a diff does
+   * not compare one the state lacks (after an import nothing can know it).
+   */
+  writeOnly?: readonly string[];
+  /**
+   * The form in which two sets of inputs (or old outputs) are compared, when it is not the inputs
+   * as given: a set kept in any order, an input that stands in for another.
+   */
+  comparable?(props: Props): Props;
   /** One POST; `find` makes a lost response recoverable without a duplicate. */
-  create(client: IrvClient, inputs: Props): Promise<{ uid: string } & Record<string, unknown>>;
-  get(client: IrvClient, uid: string): Promise<({ uid: string } & Record<string, unknown>) | undefined>;
-  update(
-    client: IrvClient,
-    uid: string,
-    body: Props,
-    updateMask: string[],
-  ): Promise<{ uid: string } & Record<string, unknown>>;
-  delete(client: IrvClient, uid: string, props: Props): Promise<void>;
+  create(client: IrvClient, inputs: Inputs): Promise<Server>;
+  get(client: IrvClient, uid: string): Promise<Server | undefined>;
+  /** One PATCH; `body` and `updateMask` are in input names (a kind maps them when the API's differ). */
+  update(client: IrvClient, uid: string, body: Props, updateMask: string[]): Promise<Server>;
+  /** `state` are the outputs in state (for messages). */
+  delete(client: IrvClient, uid: string, state: Props): Promise<void>;
   /** The inputs that describe a resource as the server has it (refresh and import). */
-  inputsOf(server: Record<string, unknown>): Props;
+  inputsOf(server: Server): Inputs;
   /** The outputs stored in state: every input plus the server's fields. */
-  outputsOf(server: Record<string, unknown>, inputs: Props): Props;
+  outputsOf(server: Server, inputs: Inputs): Props;
+}
+
+/**
+ * A kind definition with its types erased, as the runtime's table holds them.
+ *
+ * @example
+ * const table: Record<StubType, AnyKind> = { Group: groupKind, … };
+ */
+// biome-ignore lint/suspicious/noExplicitAny: the table holds kinds of different input types; each is checked where it is defined.
+export type AnyKind = KindDefinition<any, any>;
+
+/**
+ * Types a kind definition from its schema and wire type (the identity function: it exists so that
+ * `Inputs` and `Server` are inferred, not written).
+ *
+ * @example
+ * export const roleKind = defineKind({ type: "Role", inputs: RoleInputs, get: (c, uid) => c.roles.find(uid), … });
+ */
+export function defineKind<Inputs extends Props, Server extends { uid: string }>(
+  kind: KindDefinition<Inputs, Server>,
+): KindDefinition<Inputs, Server> {
+  return kind;
 }

@@ -1,4 +1,6 @@
 import type * as pulumi from "@pulumi/pulumi";
+import type { ResourceType } from "./resource-types.js";
+import { RESOURCE_TYPES } from "./resource-types.js";
 
 /**
  * The provider object serialized into every resource's state. It holds a single `configure`
@@ -26,14 +28,13 @@ export function providerStub(type: StubType): pulumi.dynamic.ResourceProvider {
  * @example
  * const type: StubType = "Group";
  */
-export type StubType = "Group" | "Identity" | "RoleBinding";
+export type StubType = ResourceType;
 
 // One stub object per type, made once: the SDK caches serialization per provider object.
-const STUBS: Record<StubType, pulumi.dynamic.ResourceProvider> = {
-  Group: providerStub("Group"),
-  Identity: providerStub("Identity"),
-  RoleBinding: providerStub("RoleBinding"),
-};
+const STUBS = Object.fromEntries(RESOURCE_TYPES.map((t) => [t, providerStub(t)])) as Record<
+  StubType,
+  pulumi.dynamic.ResourceProvider
+>;
 
 /**
  * The shared stub of a resource type.

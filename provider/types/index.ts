@@ -5,5 +5,5 @@
  * @example
  * import type { ListFilter, Role } from "../types/index.js";
  */
-export type { ListFilter, ListFilterInput } from "./list-filter.js";
-export type { Advisory, Repo, Role } from "./lookup-results.js";
+export type { InputsOf, ListFilter, ListFilterInput } from "./list-filter.js";
+export type { Advisory, Group, Identity, IdentityProvider, Repo, Role, Tag } from "./lookup-results.js";

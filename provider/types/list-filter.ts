@@ -25,3 +25,11 @@ export interface ListFilter {
  * export const repos = irv.registry.getReposOutput(filter).repos;
  */
 export type ListFilterInput = { [K in keyof ListFilter]?: pulumi.Input<string | undefined> };
+
+/**
+ * The arguments of a lookup with Pulumi inputs, for its `…Output` form.
+ *
+ * @example
+ * const args: irv.InputsOf<{ name: string }> = { name: group.name };
+ */
+export type InputsOf<T> = { [K in keyof T]: pulumi.Input<T[K]> };

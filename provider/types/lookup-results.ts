@@ -53,3 +53,91 @@ export interface Advisory {
   createTime: string;
   updateTime?: string | undefined;
 }
+
+/**
+ * A group, as {@link getGroup} returns it.
+ *
+ * @example
+ * const platform: irv.Group = await irv.iam.getGroup({ name: "platform" });
+ */
+export interface Group {
+  uid: string;
+  name: string;
+  description?: string | undefined;
+  resourceLimits: {
+    clusters?: number | undefined;
+    idps?: number | undefined;
+    repositories?: number | undefined;
+  };
+  verified: boolean;
+  createTime: string;
+  updateTime: string;
+}
+
+/**
+ * An identity, as {@link getIdentity} returns it: exactly one of the variants is set.
+ *
+ * @example
+ * const ci: irv.Identity = await irv.iam.getIdentity({ name: "ci", groupUid });
+ */
+export interface Identity {
+  uid: string;
+  name: string;
+  description?: string | undefined;
+  claimMatch?:
+    | {
+        issuer?: string | undefined;
+        issuerPattern?: string | undefined;
+        subject?: string | undefined;
+        subjectPattern?: string | undefined;
+        audience?: string | undefined;
+        audiencePattern?: string | undefined;
+        claims?: Record<string, string> | undefined;
+        claimPatterns?: Record<string, string> | undefined;
+      }
+    | undefined;
+  awsIdentity?:
+    | {
+        awsAccount: string;
+        awsArn?: string | undefined;
+        awsArnPattern?: string | undefined;
+        awsUserId?: string | undefined;
+        awsUserIdPattern?: string | undefined;
+      }
+    | undefined;
+  static?: { issuer: string; subject: string; issuerKeys: string; expiration: string } | undefined;
+  servicePrincipal?: "REGISTRY" | "INGESTER" | "COSIGNED" | "CATALOG_SYNCER" | "APKO_BUILDER" | undefined;
+  lastSeenTime?: string | undefined;
+  createTime: string;
+  updateTime: string;
+}
+
+/**
+ * An identity provider, as {@link getIdentityProviders} returns it (never with its client secret).
+ *
+ * @example
+ * const issuers = (await irv.iam.getIdentityProviders({})).identityProviders.map((p: irv.IdentityProvider) => p.oidc.issuer);
+ */
+export interface IdentityProvider {
+  uid: string;
+  name: string;
+  description?: string | undefined;
+  defaultRole?: string | undefined;
+  oidc: { issuer: string; clientId: string; additionalScopes: string[] };
+  createTime: string;
+  updateTime: string;
+}
+
+/**
+ * A tag of a registry repository.
+ *
+ * @example
+ * const names = (await irv.registry.getTags({ repoUid })).tags.map((t: irv.Tag) => t.name);
+ */
+export interface Tag {
+  uid: string;
+  name: string;
+  digest?: string | undefined;
+  createTime: string;
+  updateTime?: string | undefined;
+}

@@ -1,5 +1,5 @@
-import * as pulumi from "@pulumi/pulumi";
-import { lookup, toQuery } from "../data-sources/index.js";
+import type * as pulumi from "@pulumi/pulumi";
+import { dataSource, toQuery } from "../data-sources/index.js";
 import type { Advisory, ListFilter, ListFilterInput } from "../types/index.js";
 
 /**
@@ -14,18 +14,18 @@ export interface GetAdvisoriesResult {
   advisories: Advisory[];
 }
 
+const source = dataSource("irv.vulnerabilities.getAdvisories", async (client, filter: ListFilter) => ({
+  advisories: await client.advisories.collectParallel(toQuery(filter)),
+}));
+
 /**
  * Every vulnerability advisory matching the filter (all pages, fetched concurrently).
  *
  * @example
  * const { advisories } = await irv.vulnerabilities.getAdvisories({ descendantsOf: orgUid });
  */
-export async function getAdvisories(filter: ListFilter = {}): Promise<GetAdvisoriesResult> {
-  return {
-    advisories: await lookup("irv.vulnerabilities.getAdvisories", (client) =>
-      client.advisories.collectParallel(toQuery(filter)),
-    ),
-  };
+export function getAdvisories(filter: ListFilter = {}): Promise<GetAdvisoriesResult> {
+  return source.get(filter);
 }
 
 /**
@@ -36,5 +36,5 @@ export async function getAdvisories(filter: ListFilter = {}): Promise<GetAdvisor
  *   .advisories.apply((a) => a.filter((x) => x.severity === "CRITICAL").length);
  */
 export function getAdvisoriesOutput(filter: ListFilterInput = {}): pulumi.Output<GetAdvisoriesResult> {
-  return pulumi.output(filter).apply((f) => getAdvisories(f as ListFilter));
+  return source.output(filter);
 }

@@ -1,5 +1,5 @@
 // Every TypeScript block of README.md is code that runs somewhere: the resource and data-source
-// snippets in examples/readme (run by test/e2e/examples/readme.test.ts), the client snippet in
+// snippets in examples/readme and examples/readme-iam (run by test/e2e/examples/readme.test.ts), the client snippet in
 // test/integration/sdk/readme-client.test.ts. This test fails when the README drifts from them.
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -8,7 +8,11 @@ import { describe, expect, it } from "vitest";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const read = (p: string) => readFileSync(path.join(root, p), "utf8");
-const RUNS_IN = ["examples/readme/index.ts", "test/integration/sdk/readme-client.test.ts"].map((p) => ({
+const RUNS_IN = [
+  "examples/readme/index.ts",
+  "examples/readme-iam/index.ts",
+  "test/integration/sdk/readme-client.test.ts",
+].map((p) => ({
   path: p,
   text: squash(read(p)),
 }));

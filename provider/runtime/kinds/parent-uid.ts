@@ -10,13 +10,13 @@ export function parentUidOf(uid: string): string {
 }
 
 /**
- * Copies the defined values of `keys` from `src`, so that state never holds `undefined`.
+ * The same object without its `undefined` values, so that state never holds `undefined`.
  *
  * @example
- * defined({ a: 1, b: undefined }, ["a", "b"]); // { a: 1 }
+ * defined({ a: 1, b: undefined }); // { a: 1 }
  */
-export function defined(src: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const k of keys) if (src[k] !== undefined) out[k] = src[k];
-  return out;
+export function defined<T extends object>(src: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(src).filter(([, v]) => v !== undefined)) as {
+    [K in keyof T]?: Exclude<T[K], undefined>;
+  };
 }

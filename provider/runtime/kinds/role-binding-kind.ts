@@ -1,6 +1,19 @@
+import { z } from "zod";
 import type { IrvClient, RoleBinding } from "../../../sdk/index.js";
-import type { KindDefinition, Props } from "../kind-definition.js";
-import { RoleBindingInputs } from "./inputs.js";
+import { defineKind } from "../kind-definition.js";
+import { uidInput } from "./inputs.js";
+
+/**
+ * Inputs of `irv.iam.RoleBinding`.
+ *
+ * @example
+ * RoleBindingInputs.parse({ groupUid, identityUid, roleUid });
+ */
+export const RoleBindingInputs = z.object({
+  groupUid: uidInput("the uid of the group the binding grants the role in"),
+  identityUid: uidInput("the uid of the identity that gets the role"),
+  roleUid: uidInput("the uid of the role (see irv.iam.getRole)", "flat"),
+});
 
 // A binding has no name: the same identity and role in the same group is the same binding.
 const findBinding =
@@ -10,47 +23,41 @@ const findBinding =
     return undefined;
   };
 
+const inputsOf = (b: RoleBinding) => ({
+  groupUid: b.group.uid,
+  identityUid: b.identity.uid,
+  roleUid: b.role.uid,
+});
+
 /**
  * `irv.iam.RoleBinding`: the role changes in place; another group or identity replaces it.
  *
  * @example
  * makeProvider(roleBindingKind, getClient);
  */
-export const roleBindingKind: KindDefinition = {
+export const roleBindingKind = defineKind({
   type: "RoleBinding",
   singular: "role binding",
   inputs: RoleBindingInputs,
   inputKeys: ["groupUid", "identityUid", "roleUid"],
   replaceKeys: ["groupUid", "identityUid"],
   mutableKeys: ["roleUid"],
-  async create(client, p) {
-    const groupUid = p.groupUid as string;
-    const identityUid = p.identityUid as string;
-    const roleUid = p.roleUid as string;
-    return client.roleBindings.create(
+  create: (client, { groupUid, identityUid, roleUid }) =>
+    client.roleBindings.create(
       groupUid,
       { identityUid, roleUid },
       { findExisting: findBinding(client, groupUid, identityUid, roleUid) },
-    );
-  },
+    ),
   get: (client, uid) => client.roleBindings.find(uid),
   update: (client, uid, body, updateMask) => client.roleBindings.update(uid, body, { updateMask }),
   delete: (client, uid) => client.roleBindings.delete(uid, { ignoreNotFound: true }),
-  inputsOf(s): Props {
-    const b = s as unknown as RoleBinding;
-    return { groupUid: b.group.uid, identityUid: b.identity.uid, roleUid: b.role.uid };
-  },
-  outputsOf(s): Props {
-    const b = s as unknown as RoleBinding;
-    return {
-      groupUid: b.group.uid,
-      identityUid: b.identity.uid,
-      roleUid: b.role.uid,
-      uid: b.uid,
-      identity: b.identity,
-      group: b.group,
-      role: b.role,
-      createTime: b.createTime,
-    };
-  },
-};
+  inputsOf,
+  outputsOf: (b) => ({
+    ...inputsOf(b),
+    uid: b.uid,
+    identity: b.identity,
+    group: b.group,
+    role: b.role,
+    createTime: b.createTime,
+  }),
+});

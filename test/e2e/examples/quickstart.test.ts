@@ -47,6 +47,9 @@ describe("examples/quickstart", () => {
       issuer: "https://token.actions.githubusercontent.com",
       subject: "repo:acme/search:ref:refs/heads/main",
     });
+    const release = await irv.admin.identities.get(outputs?.releaseIdentity as string);
+    expect(release.claimMatch?.subjectPattern).toBe("repo:acme/platform:ref:refs/heads/release-.+");
+    expect(outputs?.releaseCapabilities).toEqual(["advisories.list", "groups.list", "repo.list", "tag.list"]);
   });
 
   it("previews no change on a second run", async () => {

@@ -1,5 +1,5 @@
-// examples/readme — the README's resource and data-source snippets — on the real engine, including
-// the import snippet.
+// examples/readme and examples/readme-iam — the README's resource and data-source snippets — on the
+// real engine, including the import snippet.
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -39,5 +39,38 @@ describe("the README's program snippets", () => {
         (g) => g.name,
       ),
     ).toEqual(["legacy", "platform"]);
+  });
+});
+
+describe("the README's snippets of the IAM kinds", () => {
+  let irv: TestEmulator;
+  let stack: TestStack;
+
+  beforeAll(async () => {
+    irv = await startTestEmulator();
+    stack = await createStack({
+      program: path.join(root, "examples", "readme-iam"),
+      config: { ...irv.config, ssoClientSecret: { value: "readme-sso-secret", secret: true } },
+    });
+  });
+
+  afterAll(async () => {
+    await stack?.dispose();
+    await irv?.close();
+  });
+
+  it("runs as written: a custom role read back with get, identity variants, an IdP, an invite, account associations", async () => {
+    const { outputs } = await stack.up();
+    expect(outputs?.auditorCapabilities).toEqual(["groups.list", "identity.list", "role_bindings.list"]);
+    expect(outputs?.inviteCode).toMatch(/.+/);
+    const deploy = await irv.admin.identities.get(outputs?.deployUid as string);
+    expect(deploy.claimMatch?.subjectPattern).toBe("repo:acme/payments:environment:(staging|production)");
+    expect((await irv.admin.identities.get(outputs?.backupUid as string)).awsIdentity?.awsAccount).toBe(
+      "123456789012",
+    );
+    expect((await irv.admin.identityProviders.get(outputs?.ssoUid as string)).oidc.issuer).toBe(
+      "https://login.example.com",
+    );
+    await stack.destroy();
   });
 });

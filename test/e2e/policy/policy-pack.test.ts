@@ -63,6 +63,12 @@ describe("the policy pack on pulumi preview", () => {
         expect.stringMatching(
           /^advisory no-broad-owner-binding payments-ci-owner: .*grants the owner role in the root organization/s,
         ),
+        expect.stringMatching(
+          /^advisory invite-expiration-bounded contractor: .*stays valid for 720 hours, more than 7 days/s,
+        ),
+        expect.stringMatching(
+          /^mandatory identity-match-too-broad payments-deploy: .*subjectPattern "repo:acme\/\.\*" (matches any value|spans GitHub repositories)/s,
+        ),
       ]),
     );
     // Nothing was created: the preview stopped the change before any write.

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OperationResult, TestStack } from "../harness/index.js";
 import { createStack, diagnostics, fixtureDir } from "../harness/index.js";
 import type { TestEmulator } from "../support/irv-emulator.js";
-import { startTestEmulator } from "../support/irv-emulator.js";
+import { resourceRoutes, startTestEmulator } from "../support/irv-emulator.js";
 
 type Spec = {
   groups?: { key: string; parent: string; name?: string; description?: string; import?: string }[];
@@ -37,11 +37,6 @@ const withSpec = (change: (s: Required<Spec>) => void): Spec => {
   change(current);
   return current;
 };
-
-const resourceRoutes = (requests: Record<string, number>) =>
-  Object.fromEntries(
-    Object.entries(requests).filter(([route]) => !route.startsWith("GET /iam/v2beta1/roles")),
-  );
 
 describe("Group, Identity and RoleBinding on the real engine", () => {
   let irv: TestEmulator;

@@ -1,4 +1,3 @@
-import type { ReportViolation, ResourceValidationArgs, ResourceValidationPolicy } from "@pulumi/policy";
 import { describe, expect, it } from "vitest";
 import {
   descriptionRequired,
@@ -10,32 +9,9 @@ import {
 } from "../../../policy/policies/index.js";
 import { API_GROUP_NAME, TYPE } from "../../../policy/type-tokens.js";
 import { GROUP_NAME_PATTERN } from "../../../sdk/index.js";
+import { violations } from "./run-policy.js";
 
 const ORG = "0123456789abcdef0123456789abcdef01234567";
-
-/** Runs one policy on one resource, as the policy runner would, and returns the messages. */
-async function violations(
-  policy: ResourceValidationPolicy,
-  type: string,
-  props: Record<string, unknown>,
-  config: object = {},
-  name = "res",
-): Promise<string[]> {
-  const out: string[] = [];
-  const args = {
-    type,
-    props,
-    name,
-    urn: `urn:pulumi:dev::p::${type}::${name}`,
-    getConfig: () => config,
-  } as unknown as ResourceValidationArgs;
-  const validate = policy.validateResource as (
-    a: ResourceValidationArgs,
-    report: ReportViolation,
-  ) => void | Promise<void>;
-  await validate(args, (m: string) => out.push(m));
-  return out;
-}
 
 describe("group-name-pattern", () => {
   it("is mandatory and refuses a group name with capitals, quoting the name and the pattern", async () => {

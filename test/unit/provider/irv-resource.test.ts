@@ -2,14 +2,15 @@ import * as pulumi from "@pulumi/pulumi";
 import { describe, expect, it } from "vitest";
 import * as irv from "../../../provider/index.js";
 import { IrvResource } from "../../../provider/resource/index.js";
+import { RESOURCE_TYPES } from "../../../provider/stub/index.js";
 
 const resourceClasses = Object.entries(irv.iam).filter(
   ([, v]) => typeof v === "function" && v.prototype instanceof pulumi.dynamic.Resource,
 );
 
 describe("resource classes", () => {
-  it("are found in the iam namespace", () => {
-    expect(resourceClasses.map(([name]) => name).sort()).toEqual(["Group", "Identity", "RoleBinding"]);
+  it("are found in the iam namespace, one per resource type", () => {
+    expect(resourceClasses.map(([name]) => name).sort()).toEqual([...RESOURCE_TYPES].sort());
   });
 
   // The preview of an update knows a dynamic resource's id but none of its outputs: a uid taken from

@@ -11,6 +11,13 @@ describe("public lookup types", () => {
     expectTypeOf<irv.Advisory>().toEqualTypeOf<sdk.Advisory>();
   });
 
+  it("irv.Group, irv.Identity, irv.IdentityProvider and irv.Tag are exactly the sdk's wire types", () => {
+    expectTypeOf<irv.Group>().toEqualTypeOf<sdk.Group>();
+    expectTypeOf<irv.Identity>().toEqualTypeOf<sdk.Identity>();
+    expectTypeOf<irv.IdentityProvider>().toEqualTypeOf<sdk.IdentityProvider>();
+    expectTypeOf<irv.Tag>().toEqualTypeOf<sdk.Tag>();
+  });
+
   it("irv.ListFilter carries every filter field of the sdk's list query", () => {
     expectTypeOf<Required<irv.ListFilter>>().toExtend<Pick<Required<sdk.ListQuery>, keyof irv.ListFilter>>();
   });

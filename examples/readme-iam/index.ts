@@ -1,0 +1,70 @@
+// The README's snippets of the IAM kinds (custom roles, identity variants, identity providers,
+// invites, account associations, static get), as one program that test/e2e/examples/readme.test.ts
+// runs against the emulator; test/unit/readme.test.ts checks every README block appears here or in
+// examples/readme verbatim.
+import * as pulumi from "@pulumi/pulumi";
+import * as irv from "pulumi-irv";
+
+const orgUid = new pulumi.Config().require("orgUid");
+const platform = new irv.iam.Group("platform", { parentUid: orgUid, description: "Platform engineering" });
+const payments = new irv.iam.Group("team-payments", { parentUid: platform.uid, description: "Payments" });
+const viewer = irv.iam.getRoleOutput({ name: "viewer" });
+
+// README: "Custom roles"
+const auditor = new irv.iam.Role("auditor", {
+  parentUid: platform.uid,
+  description: "Reads the organization tree",
+  capabilities: ["groups.list", "identity.list", "role_bindings.list"],
+});
+
+// README: "Resources" (get)
+export const auditorCapabilities = irv.iam.Role.get("auditor-as-read", auditor.id).capabilities;
+
+// README: "Identity variants"
+const deploy = new irv.iam.Identity("payments-deploy", {
+  groupUid: payments.uid,
+  claimMatch: {
+    issuer: "https://token.actions.githubusercontent.com",
+    subjectPattern: "repo:acme/payments:environment:(staging|production)",
+  },
+});
+const backup = new irv.iam.Identity("backup-job", {
+  groupUid: platform.uid,
+  awsIdentity: {
+    awsAccount: "123456789012",
+    awsArn: "arn:aws:iam::123456789012:role/backup",
+    awsUserIdPattern: "AROA.*",
+  },
+});
+
+// README: "Identity providers"
+const sso = new irv.iam.IdentityProvider("sso", {
+  parentUid: platform.uid,
+  defaultRoleUid: auditor.uid,
+  oidc: {
+    issuer: "https://login.example.com",
+    clientId: "irv",
+    clientSecret: new pulumi.Config().requireSecret("ssoClientSecret"),
+  },
+});
+
+// README: "Group invites"
+const invite = new irv.iam.GroupInvite("new-payments-dev", {
+  groupUid: payments.uid,
+  roleUid: viewer.uid,
+  ttl: "168h",
+  email: "dev@example.com",
+  singleUse: true,
+});
+export const inviteCode = invite.code;
+
+// README: "Account associations"
+new irv.iam.AccountAssociations("platform-accounts", {
+  groupUid: platform.uid,
+  amazon: { account: "123456789012" },
+  github: { installations: [{ id: 4242 }] },
+});
+
+export const deployUid = deploy.uid;
+export const backupUid = backup.uid;
+export const ssoUid = sso.uid;

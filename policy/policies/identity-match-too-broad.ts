@@ -1,0 +1,67 @@
+import type { ResourceValidationPolicy } from "@pulumi/policy";
+import { TYPE } from "../type-tokens.js";
+
+const GITHUB_ACTIONS = "https://token.actions.githubusercontent.com";
+
+// Strings nothing sensible has in common: a pattern that matches all of them matches anything.
+const PROBES = ["x", "repo:evil/evil:ref:refs/heads/main", "https://attacker.example", "0 / : @ \u00e9"];
+
+const matchesAnything = (source: string): boolean => {
+  if (source.trim() === "") return true;
+  try {
+    const re = new RegExp(`^(?:${source})$`, "u");
+    return PROBES.every((p) => re.test(p));
+  } catch {
+    return false; // the provider's check reports a pattern that does not compile
+  }
+};
+
+// `repo:<owner>/<repo>:…`: the owner/repo part of a subject pattern must be literal text (escaped
+// dots and dashes allowed), or the pattern trusts other repositories' workflows.
+const spansRepositories = (source: string): boolean => {
+  const m = /^\^?repo:((?:\\.|[^:\\])*):/.exec(source);
+  if (!m) return true;
+  const repo = (m[1] ?? "").replace(/\\[.\-_]/g, "");
+  return /[\\^$.*+?()[\]{}|]/.test(repo) || !repo.includes("/");
+};
+
+/**
+ * `identity-match-too-broad` (mandatory): an identity whose `claimMatch` patterns match anything
+ * (`.*`, `.+`, empty), or whose GitHub Actions subject pattern spans repositories, lets tokens of
+ * strangers assume it.
+ *
+ * @example
+ * new PolicyPack("irv", { policies: [identityMatchTooBroad] });
+ */
+export const identityMatchTooBroad: ResourceValidationPolicy = {
+  name: "identity-match-too-broad",
+  description:
+    "Identity claimMatch patterns do not match any token, and GitHub Actions subject patterns name one repository.",
+  enforcementLevel: "mandatory",
+  validateResource: (args, reportViolation) => {
+    if (args.type !== TYPE.Identity) return;
+    const m = args.props.claimMatch;
+    if (typeof m !== "object" || m === null) return;
+    const patterns: [string, unknown][] = [
+      ["issuerPattern", m.issuerPattern],
+      ["subjectPattern", m.subjectPattern],
+      ["audiencePattern", m.audiencePattern],
+      ...Object.entries(m.claimPatterns ?? {}).map(([k, v]): [string, unknown] => [`claimPatterns.${k}`, v]),
+    ];
+    for (const [field, source] of patterns)
+      if (typeof source === "string" && matchesAnything(source))
+        reportViolation(
+          `The identity's claimMatch.${field} ${JSON.stringify(source)} matches any value: anyone who can mint such a token could assume it. Name the exact value or a narrow pattern.`,
+        );
+    const subject = m.subjectPattern;
+    if (
+      m.issuer === GITHUB_ACTIONS &&
+      typeof subject === "string" &&
+      !matchesAnything(subject) &&
+      spansRepositories(subject)
+    )
+      reportViolation(
+        `The identity's claimMatch.subjectPattern ${JSON.stringify(subject)} spans GitHub repositories: workflows of other repositories could assume it. Start it with the literal "repo:<owner>/<repo>:".`,
+      );
+  },
+};

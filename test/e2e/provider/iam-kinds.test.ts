@@ -1,0 +1,228 @@
+// Role, Identity variants, IdentityProvider, GroupInvite and AccountAssociations on the real engine
+// against a fresh emulator: create, a no-change preview with no API call, one PATCH per in-place
+// change with its exact mask, replace, refresh drift, out-of-band delete, import, static get,
+// destroy, and the secrets (client secret, invite code) nowhere in plain text.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { OperationResult, TestStack } from "../harness/index.js";
+import { createStack, diagnostics, fixtureDir } from "../harness/index.js";
+import type { TestEmulator } from "../support/irv-emulator.js";
+import { resourceRoutes, startTestEmulator } from "../support/irv-emulator.js";
+
+type Json = Record<string, unknown>;
+type Spec = {
+  roles: ({ key: string; capabilities: string[] } & Json)[];
+  identities: ({ key: string } & Json)[];
+  idps: ({ key: string } & Json)[];
+  invites: ({ key: string } & Json)[];
+  accounts: ({ key: string } & Json)[];
+  getRole?: string;
+};
+
+const FIRST_SECRET = "idp-client-secret-first-4c1f9a";
+const SECOND_SECRET = "idp-client-secret-second-8d2e7b";
+
+const current: Spec = {
+  roles: [{ key: "auditor", description: "Reads the tree", capabilities: ["identity.list", "groups.list"] }],
+  identities: [
+    {
+      key: "gha",
+      claimMatch: {
+        issuer: "https://token.actions.githubusercontent.com",
+        subjectPattern: "repo:acme/app:ref:refs/heads/.*",
+      },
+    },
+  ],
+  idps: [
+    { key: "sso", defaultRole: "auditor", oidc: { issuer: "https://login.example.com", clientId: "irv" } },
+  ],
+  invites: [{ key: "dev", role: "viewer", ttl: "168h", email: "dev@example.com" }],
+  accounts: [{ key: "clouds", amazon: { account: "123456789012" }, github: { installations: [{ id: 42 }] } }],
+};
+
+// @pulumi/pulumi's own debug diagnostics print each RegisterResource answer whole, secret values
+// included (the engine masks only config secrets there); every other event must hold none.
+const notDebug = (e: { diagnosticEvent?: { severity?: string } }) => e.diagnosticEvent?.severity !== "debug";
+
+describe("the IAM kinds on the real engine", () => {
+  let irv: TestEmulator;
+  let stack: TestStack;
+  let outputs: Record<string, Record<string, string>>;
+  const runs: OperationResult[] = [];
+  const codes: string[] = [];
+
+  const apply = async (): Promise<OperationResult> => {
+    await stack.setConfig({ spec: JSON.stringify(current) });
+    await irv.resetStats();
+    const result = await stack.up();
+    runs.push(result);
+    expect(diagnostics(result.events, "error")).toEqual([]);
+    outputs = result.outputs as typeof outputs;
+    for (const code of Object.values(outputs.inviteCodes ?? {})) if (code) codes.push(code);
+    return result;
+  };
+
+  beforeAll(async () => {
+    irv = await startTestEmulator();
+    stack = await createStack({
+      program: fixtureDir("iam-kinds-program"),
+      config: {
+        ...irv.config,
+        spec: JSON.stringify(current),
+        idpSecret: { value: FIRST_SECRET, secret: true },
+      },
+    });
+  });
+
+  afterAll(async () => {
+    await stack?.dispose();
+    await irv?.close();
+  });
+
+  it("creates each kind with one POST", async () => {
+    await apply();
+    expect(resourceRoutes((await irv.stats()).requests)).toEqual({
+      "POST /iam/v2beta1/groups/*": 1,
+      "POST /iam/v2beta1/roles/*": 1,
+      "POST /iam/v2beta1/identities/*": 1,
+      "POST /iam/v2beta1/identityProviders/*": 1,
+      "POST /iam/v2beta1/groupInvites/*": 1,
+      "POST /iam/v2beta1/accountAssociations/*": 1,
+    });
+    const role = await irv.admin.roles.get(outputs.roleUids?.auditor as string);
+    expect(role.capabilities).toEqual(["groups.list", "identity.list"]);
+    const idp = await irv.admin.identityProviders.get(outputs.idpUids?.sso as string);
+    expect(idp.defaultRole).toBe(role.uid);
+    expect(outputs.inviteCodes?.dev).toMatch(/.+/);
+  });
+
+  it("makes no resource API call on a preview without changes", async () => {
+    await irv.resetStats();
+    const result = await stack.preview({ args: ["--expect-no-changes"] });
+    runs.push(result);
+    expect(resourceRoutes((await irv.stats()).requests)).toEqual({});
+  });
+
+  it("fails the preview of an unknown capability before any API call", async () => {
+    const bad = structuredClone(current);
+    bad.roles[0]!.capabilities = ["groups.list", "groups.destroy"];
+    await stack.setConfig({ spec: JSON.stringify(bad) });
+    await irv.resetStats();
+    const result = await stack.preview({ allowFailure: true });
+    expect(result.exitCode).not.toBe(0);
+    const text = result.stdout + result.stderr;
+    expect(text).toContain('role capabilities.1 "groups.destroy" is not a capability');
+    expect(resourceRoutes((await irv.stats()).requests)).toEqual({});
+    await stack.setConfig({ spec: JSON.stringify(current) });
+  });
+
+  it("changes each kind in place with one PATCH and its exact mask", async () => {
+    current.roles[0]!.capabilities = ["groups.list", "repo.list", "identity.list"];
+    delete current.identities[0]!.claimMatch;
+    current.identities[0]!.awsIdentity = {
+      awsAccount: "123456789012",
+      awsArn: "arn:aws:iam::123456789012:role/ci",
+      awsUserIdPattern: "AROA.*",
+    };
+    delete current.accounts[0]!.github;
+    await stack.setConfig({ idpSecret: { value: SECOND_SECRET, secret: true } });
+    const before = outputs;
+    await apply();
+    const stats = await irv.stats();
+    expect(resourceRoutes(stats.requests)).toEqual({
+      "PATCH /iam/v2beta1/roles/*": 1,
+      "PATCH /iam/v2beta1/identities/*": 1,
+      "PATCH /iam/v2beta1/identityProviders/*": 1,
+      "PATCH /iam/v2beta1/accountAssociations/*": 1,
+    });
+    expect(stats.updateMasks).toEqual({
+      capabilities: 1,
+      "claimMatch,awsIdentity": 1,
+      "oidc.clientSecret": 1,
+      github: 1,
+    });
+    expect(outputs.identityUids).toEqual(before.identityUids);
+    const identity = await irv.admin.identities.get(outputs.identityUids?.gha as string);
+    expect(identity.claimMatch).toBeUndefined();
+    expect(identity.awsIdentity?.awsAccount).toBe("123456789012");
+    expect(
+      (await irv.admin.accountAssociations.get(outputs.accountUids?.clouds as string)).github,
+    ).toBeUndefined();
+  });
+
+  it("replaces an invite on any change, with a new code", async () => {
+    const before = outputs.inviteUids?.dev as string;
+    current.invites[0]!.email = "new-dev@example.com";
+    await apply();
+    expect(resourceRoutes((await irv.stats()).requests)).toEqual({
+      "POST /iam/v2beta1/groupInvites/*": 1,
+      "DELETE /iam/v2beta1/groupInvites/*": 1,
+    });
+    expect(outputs.inviteUids?.dev).not.toBe(before);
+    expect(await irv.admin.groupInvites.find(before)).toBeUndefined();
+  });
+
+  it("shows drift on refresh, drops what was deleted out of band, and up repairs both", async () => {
+    const roleUid = outputs.roleUids?.auditor as string;
+    const accountsUid = outputs.accountUids?.clouds as string;
+    await irv.admin.roles.update(roleUid, { description: "edited by hand" }, { updateMask: ["description"] });
+    await irv.admin.accountAssociations.delete(accountsUid);
+    runs.push(await stack.refresh());
+    const state = await stack.resources();
+    expect(state.find((r) => r.id === roleUid)?.outputs?.description).toBe("edited by hand");
+    expect(state.some((r) => r.id === accountsUid)).toBe(false);
+    // The client secret the API never returns is still the declared one: no change for it.
+    await apply();
+    const stats = await irv.stats();
+    expect(resourceRoutes(stats.requests)).toEqual({
+      "PATCH /iam/v2beta1/roles/*": 1,
+      "POST /iam/v2beta1/accountAssociations/*": 1,
+    });
+    expect(stats.updateMasks).toEqual({ description: 1 });
+  });
+
+  it("adopts an existing role with the import option and reads another with Role.get", async () => {
+    const groupUid = outputs.groupUid as unknown as string;
+    const legacy = await irv.admin.roles.create(groupUid, { name: "legacy", capabilities: ["repo.list"] });
+    current.roles.push({ key: "legacy", name: "legacy", capabilities: ["repo.list"], import: legacy.uid });
+    current.getRole = outputs.roleUids?.auditor as string;
+    await apply();
+    expect(outputs.roleUids?.legacy).toBe(legacy.uid);
+    expect(resourceRoutes((await irv.stats()).requests)["POST /iam/v2beta1/roles/*"]).toBeUndefined();
+    expect(outputs.fetchedRole).toEqual({
+      name: "auditor",
+      capabilities: ["groups.list", "identity.list", "repo.list"],
+    });
+    delete current.roles.at(-1)!.import;
+    await stack.setConfig({ spec: JSON.stringify(current) });
+    runs.push(await stack.preview({ args: ["--expect-no-changes"] }));
+  });
+
+  it("keeps the client secret and the invite codes out of the state, the event logs and the CLI output", async () => {
+    expect(codes.length).toBeGreaterThanOrEqual(2);
+    const secrets = [FIRST_SECRET, SECOND_SECRET, ...codes];
+    const plain = JSON.stringify(await stack.exportState());
+    const revealed = JSON.stringify(await stack.exportState({ showSecrets: true }));
+    expect(revealed).toContain(SECOND_SECRET);
+    expect(revealed).toContain(codes.at(-1));
+    // Where a secret shows, with what is around it (so a failure says which event holds it).
+    const leak = (text: string, secret: string) => {
+      const at = text.indexOf(secret);
+      return at < 0 ? "" : text.slice(Math.max(0, at - 400), at + secret.length);
+    };
+    for (const secret of secrets) {
+      expect(leak(plain, secret)).toBe("");
+      for (const run of runs) {
+        expect(leak(run.stdout + run.stderr, secret)).toBe("");
+        expect(leak(JSON.stringify(run.events.filter(notDebug)), secret)).toBe("");
+      }
+    }
+  });
+
+  it("destroys everything it made", async () => {
+    const groupUid = outputs.groupUid as unknown as string;
+    runs.push(await stack.destroy());
+    expect(await irv.admin.groups.find(groupUid)).toBeUndefined();
+    for (const uid of Object.values(outputs.roleUids ?? {}))
+      expect(await irv.admin.roles.find(uid)).toBeUndefined();
+  });
+});

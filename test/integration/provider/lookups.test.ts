@@ -1,0 +1,94 @@
+// The lookups as a program calls them (settings from IRV_* in the environment), against the
+// emulator over HTTP: exactly one or a clear error, capabilities in getRoles, tags of a repo.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startEmulator } from "../../../emulator/index.js";
+import * as irv from "../../../provider/index.js";
+import { IrvClient } from "../../../sdk/index.js";
+
+let emulator: Awaited<ReturnType<typeof startEmulator>>;
+let admin: IrvClient;
+let platform: string;
+let teamA: string;
+const saved = { ...process.env };
+
+beforeAll(async () => {
+  emulator = await startEmulator({ host: "127.0.0.1", port: 0 });
+  admin = new IrvClient({ baseUrl: emulator.baseUrl, token: emulator.adminToken });
+  process.env.IRV_BASE_URL = emulator.baseUrl;
+  process.env.IRV_TOKEN = emulator.adminToken;
+  platform = (await admin.groups.create(emulator.orgUid, { name: "platform" })).uid;
+  teamA = (await admin.groups.create(platform, { name: "team-a" })).uid;
+  await admin.groups.create(emulator.orgUid, { name: "team-a" });
+});
+
+afterAll(async () => {
+  process.env = saved;
+  await admin.close();
+  await emulator.close();
+});
+
+describe("getGroup", () => {
+  it("finds one group by uid, or by name under a parent", async () => {
+    expect((await irv.iam.getGroup({ uid: teamA })).name).toBe("team-a");
+    expect((await irv.iam.getGroup({ name: "team-a", parentUid: platform })).uid).toBe(teamA);
+  });
+
+  it("refuses an ambiguous name, listing the uids and saying to pass parentUid", async () => {
+    await expect(irv.iam.getGroup({ name: "team-a" })).rejects.toThrow(
+      /irv\.iam\.getGroup failed: 2 groups named "team-a" \(.+\); pass parentUid to choose one/,
+    );
+    await expect(irv.iam.getGroup({ name: "nope" })).rejects.toThrow(
+      'irv.iam.getGroup failed: no groups named "nope"',
+    );
+  });
+});
+
+describe("getIdentity", () => {
+  it("finds an identity by name in its group and by issuer and subject", async () => {
+    const claimMatch = {
+      issuer: "https://token.actions.githubusercontent.com",
+      subject: "repo:acme/a:ref:refs/heads/main",
+    };
+    const ci = await admin.identities.create(teamA, { name: "ci", claimMatch });
+    expect((await irv.iam.getIdentity({ name: "ci", groupUid: teamA })).uid).toBe(ci.uid);
+    expect((await irv.iam.getIdentity(claimMatch)).uid).toBe(ci.uid);
+    await expect(irv.iam.getIdentity({ ...claimMatch, subject: "other" })).rejects.toThrow(
+      /no identities with issuer .+ and subject "other"/,
+    );
+  });
+});
+
+describe("getRoles", () => {
+  it("scopes to the custom roles of one group and returns their capabilities", async () => {
+    const auditor = await admin.roles.create(platform, { name: "auditor", capabilities: ["groups.list"] });
+    const { roles } = await irv.iam.getRoles({ parentUid: platform });
+    expect(roles.map((r) => [r.uid, r.capabilities])).toEqual([[auditor.uid, ["groups.list"]]]);
+    const viewer = await irv.iam.getRole({ name: "viewer" });
+    expect(viewer.capabilities).toContain("groups.list");
+  });
+});
+
+describe("getIdentityProviders and getTags", () => {
+  it("lists identity providers without secrets, and the tags of a repo", async () => {
+    const viewer = await irv.iam.getRole({ name: "viewer" });
+    await admin.identityProviders.create(teamA, {
+      name: "sso",
+      defaultRole: viewer.uid,
+      oidc: { issuer: "https://login.example.com", clientId: "c", clientSecret: "never-shown" },
+    });
+    const { identityProviders } = await irv.iam.getIdentityProviders({ descendantsOf: platform });
+    expect(identityProviders.map((p) => p.name)).toEqual(["sso"]);
+    expect(JSON.stringify(identityProviders)).not.toContain("never-shown");
+
+    const control = (path: string, body: unknown) =>
+      fetch(`${emulator.baseUrl}${path}`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${emulator.adminToken}`, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      }).then((r) => r.json() as Promise<{ uid: string }>);
+    const repo = await control("/_emulator/repos", { parentUid: teamA, name: "app" });
+    for (const name of ["v2", "v1"]) await control("/_emulator/tags", { repoUid: repo.uid, name });
+    const { tags } = await irv.registry.getTags({ repoUid: repo.uid, orderBy: "name" });
+    expect(tags.map((t) => t.name)).toEqual(["v1", "v2"]);
+  });
+});

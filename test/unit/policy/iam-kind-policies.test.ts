@@ -1,0 +1,106 @@
+import { describe, expect, it } from "vitest";
+import {
+  customRoleLeastPrivilege,
+  identityMatchTooBroad,
+  idpIssuerHttps,
+  inviteExpirationBounded,
+} from "../../../policy/policies/index.js";
+import { TYPE } from "../../../policy/type-tokens.js";
+import { violations } from "./run-policy.js";
+
+const ORG = "0123456789abcdef0123456789abcdef01234567";
+const GHA = "https://token.actions.githubusercontent.com";
+
+describe("identity-match-too-broad", () => {
+  const check = (claimMatch: object) => violations(identityMatchTooBroad, TYPE.Identity, { claimMatch });
+
+  it("refuses subject, issuer and claim patterns that match anything", async () => {
+    for (const pattern of [".*", ".+", "(.*)", "[\\s\\S]*", " "])
+      expect(await check({ issuer: "https://i.example", subjectPattern: pattern })).toEqual([
+        expect.stringContaining(`claimMatch.subjectPattern ${JSON.stringify(pattern)} matches any value`),
+      ]);
+    expect(await check({ issuerPattern: ".*", subject: "s" })).toEqual([
+      expect.stringContaining("claimMatch.issuerPattern"),
+    ]);
+    expect(await check({ issuer: "https://i.example", subject: "s", claimPatterns: { ref: ".+" } })).toEqual([
+      expect.stringContaining("claimMatch.claimPatterns.ref"),
+    ]);
+  });
+
+  it("refuses a GitHub Actions subject pattern that spans repositories", async () => {
+    for (const subjectPattern of [
+      "repo:acme/.*:ref:refs/heads/main",
+      "repo:acme/(a|b):ref:refs/heads/main",
+      ".*:ref:refs/heads/main",
+      "repo:[a-z]+/app:.*",
+    ])
+      expect(await check({ issuer: GHA, subjectPattern })).toEqual([
+        expect.stringContaining("spans GitHub repositories"),
+      ]);
+  });
+
+  it("accepts one repository's branches, environments and exact subjects", async () => {
+    for (const claimMatch of [
+      { issuer: GHA, subjectPattern: "repo:acme/app:ref:refs/heads/.*" },
+      { issuer: GHA, subjectPattern: "repo:acme/my\\.app:environment:(staging|production)" },
+      { issuer: GHA, subject: "repo:acme/app:ref:refs/heads/main" },
+      {
+        issuer: "https://gitlab.example.com",
+        subjectPattern: "project_path:acme/app:ref_type:branch:ref:.*",
+      },
+    ])
+      expect(await check(claimMatch)).toEqual([]);
+  });
+});
+
+describe("idp-issuer-https", () => {
+  it("refuses an identity provider whose issuer is not https", async () => {
+    expect(
+      await violations(idpIssuerHttps, TYPE.IdentityProvider, {
+        oidc: { issuer: "http://login.example.com" },
+      }),
+    ).toEqual([expect.stringContaining('oidc.issuer "http://login.example.com" is not an https URL')]);
+    expect(
+      await violations(idpIssuerHttps, TYPE.IdentityProvider, {
+        oidc: { issuer: "https://login.example.com" },
+      }),
+    ).toEqual([]);
+  });
+});
+
+describe("invite-expiration-bounded", () => {
+  it("flags a ttl or an expiration beyond the configured days, 7 by default", async () => {
+    expect(await violations(inviteExpirationBounded, TYPE.GroupInvite, { ttl: "168h" })).toEqual([]);
+    expect(await violations(inviteExpirationBounded, TYPE.GroupInvite, { ttl: "169h" }, {}, "dev")).toEqual([
+      'The invite "dev" stays valid for 169 hours, more than 7 days: use a shorter ttl (at most "168h").',
+    ]);
+    expect(
+      await violations(inviteExpirationBounded, TYPE.GroupInvite, { ttl: "72h" }, { maxDays: 2 }),
+    ).toHaveLength(1);
+    const inTenDays = new Date(Date.now() + 10 * 86_400_000).toISOString();
+    expect(
+      await violations(inviteExpirationBounded, TYPE.GroupInvite, { expiration: inTenDays }),
+    ).toHaveLength(1);
+  });
+});
+
+describe("custom-role-least-privilege", () => {
+  it("flags a role below the root that grants role bindings or role management, not one at the root", async () => {
+    const below = {
+      parentUid: `${ORG}/0123456789abcdef`,
+      capabilities: ["groups.list", "role_bindings.create", "roles.update"],
+    };
+    expect(await violations(customRoleLeastPrivilege, TYPE.Role, below, {}, "team-admin")).toEqual([
+      expect.stringContaining(
+        'The role "team-admin" grants role_bindings.create, roles.update below the root',
+      ),
+    ]);
+    expect(await violations(customRoleLeastPrivilege, TYPE.Role, { ...below, parentUid: ORG })).toEqual([]);
+    expect(
+      await violations(customRoleLeastPrivilege, TYPE.Role, {
+        ...below,
+        capabilities: ["groups.list", "role_bindings.list"],
+      }),
+    ).toEqual([]);
+  });
+});

@@ -1,0 +1,178 @@
+// What `pulumi preview` says about bad inputs of the IAM kinds, before any API call.
+import { describe, expect, it } from "vitest";
+import {
+  accountAssociationsKind,
+  durationMs,
+  groupInviteKind,
+  identityKind,
+  identityProviderKind,
+  makeProvider,
+  roleKind,
+} from "../../../provider/runtime/index.js";
+import type { IrvClient } from "../../../sdk/index.js";
+
+const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+const noClient = (): IrvClient => {
+  throw new Error("check and diff must not call the API");
+};
+const G = "0123456789abcdef0123456789abcdef01234567/0123456789abcdef";
+const ROLE = "0123456789abcdef";
+
+describe("Role check", () => {
+  const role = makeProvider(roleKind, noClient);
+
+  it("refuses a capability the sdk does not know, naming its position and the valid list", async () => {
+    const r = await role.check(
+      {},
+      { parentUid: G, name: "r", capabilities: ["groups.list", "groups.destroy"] },
+    );
+    expect(r.failures).toEqual([
+      {
+        property: "capabilities.1",
+        reason: expect.stringContaining('role capabilities.1 "groups.destroy" is not a capability'),
+      },
+    ]);
+  });
+
+  it("says capabilities are required", async () => {
+    const r = await role.check({}, { parentUid: G, name: "r" });
+    expect(r.failures?.[0]?.reason).toMatch(
+      /role capabilities is required: the capabilities the role grants/,
+    );
+  });
+});
+
+describe("Identity check", () => {
+  const identity = makeProvider(identityKind, noClient);
+  const base = { groupUid: G, name: "ci" };
+
+  it("refuses two variants, naming both", async () => {
+    const r = await identity.check(
+      {},
+      { ...base, claimMatch: { issuer: "https://i.example", subject: "s" }, servicePrincipal: "REGISTRY" },
+    );
+    expect(r.failures).toEqual([
+      {
+        property: "servicePrincipal",
+        reason:
+          "identity servicePrincipal exactly one of claimMatch, awsIdentity, static, servicePrincipal is required (they say who may assume the identity), got claimMatch and servicePrincipal (got a string of 8 characters)",
+      },
+    ]);
+  });
+
+  it("refuses an identity with no variant, naming the fields to choose from", async () => {
+    const r = await identity.check({}, base);
+    expect(r.failures?.[0]?.reason).toContain(
+      "exactly one of claimMatch, awsIdentity, static, servicePrincipal is required (they say who may assume the identity), got none",
+    );
+  });
+
+  it("refuses a subject pattern that is not a regular expression and a plain-http issuer", async () => {
+    const r = await identity.check(
+      {},
+      { ...base, claimMatch: { issuer: "http://i.example", subjectPattern: "repo:(" } },
+    );
+    expect(r.failures?.map((f) => f.property).sort()).toEqual([
+      "claimMatch.issuer",
+      "claimMatch.subjectPattern",
+    ]);
+  });
+
+  it("accepts each variant alone, and a variant unknown during preview", async () => {
+    for (const variant of [
+      {
+        claimMatch: {
+          issuerPattern: "https://gitlab\\.example\\.com",
+          subject: "project_path:acme/app:ref_type:branch:ref:main",
+        },
+      },
+      {
+        awsIdentity: {
+          awsAccount: "123456789012",
+          awsArn: "arn:aws:iam::123456789012:role/ci",
+          awsUserId: "AROA1",
+        },
+      },
+      { servicePrincipal: "INGESTER" },
+      { claimMatch: UNKNOWN },
+    ])
+      expect((await identity.check({}, { ...base, ...variant })).failures).toEqual([]);
+  });
+
+  it("switches variant in place, never by replace", async () => {
+    const olds = { ...base, claimMatch: { issuer: "https://i.example", subject: "s" } };
+    const r = await identity.diff("id", olds, { ...base, servicePrincipal: "REGISTRY" });
+    expect(r.replaces).toEqual([]);
+  });
+});
+
+describe("IdentityProvider check", () => {
+  const idp = makeProvider(identityProviderKind, noClient);
+
+  it("refuses a plain-http issuer and a missing client secret without echoing any value", async () => {
+    const r = await idp.check(
+      {},
+      {
+        parentUid: G,
+        name: "sso",
+        defaultRoleUid: ROLE,
+        oidc: { issuer: "http://login.example.com", clientId: "c" },
+      },
+    );
+    expect(r.failures?.map((f) => f.property).sort()).toEqual(["oidc.clientSecret", "oidc.issuer"]);
+  });
+});
+
+describe("GroupInvite check and diff", () => {
+  const invite = makeProvider(groupInviteKind, noClient);
+  const base = { groupUid: G, roleUid: ROLE };
+
+  it("takes exactly one of expiration and ttl", async () => {
+    expect((await invite.check({}, base)).failures?.[0]?.reason).toContain(
+      'exactly one of expiration (an RFC 3339 time) and ttl (a duration such as "168h") is required, got none',
+    );
+    const both = await invite.check({}, { ...base, ttl: "1h", expiration: "2030-01-01T00:00:00Z" });
+    expect(both.failures?.[0]?.property).toBe("ttl");
+    expect((await invite.check({}, { ...base, ttl: "1 week" })).failures?.[0]?.reason).toContain(
+      'must be a positive duration in hours, minutes and seconds, such as "168h"',
+    );
+  });
+
+  it("reads friendly durations", () => {
+    expect(durationMs("168h")).toBe(168 * 3600_000);
+    expect(durationMs("1h30m")).toBe(90 * 60_000);
+    expect(durationMs("90s")).toBe(90_000);
+    expect(durationMs("0h")).toBeUndefined();
+    expect(durationMs("")).toBeUndefined();
+  });
+
+  it("replaces on every change, including one from ttl to expiration", async () => {
+    const olds = { ...base, ttl: "24h", expiration: "2030-01-01T00:00:00Z", code: "c", uid: "x" };
+    expect((await invite.diff("id", olds, { ...base, ttl: "24h" })).changes).toBe(false);
+    expect((await invite.diff("id", olds, { ...base, ttl: "24h", singleUse: true })).replaces).toEqual([
+      "singleUse",
+    ]);
+    expect((await invite.diff("id", olds, { ...base, expiration: "2030-01-01T00:00:00Z" })).replaces).toEqual(
+      ["expiration", "ttl"],
+    );
+    expect(
+      (await invite.diff("id", olds, { ...base, roleUid: "fedcba9876543210", ttl: "24h" })).replaces,
+    ).toEqual(["roleUid"]);
+  });
+});
+
+describe("AccountAssociations check", () => {
+  const assoc = makeProvider(accountAssociationsKind, noClient);
+
+  it("needs at least one provider block, and checks each block's rules", async () => {
+    expect((await assoc.check({}, { groupUid: G, name: "a" })).failures?.[0]?.reason).toContain(
+      "at least one of amazon, google, azure, github, chainguard is required",
+    );
+    expect((await assoc.check({}, { groupUid: G, name: "a", amazon: { account: "42" } })).failures).toEqual([
+      expect.objectContaining({
+        property: "amazon.account",
+        reason: expect.stringContaining("12-digit AWS account id"),
+      }),
+    ]);
+  });
+});
