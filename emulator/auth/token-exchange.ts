@@ -90,12 +90,6 @@ export class TokenExchange {
         Code.PERMISSION_DENIED,
         `the identity token may not assume identity ${JSON.stringify(identityUid)}`,
       );
-    if (identity?.awsIdentity !== undefined) {
-      throw new ApiFault(
-        Code.FAILED_PRECONDITION,
-        `identity ${JSON.stringify(identityUid)} is an AWS identity: the emulator cannot verify AWS signatures, so it cannot be assumed here (see docs/emulator.md)`,
-      );
-    }
     let claims: JWTPayload;
     if (identity?.static !== undefined && identity.static.issuer === issuer) {
       claims = await this.verifyStatic(token, identity.static);
@@ -118,6 +112,14 @@ export class TokenExchange {
       throw new ApiFault(
         Code.PERMISSION_DENIED,
         `this STS issues API tokens only for the audience ${this.o.apiAudience}`,
+      );
+    }
+    // Only a verified caller learns what kind of identity a uid names: before this point every
+    // answer is the same whatever the uid (no probing for AWS identities or service principals).
+    if (identity?.awsIdentity !== undefined) {
+      throw new ApiFault(
+        Code.FAILED_PRECONDITION,
+        `identity ${JSON.stringify(identityUid)} is an AWS identity: the emulator cannot verify AWS signatures, so it cannot be assumed here (see docs/emulator.md)`,
       );
     }
     if (identity?.servicePrincipal !== undefined) {

@@ -177,6 +177,23 @@ describe("variants the emulator cannot exchange", () => {
     expect((a.body as ErrorBody).message).toContain("cannot verify AWS signatures");
   });
 
+  test("regression (AWS identity uids disclosed before the token check): an unverified token learns nothing about an AWS identity", async () => {
+    const id = await identity({
+      awsIdentity: {
+        awsAccount: "123456789012",
+        awsArn: "arn:aws:iam::123456789012:role/probe",
+        awsUserId: "AROAY",
+      },
+    });
+    const forged = `${(await issuer.sign({ sub: "ci", aud: emu.authUrl })).slice(0, -4)}AAAA`;
+    const unknownUid = "00000000-0000-4000-8000-0000000000aa";
+    const onAws = await emu.exchange(forged, id.uid);
+    const onNothing = await emu.exchange(forged, unknownUid);
+    expect(onAws.body.code).toBe(16);
+    expect(onAws.body.code).toBe(onNothing.body.code);
+    expect(JSON.stringify(onAws.body)).not.toMatch(/AWS/);
+  });
+
   test("a service principal is assumed only by the service (7)", async () => {
     const id = await identity({ servicePrincipal: "REGISTRY" });
     const a = await emu.exchange(await emu.workloadToken("anyone"), id.uid);
