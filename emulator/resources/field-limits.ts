@@ -1,9 +1,9 @@
 import type { FieldViolation } from "pulumi-irv/sdk";
 import { z } from "zod";
-import { findInJson, invalidArgument, isContainer, isWellFormed } from "../core/index.js";
+import { findInJson, isContainer, isWellFormed } from "../core/index.js";
 
 /**
- * Limits of one free-form JSON field (a loose kind's extra fields; typed maps such as claims).
+ * Limits of one free-form JSON field (the typed maps whose keys the caller chooses, such as claims).
  *
  * @example
  * freeFormViolations("settings", value, { ...FREE_FORM_LIMITS, maxDepth: 4 });
@@ -29,27 +29,9 @@ export const FREE_FORM_LIMITS: Readonly<FreeFormLimits> = {
   maxBytes: 16 * 1024,
 };
 
-/**
- * The limits of a loose resource as a whole (its free-form fields besides `name` and `description`).
- *
- * @example
- * LOOSE_RESOURCE_LIMITS.maxFields; // 32
- */
-export const LOOSE_RESOURCE_LIMITS = {
-  /** Free-form fields per resource. */
-  maxFields: 32,
-  /** Length of a field name, UTF-16 code units. */
-  maxNameLength: 64,
-  /** The resource's JSON text, bytes of UTF-8. */
-  maxBytes: 64 * 1024,
-  field: FREE_FORM_LIMITS,
-} as const;
-
 // Names that every plain object answers to: a key of this name would be confused with the inherited
 // member wherever code looks a key up (`obj[key]`), so free-form data may not use them.
 const RESERVED = new Set(Object.getOwnPropertyNames(Object.prototype));
-// A loose resource's own typed fields and those the service sets: not free-form.
-const NOT_FREE_FORM = new Set(["name", "description", "uid", "createTime", "updateTime"]);
 
 const join = (field: string, path: string) =>
   field === "" ? path : path === "" ? field : `${field}.${path}`;
@@ -114,62 +96,6 @@ export function freeFormViolations(
     return [{ field, description: `is ${bytes} bytes of JSON, more than the limit of ${limits.maxBytes}` }];
   }
   return [];
-}
-
-/**
- * The violations of a loose resource's fields ({@link LOOSE_RESOURCE_LIMITS}): how many free-form
- * fields, each field's name and value ({@link freeFormViolations}), and the total size. `name`,
- * `description` and the service's fields are not free-form and are skipped.
- *
- * @example
- * looseFieldViolations({ name: "github", toString: 1 });
- * // [{ field: "toString", description: "is a reserved name (a member of every JSON object): choose another" }]
- */
-export function looseFieldViolations(fields: Record<string, unknown>): FieldViolation[] {
-  const limits = LOOSE_RESOURCE_LIMITS;
-  const free = Object.keys(fields).filter((k) => !NOT_FREE_FORM.has(k));
-  const violations: FieldViolation[] = [];
-  if (free.length > limits.maxFields) {
-    violations.push({
-      field: "body",
-      description: `has ${free.length} fields besides name and description, more than the limit of ${limits.maxFields}`,
-    });
-  }
-  for (const key of free.slice(0, limits.maxFields + 1)) {
-    const problem = looseFieldNameProblem(key);
-    if (problem !== undefined) violations.push({ field: key, description: problem });
-    else violations.push(...freeFormViolations(key, fields[key], limits.field));
-  }
-  if (violations.length > 0) return violations;
-  const bytes = Buffer.byteLength(JSON.stringify(fields));
-  return bytes > limits.maxBytes
-    ? [{ field: "body", description: `is ${bytes} bytes of JSON, more than the limit of ${limits.maxBytes}` }]
-    : [];
-}
-
-/**
- * Why `name` cannot name a loose resource's field (in a body or an update mask), or undefined: the
- * key rule of {@link freeFormKeyProblem}, and at most {@link LOOSE_RESOURCE_LIMITS}.maxNameLength.
- *
- * @example
- * looseFieldNameProblem("constructor"); // "is a reserved name (a member of every JSON object): choose another"
- */
-export function looseFieldNameProblem(name: string): string | undefined {
-  if (name.length > LOOSE_RESOURCE_LIMITS.maxNameLength) {
-    return `is longer than ${LOOSE_RESOURCE_LIMITS.maxNameLength} characters`;
-  }
-  return freeFormKeyProblem(name);
-}
-
-/**
- * Throws code 3 with the violations of {@link looseFieldViolations}, if any.
- *
- * @example
- * checkLooseFields(body); // throws for { name: "x", settings: <nested 9 deep> }
- */
-export function checkLooseFields(fields: Record<string, unknown>): void {
-  const violations = looseFieldViolations(fields);
-  if (violations.length > 0) throw invalidArgument(violations);
 }
 
 /**

@@ -1,14 +1,10 @@
 export type { FreeFormLimits } from "./field-limits.js";
 export {
-  checkLooseFields,
   FREE_FORM_LIMITS,
   freeForm,
   freeFormKeyProblem,
   freeFormRefinement,
   freeFormViolations,
-  LOOSE_RESOURCE_LIMITS,
-  looseFieldNameProblem,
-  looseFieldViolations,
 } from "./field-limits.js";
 export type { GroupFixture, SeedCounts } from "./fixtures.js";
 export { Fixtures, loadFixtures } from "./fixtures.js";

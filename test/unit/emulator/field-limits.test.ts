@@ -5,7 +5,6 @@ import {
   freeForm,
   freeFormRefinement,
   freeFormViolations,
-  looseFieldViolations,
 } from "../../../emulator/resources/index.js";
 
 const nested = (levels: number): unknown => {
@@ -43,15 +42,6 @@ describe("freeFormViolations", () => {
       { field: "m.ok.constructor", description: expect.stringMatching(/^key is a reserved name/) },
     ]);
     expect(freeFormViolations("m", { v: "\ud800" })[0]?.field).toBe("m.v");
-  });
-});
-
-describe("looseFieldViolations", () => {
-  test("skips name, description and service fields; checks the rest by name", () => {
-    expect(looseFieldViolations({ name: "n", description: "d", uid: "u", issuer: "https://x" })).toEqual([]);
-    expect(
-      looseFieldViolations({ name: "n", valueOf: 1, [`${"k".repeat(65)}`]: 1 }).map((v) => v.field),
-    ).toEqual(["valueOf", "k".repeat(65)]);
   });
 });
 
