@@ -1,6 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { StubType } from "../stub/index.js";
 import { stubFor } from "../stub/index.js";
+import { hideRpcResponseValues } from "./hide-rpc-response-values.js";
 
 /**
  * Base of every pulumi-irv resource class (`pulumi-nodejs:dynamic/irv:<type>`). It owns the two
@@ -11,6 +12,7 @@ import { stubFor } from "../stub/index.js";
  *   id; an output-based `uid` would be unknown there, and every child fed from it (`parentUid`,
  *   `groupUid`, `identityUid`) would preview as a replacement that `up` never makes. A real
  *   replacement still gives a new, unknown id, so what must follow it is still replaced.
+ * - secret outputs stay out of @pulumi/pulumi's debug messages (see `hideRpcResponseValues`).
  * - every output key is declared (as `undefined` in the registered props), so that it appears on
  *   the resource object.
  *
@@ -32,6 +34,7 @@ export abstract class IrvResource extends pulumi.dynamic.Resource {
     outputKeys: readonly string[],
     opts?: pulumi.CustomResourceOptions,
   ) {
+    hideRpcResponseValues();
     const props: Record<string, unknown> = { ...inputs };
     for (const key of outputKeys) props[key] = undefined;
     super(stubFor(type), name, props, opts, "irv", type);

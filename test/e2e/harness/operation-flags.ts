@@ -16,6 +16,9 @@ export interface FlagOptions {
   replace?: string[];
   exclude?: string[];
   parallel?: number;
+  debug?: boolean;
+  logToStdErr?: boolean;
+  logVerbosity?: number;
 }
 
 type Flag =
@@ -29,11 +32,13 @@ type Flag =
         | "continueOnError"
         | "clearPendingCreates"
         | "excludeProtected"
-        | "suppressOutputs";
+        | "suppressOutputs"
+        | "debug"
+        | "logToStdErr";
       takes: "nothing";
     }
   | { option: "target" | "replace" | "exclude"; takes: "urn" }
-  | { option: "parallel"; takes: "number" };
+  | { option: "parallel" | "logVerbosity"; takes: "number" };
 
 /** Each supported flag, the option it becomes and the operations that accept it (as the CLI does). */
 const FLAGS: Record<string, Flag & { ops: readonly Operation[] }> = {
@@ -62,6 +67,10 @@ const FLAGS: Record<string, Flag & { ops: readonly Operation[] }> = {
   "--replace": { option: "replace", takes: "urn", ops: ["preview", "up"] },
   "--exclude": { option: "exclude", takes: "urn", ops: ["preview", "up", "refresh", "destroy"] },
   "--parallel": { option: "parallel", takes: "number", ops: ["preview", "up", "refresh", "destroy"] },
+  // What a user turns on to see more: debug events in the display, the CLI's own logs on stderr.
+  "--debug": { option: "debug", takes: "nothing", ops: ["preview", "up", "refresh", "destroy"] },
+  "--logtostderr": { option: "logToStdErr", takes: "nothing", ops: ["preview", "up", "refresh", "destroy"] },
+  "-v": { option: "logVerbosity", takes: "number", ops: ["preview", "up", "refresh", "destroy"] },
 };
 
 /**

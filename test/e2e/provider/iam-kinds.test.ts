@@ -1,7 +1,8 @@
 // Role, Identity variants, IdentityProvider, GroupInvite and AccountAssociations on the real engine
 // against a fresh emulator: create, a no-change preview with no API call, one PATCH per in-place
 // change with its exact mask, replace, refresh drift, out-of-band delete, import, static get,
-// destroy, and the secrets (client secret, invite code) nowhere in plain text.
+// destroy, and the secrets (client secret, static issuer keys, invite code) nowhere in plain text.
+import { exportJWK, generateKeyPair } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OperationResult, TestStack } from "../harness/index.js";
 import { createStack, diagnostics, fixtureDir } from "../harness/index.js";
@@ -20,6 +21,14 @@ type Spec = {
 
 const FIRST_SECRET = "idp-client-secret-first-4c1f9a";
 const SECOND_SECRET = "idp-client-secret-second-8d2e7b";
+// The fixture decodes its secrets, so the engine cannot mask them by their config values.
+const base64 = (text: string) => Buffer.from(text).toString("base64");
+// Everything a user turns on to see more of what happens.
+const VERBOSE = ["--debug", "-v", "9", "--logtostderr"];
+// At -v=9 the engine itself logs every property of every RPC it marshals, secrets included
+// (sdk/go/common/resource/plugin/rpc.go of the CLI, lines 98 and 348 at v3.259.0: config secrets
+// alone are masked). Nothing a provider does can change that; README, "Secrets", says so.
+const engineRpcTrace = /^.*"msg":"(Un)?[mM]arshaling property for RPC\[.*$/gm;
 
 const current: Spec = {
   roles: [{ key: "auditor", description: "Reads the tree", capabilities: ["identity.list", "groups.list"] }],
@@ -31,6 +40,14 @@ const current: Spec = {
         subjectPattern: "repo:acme/app:ref:refs/heads/.*",
       },
     },
+    {
+      key: "keys",
+      static: {
+        issuer: "https://ci.internal.example",
+        subject: "deployer",
+        expiration: new Date(Date.now() + 180 * 86_400_000).toISOString().replace(/\.\d+Z$/, "Z"),
+      },
+    },
   ],
   idps: [
     { key: "sso", defaultRole: "auditor", oidc: { issuer: "https://login.example.com", clientId: "irv" } },
@@ -39,21 +56,19 @@ const current: Spec = {
   accounts: [{ key: "clouds", amazon: { account: "123456789012" }, github: { installations: [{ id: 42 }] } }],
 };
 
-// @pulumi/pulumi's own debug diagnostics print each RegisterResource answer whole, secret values
-// included (the engine masks only config secrets there); every other event must hold none.
-const notDebug = (e: { diagnosticEvent?: { severity?: string } }) => e.diagnosticEvent?.severity !== "debug";
-
 describe("the IAM kinds on the real engine", () => {
   let irv: TestEmulator;
   let stack: TestStack;
   let outputs: Record<string, Record<string, string>>;
   const runs: OperationResult[] = [];
   const codes: string[] = [];
+  // The public key's x coordinate: it shows wherever the JWKS text does, however it is escaped.
+  let issuerKeyX = "";
 
-  const apply = async (): Promise<OperationResult> => {
+  const apply = async (args: string[] = []): Promise<OperationResult> => {
     await stack.setConfig({ spec: JSON.stringify(current) });
     await irv.resetStats();
-    const result = await stack.up();
+    const result = await stack.up({ args });
     runs.push(result);
     expect(diagnostics(result.events, "error")).toEqual([]);
     outputs = result.outputs as typeof outputs;
@@ -63,12 +78,16 @@ describe("the IAM kinds on the real engine", () => {
 
   beforeAll(async () => {
     irv = await startTestEmulator();
+    const { publicKey } = await generateKeyPair("ES256", { extractable: true });
+    const jwk = await exportJWK(publicKey);
+    issuerKeyX = jwk.x as string;
     stack = await createStack({
       program: fixtureDir("iam-kinds-program"),
       config: {
         ...irv.config,
         spec: JSON.stringify(current),
-        idpSecret: { value: FIRST_SECRET, secret: true },
+        idpSecret: { value: base64(FIRST_SECRET), secret: true },
+        issuerKeys: { value: base64(JSON.stringify({ keys: [jwk] })), secret: true },
       },
     });
   });
@@ -79,11 +98,11 @@ describe("the IAM kinds on the real engine", () => {
   });
 
   it("creates each kind with one POST", async () => {
-    await apply();
+    await apply(VERBOSE);
     expect(resourceRoutes((await irv.stats()).requests)).toEqual({
       "POST /iam/v2beta1/groups/*": 1,
       "POST /iam/v2beta1/roles/*": 1,
-      "POST /iam/v2beta1/identities/*": 1,
+      "POST /iam/v2beta1/identities/*": 2,
       "POST /iam/v2beta1/identityProviders/*": 1,
       "POST /iam/v2beta1/groupInvites/*": 1,
       "POST /iam/v2beta1/accountAssociations/*": 1,
@@ -97,7 +116,7 @@ describe("the IAM kinds on the real engine", () => {
 
   it("makes no resource API call on a preview without changes", async () => {
     await irv.resetStats();
-    const result = await stack.preview({ args: ["--expect-no-changes"] });
+    const result = await stack.preview({ args: ["--expect-no-changes", ...VERBOSE] });
     runs.push(result);
     expect(resourceRoutes((await irv.stats()).requests)).toEqual({});
   });
@@ -124,7 +143,7 @@ describe("the IAM kinds on the real engine", () => {
       awsUserIdPattern: "AROA.*",
     };
     delete current.accounts[0]!.github;
-    await stack.setConfig({ idpSecret: { value: SECOND_SECRET, secret: true } });
+    await stack.setConfig({ idpSecret: { value: base64(SECOND_SECRET), secret: true } });
     const before = outputs;
     await apply();
     const stats = await irv.stats();
@@ -197,13 +216,19 @@ describe("the IAM kinds on the real engine", () => {
     runs.push(await stack.preview({ args: ["--expect-no-changes"] }));
   });
 
-  it("keeps the client secret and the invite codes out of the state, the event logs and the CLI output", async () => {
+  // Regression: @pulumi/pulumi's debug message of each RegisterResource answer printed secret
+  // outputs (the invite code, a client secret or issuer keys the engine had no copy of) in plain text.
+  it("keeps the client secret, the issuer keys and the invite codes out of the state, every engine event (debug ones included) and the CLI output, even with --debug -v=9 --logtostderr", async () => {
     expect(codes.length).toBeGreaterThanOrEqual(2);
-    const secrets = [FIRST_SECRET, SECOND_SECRET, ...codes];
+    const secrets = [FIRST_SECRET, SECOND_SECRET, issuerKeyX, ...codes];
     const plain = JSON.stringify(await stack.exportState());
     const revealed = JSON.stringify(await stack.exportState({ showSecrets: true }));
     expect(revealed).toContain(SECOND_SECRET);
+    expect(revealed).toContain(issuerKeyX);
     expect(revealed).toContain(codes.at(-1));
+    // The verbose runs did print the engine's debug events and logs.
+    expect(runs.filter((r) => r.stdout.includes("RegisterResource RPC finished"))).toHaveLength(2);
+    expect(runs.filter((r) => r.stderr.includes("RegisterResource RPC finished"))).toHaveLength(2);
     // Where a secret shows, with what is around it (so a failure says which event holds it).
     const leak = (text: string, secret: string) => {
       const at = text.indexOf(secret);
@@ -212,8 +237,8 @@ describe("the IAM kinds on the real engine", () => {
     for (const secret of secrets) {
       expect(leak(plain, secret)).toBe("");
       for (const run of runs) {
-        expect(leak(run.stdout + run.stderr, secret)).toBe("");
-        expect(leak(JSON.stringify(run.events.filter(notDebug)), secret)).toBe("");
+        expect(leak(run.stdout + run.stderr.replace(engineRpcTrace, ""), secret)).toBe("");
+        expect(leak(JSON.stringify(run.events), secret)).toBe("");
       }
     }
   });
