@@ -75,6 +75,26 @@ describe("the policy pack on pulumi preview", () => {
     expect(await irv.admin.groups.collect({ descendantsOf: irv.emulator.orgUid })).toEqual([]);
   });
 
+  it("warns about a root binding of a custom role granting everything the owner role does", async () => {
+    const stack = await createStack({
+      program: path.join(root, "examples", "owner-equivalent-role"),
+      config: irv.config,
+    });
+    stacks.push(stack);
+    const result = await stack.preview({ policyPacks: [PACK] });
+    // Advisory: the preview passes, with the warning on the binding.
+    expect(result.exitCode).toBe(0);
+    expect(
+      policyViolations(result.events).map(
+        (v) => `${v.enforcementLevel} ${v.policyName} ${v.resourceUrn?.split("::").pop()}: ${v.message}`,
+      ),
+    ).toEqual([
+      expect.stringMatching(
+        /^advisory no-broad-owner-binding deploy-ci-admins: .*grants the custom role "org-admins", which grants every capability of the owner role, in the root organization/s,
+      ),
+    ]);
+  });
+
   it("lets a conforming org tree through without a violation", async () => {
     const spec = {
       groups: [

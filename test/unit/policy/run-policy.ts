@@ -1,4 +1,11 @@
-import type { ReportViolation, ResourceValidationArgs, ResourceValidationPolicy } from "@pulumi/policy";
+import type {
+  PolicyResource,
+  ReportViolation,
+  ResourceValidationArgs,
+  ResourceValidationPolicy,
+  StackValidationArgs,
+  StackValidationPolicy,
+} from "@pulumi/policy";
 
 /**
  * Runs one policy on one resource, as the policy runner would, and returns the messages.
@@ -26,5 +33,49 @@ export async function violations(
     report: ReportViolation,
   ) => void | Promise<void>;
   await validate(args, (m: string) => out.push(m));
+  return out;
+}
+
+/** A resource as a stack policy sees it; `roleFrom` makes its `roleUid` come from that resource. */
+export interface StackResource {
+  type: string;
+  name: string;
+  props: Record<string, unknown>;
+  roleFrom?: StackResource;
+}
+
+/**
+ * Runs a stack policy on resources, as the policy runner would, and returns each message with the
+ * name of the resource it names.
+ *
+ * @example
+ * expect(await stackViolations(noBroadOwnerBinding, [role, binding])).toEqual([["admins-binding", "…"]]);
+ */
+export async function stackViolations(
+  policy: Pick<StackValidationPolicy, "validateStack">,
+  resources: StackResource[],
+): Promise<[string | undefined, string][]> {
+  const urn = (r: StackResource) => `urn:pulumi:dev::p::${r.type}::${r.name}`;
+  const built = new Map<StackResource, PolicyResource>();
+  for (const r of resources)
+    built.set(r, {
+      type: r.type,
+      name: r.name,
+      urn: urn(r),
+      props: r.props,
+      dependencies: [],
+      propertyDependencies: {},
+    } as unknown as PolicyResource);
+  for (const r of resources) {
+    const from = r.roleFrom && built.get(r.roleFrom);
+    if (from) (built.get(r) as PolicyResource).propertyDependencies.roleUid = [from];
+  }
+  const out: [string | undefined, string][] = [];
+  const args = { resources: [...built.values()], getConfig: () => ({}) } as unknown as StackValidationArgs;
+  const validate = policy.validateStack as (
+    a: StackValidationArgs,
+    report: ReportViolation,
+  ) => void | Promise<void>;
+  await validate(args, (m: string, u?: string) => out.push([u?.split("::").pop(), m]));
   return out;
 }
