@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TestStack } from "../harness/index.js";
+import type { EngineEvent, TestStack } from "../harness/index.js";
 import { createStack, fixtureDir, policyViolations } from "../harness/index.js";
 import type { TestEmulator } from "../support/irv-emulator.js";
 import { startTestEmulator } from "../support/irv-emulator.js";
@@ -18,6 +18,13 @@ function packConfig(config: object): string {
   const file = path.join(mkdtempSync(path.join(tmpdir(), "irv-policy-")), "policy-config.json");
   writeFileSync(file, JSON.stringify(config));
   return file;
+}
+
+// Each violation as "<level> <policy> <resource name>: <message>".
+function described(events: EngineEvent[]): string[] {
+  return policyViolations(events).map(
+    (v) => `${v.enforcementLevel} ${v.policyName} ${v.resourceUrn?.split("::").pop()}: ${v.message}`,
+  );
 }
 
 describe("the policy pack on pulumi preview", () => {
@@ -36,7 +43,7 @@ describe("the policy pack on pulumi preview", () => {
   it("blocks a program with mistakes and names each policy, resource and problem", async () => {
     const stack = await createStack({
       program: path.join(root, "examples", "policy-violations"),
-      config: irv.config,
+      config: { ...irv.config, ssoClientSecret: { value: "sso-client-secret", secret: true } },
     });
     stacks.push(stack);
     const owner = (await irv.admin.roles.list({ name: "owner" })).items[0]!;
@@ -46,9 +53,7 @@ describe("the policy pack on pulumi preview", () => {
       allowFailure: true,
     });
     expect(result.exitCode).not.toBe(0);
-    const found = policyViolations(result.events).map(
-      (v) => `${v.enforcementLevel} ${v.policyName} ${v.resourceUrn?.split("::").pop()}: ${v.message}`,
-    );
+    const found = described(result.events);
     expect(found).toEqual(
       expect.arrayContaining([
         expect.stringMatching(
@@ -69,9 +74,28 @@ describe("the policy pack on pulumi preview", () => {
         expect.stringMatching(
           /^mandatory identity-match-too-broad payments-deploy: .*subjectPattern "repo:acme\/\.\*" (matches any value|spans GitHub repositories)/s,
         ),
+        expect.stringMatching(
+          /^advisory custom-role-least-privilege platform-admin: .*The role "platform-admin" grants role_bindings\.create, roles\.create below the root/s,
+        ),
       ]),
     );
-    // Nothing was created: the preview stopped the change before any write.
+    // Every policy could judge every resource, new groups' and roles' unknown uids notwithstanding.
+    expect(found.filter((f) => f.includes("can't run policy"))).toEqual([]);
+    // A preview stops at the first resource the provider refuses (the team's name): with the name
+    // fixed, the next preview of the same stack reaches the identity provider behind it.
+    await stack.setConfig({ teamName: "payments" });
+    const next = await stack.preview({ policyPacks: [PACK], allowFailure: true });
+    expect(next.exitCode).not.toBe(0);
+    const nextFound = described(next.events);
+    expect(nextFound).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(
+          /^mandatory idp-issuer-https sso: .*oidc\.issuer "http:\/\/sso\.example\.com" is not an https URL/s,
+        ),
+      ]),
+    );
+    expect(nextFound.filter((f) => f.includes("group-name-pattern"))).toEqual([]);
+    // Nothing was created: the previews stopped the change before any write.
     expect(await irv.admin.groups.collect({ descendantsOf: irv.emulator.orgUid })).toEqual([]);
   });
 
@@ -84,11 +108,7 @@ describe("the policy pack on pulumi preview", () => {
     const result = await stack.preview({ policyPacks: [PACK] });
     // Advisory: the preview passes, with the warning on the binding.
     expect(result.exitCode).toBe(0);
-    expect(
-      policyViolations(result.events).map(
-        (v) => `${v.enforcementLevel} ${v.policyName} ${v.resourceUrn?.split("::").pop()}: ${v.message}`,
-      ),
-    ).toEqual([
+    expect(described(result.events)).toEqual([
       expect.stringMatching(
         /^advisory no-broad-owner-binding deploy-ci-admins: .*grants the custom role "org-admins", which grants every capability of the owner role, in the root organization/s,
       ),

@@ -6,7 +6,7 @@ import {
   inviteExpirationBounded,
 } from "../../../policy/policies/index.js";
 import { TYPE } from "../../../policy/type-tokens.js";
-import { violations } from "./run-policy.js";
+import { violations, withUnknown } from "./run-policy.js";
 
 const ORG = "0123456789abcdef0123456789abcdef01234567";
 const GHA = "https://token.actions.githubusercontent.com";
@@ -102,5 +102,14 @@ describe("custom-role-least-privilege", () => {
         capabilities: ["groups.list", "role_bindings.list"],
       }),
     ).toEqual([]);
+  });
+
+  // Regression: a role in a group the same preview creates (its uid unknown) made Pulumi report
+  // "can't run policy 'custom-role-least-privilege' … during preview" instead of checking it.
+  it("counts a role whose parent group is new in this preview (uid unknown) as below the root", async () => {
+    const props = withUnknown({ parentUid: "", capabilities: ["roles.create"] }, "parentUid");
+    expect(await violations(customRoleLeastPrivilege, TYPE.Role, props, {}, "team-admin")).toEqual([
+      expect.stringContaining('The role "team-admin" grants roles.create below the root'),
+    ]);
   });
 });

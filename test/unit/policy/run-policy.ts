@@ -79,3 +79,20 @@ export async function stackViolations(
   await validate(args, (m: string, u?: string) => out.push([u?.split("::").pop(), m]));
   return out;
 }
+
+/**
+ * Props as the policy runner passes them in a preview where `unknown` keys are not known yet:
+ * reading one throws, as the runner's proxy does.
+ *
+ * @example
+ * await violations(customRoleLeastPrivilege, TYPE.Role, withUnknown({ capabilities }, "parentUid"));
+ */
+export function withUnknown(props: Record<string, unknown>, ...unknown: string[]): Record<string, unknown> {
+  return new Proxy(props, {
+    get: (target, key) => {
+      if (typeof key === "string" && unknown.includes(key))
+        throw new Error(`string value at .${key} can't be known during preview`);
+      return target[key as string];
+    },
+  });
+}
