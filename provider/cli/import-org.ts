@@ -20,7 +20,7 @@ export interface ImportOrgOptions {
   root: string;
   /** Where to write the project. Default the current directory. */
   out?: string | undefined;
-  /** Kinds to include (`groups`, `identities`, `roleBindings`); default all. */
+  /** Kinds to include (the `kind` of each {@link ORG_KINDS} entry: `groups`, `roles`, …); default all. */
   kinds?: readonly string[] | undefined;
   /** Project name. Default `irv-org`. */
   project?: string | undefined;
@@ -97,7 +97,7 @@ export async function importOrg(options: ImportOrgOptions): Promise<ImportOrgRep
   for (const o of objects)
     if (o.unsupported === undefined) resources[o.className] = (resources[o.className] ?? 0) + 1;
   const skipped = objects.filter((o) => o.unsupported !== undefined).length;
-  if (skipped > 0) progress(`${skipped} objects have no resource in this version: listed in README.md`);
+  if (skipped > 0) progress(`${skipped} objects not generated (group invites): listed in README.md`);
   progress(`wrote ${written.length} files to ${out}: ${objects.length - skipped} resources`);
   return { files: written, resources };
 }

@@ -1,14 +1,31 @@
 import type { IrvClient } from "../../sdk/index.js";
+import type { KindDefinition, Props } from "../runtime/index.js";
+import {
+  accountAssociationsKind,
+  groupInviteKind,
+  groupKind,
+  identityKind,
+  identityProviderKind,
+  roleBindingKind,
+  roleKind,
+} from "../runtime/index.js";
 
 /**
- * A constructor argument of a generated resource: a literal, the `uid` of another object (a
- * variable when that object is generated too), or a write-only field the user must supply as a
- * secret config value.
+ * A constructor argument of a generated resource: a literal (a list renders as an array), the
+ * `uid` of another object (a variable when that object is generated too), a write-only field the
+ * user must supply as a secret config value, or an object of further arguments.
  *
  * @example
- * const args: Record<string, Arg> = { parentUid: { ref: parentUid }, name: "team-a" };
+ * const args: Record<string, Arg> = { parentUid: { ref: parentUid }, name: "team-a", capabilities: ["groups.list"] };
  */
-export type Arg = string | { ref: string } | { secret: string } | { fields: Record<string, Arg> };
+export type Arg =
+  | string
+  | number
+  | boolean
+  | readonly Arg[]
+  | { ref: string }
+  | { secret: string }
+  | { fields: Record<string, Arg> };
 
 /**
  * One object of the organization, ready to render.
@@ -25,7 +42,7 @@ export interface OrgObject {
   /** The group it lives in: its logical name qualifies a base name shared with another object. */
   parentUid: string;
   args: Record<string, Arg>;
-  /** Why the provider has no resource for this object yet: it is listed in the README, not generated. */
+  /** Why it is not generated: it is listed in the README with this reason instead. */
   unsupported?: string;
 }
 
@@ -35,7 +52,7 @@ export interface OrgObject {
  * `read` returns (so the import adopts it unchanged). A new kind is one entry.
  *
  * @example
- * const objects = await ORG_KINDS.groups.list(client, rootUid);
+ * const objects = await ORG_KINDS[0]?.list(client, rootUid);
  */
 export interface OrgKind {
   /** Name used by `--kinds`. */
@@ -61,80 +78,148 @@ export function slug(name: string): string {
   return s === "" ? "unnamed" : s;
 }
 
-const withDescription = (args: Record<string, Arg>, description: string | undefined) =>
-  description ? { ...args, description } : args;
-
 /**
- * The kinds `import-org` generates, in declaration order (a kind refers only to earlier ones).
+ * The arguments of a resource from the inputs the provider reads back (`inputsOf`): inputs named in
+ * `refs` become references, the dotted paths in `secrets` (write-only, never returned) secret
+ * config entries named after the field; everything else is a literal.
  *
  * @example
- * ORG_KINDS.map((k) => k.kind); // ["groups", "identities", "roleBindings"]
+ * argsOf({ parentUid: root, name: "a", oidc: { clientSecret: "" } }, ["parentUid"], ["oidc.clientSecret"]);
+ * // { parentUid: { ref: root }, name: "a", oidc: { fields: { clientSecret: { secret: "clientSecret" } } } }
  */
-export const ORG_KINDS: readonly OrgKind[] = [
-  {
-    kind: "groups",
+export function argsOf(
+  inputs: Props,
+  refs: readonly string[],
+  secrets: readonly string[] = [],
+): Record<string, Arg> {
+  const arg = (value: unknown, path: string): Arg | undefined => {
+    if (secrets.includes(path)) return { secret: path.slice(path.lastIndexOf(".") + 1) };
+    if (refs.includes(path) && typeof value === "string") return { ref: value };
+    if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") return value;
+    if (Array.isArray(value)) return value.flatMap((v, i) => arg(v, `${path}.${i}`) ?? []);
+    if (typeof value === "object" && value !== null) return { fields: fieldsOf(value as Props, `${path}.`) };
+    return undefined;
+  };
+  const fieldsOf = (props: Props, prefix: string) => {
+    const out: Record<string, Arg> = {};
+    for (const [key, value] of Object.entries(props)) {
+      const a = arg(value, `${prefix}${key}`);
+      if (a !== undefined) out[key] = a;
+    }
+    return out;
+  };
+  return fieldsOf(inputs, "");
+}
+
+/** What one kind's entry says; {@link orgKind} turns it into the generic reader. */
+interface OrgKindSpec<Server extends { uid: string }> {
+  kind: string;
+  // biome-ignore lint/suspicious/noExplicitAny: only `inputsOf` is used, whatever the kind's inputs.
+  definition: KindDefinition<any, Server>;
+  list(client: IrvClient, rootUid: string): Promise<Server[]>;
+  /** Inputs that hold the uid of another object (a parent, a role). */
+  refs: readonly string[];
+  /** Dotted paths of write-only inputs: required secret config entries of the generated program. */
+  secrets?: readonly string[];
+  baseName(server: Server): string;
+  /** Default: the uid's parent. */
+  parentUid?(server: Server): string;
+  /** Why objects of this kind are listed in the README instead of generated. */
+  notGenerated?(server: Server): string;
+}
+
+function orgKind<Server extends { uid: string }>(spec: OrgKindSpec<Server>): OrgKind {
+  const className = spec.definition.type;
+  return {
+    kind: spec.kind,
     async list(client, root) {
-      const groups = await client.groups.collectParallel({ descendantsOf: root }, PAGES);
-      return groups.map((g) => ({
-        uid: g.uid,
-        className: "Group",
-        baseName: slug(g.name),
-        parentUid: parentOf(g.uid),
-        args: withDescription({ parentUid: { ref: parentOf(g.uid) }, name: g.name }, g.description),
-      }));
-    },
-  },
-  {
-    kind: "identities",
-    async list(client, root) {
-      const identities = await client.identities.collectParallel({ descendantsOf: root }, PAGES);
-      return identities.map((i): OrgObject => {
+      return (await spec.list(client, root)).map((s) => {
         const base = {
-          uid: i.uid,
-          className: "Identity",
-          baseName: slug(i.name),
-          parentUid: parentOf(i.uid),
+          uid: s.uid,
+          className,
+          baseName: spec.baseName(s),
+          parentUid: spec.parentUid?.(s) ?? parentOf(s.uid),
         };
-        // irv.iam.Identity takes a claimMatch of exactly an issuer and a subject today; the other
-        // identity variants (and claimMatch patterns) get a resource with issue 13.
-        const m = i.claimMatch;
-        const plain =
-          m !== undefined && m.issuer !== undefined && m.subject !== undefined && Object.keys(m).length === 2;
-        if (!plain || m?.issuer === undefined || m.subject === undefined)
-          return {
-            ...base,
-            args: {},
-            unsupported: "an identity other than a claimMatch of exactly issuer and subject",
-          };
-        return {
-          ...base,
-          args: withDescription(
-            {
-              groupUid: { ref: parentOf(i.uid) },
-              name: i.name,
-              claimMatch: { fields: { issuer: m.issuer, subject: m.subject } },
-            },
-            i.description,
-          ),
-        };
+        const why = spec.notGenerated?.(s);
+        if (why !== undefined) return { ...base, args: {}, unsupported: why };
+        return { ...base, args: argsOf(spec.definition.inputsOf(s), spec.refs, spec.secrets) };
       });
     },
-  },
-  {
+  };
+}
+
+/**
+ * Why `import-org` lists group invites instead of generating them: an adopted invite would be a
+ * resource whose one useful output (the code) is empty forever, and whose every edit replaces it
+ * with a new invite; invites are one-shot and expire, so they belong to whoever sends them.
+ *
+ * @example
+ * readme.push(`- ${uid}: ${INVITE_NOT_GENERATED}`);
+ */
+export const INVITE_NOT_GENERATED =
+  "an invite's code is returned by its create only, so an adopted invite would have no code, and every change to an invite replaces it: create new invites with irv.iam.GroupInvite instead";
+
+/**
+ * The kinds `import-org` generates, in declaration order (a kind refers only to earlier ones:
+ * bindings and identity providers to custom roles, everything to groups).
+ *
+ * @example
+ * ORG_KINDS.map((k) => k.kind); // ["groups", "roles", "identities", …]
+ */
+export const ORG_KINDS: readonly OrgKind[] = [
+  orgKind({
+    kind: "groups",
+    definition: groupKind,
+    list: (client, root) => client.groups.collectParallel({ descendantsOf: root }, PAGES),
+    refs: ["parentUid"],
+    baseName: (g) => slug(g.name),
+  }),
+  orgKind({
+    kind: "roles",
+    definition: roleKind,
+    // The root's own custom roles and those of every group below it (built-in roles have no parent).
+    list: async (client, root) =>
+      (await client.roles.collectParallel({ descendantsOf: root }, PAGES)).filter((r) => r.parentUid),
+    refs: ["parentUid"],
+    baseName: (r) => slug(r.name),
+    parentUid: (r) => r.parentUid ?? "",
+  }),
+  orgKind({
+    kind: "identities",
+    definition: identityKind,
+    list: (client, root) => client.identities.collectParallel({ descendantsOf: root }, PAGES),
+    refs: ["groupUid"],
+    baseName: (i) => slug(i.name),
+  }),
+  orgKind({
+    kind: "identityProviders",
+    definition: identityProviderKind,
+    list: (client, root) => client.identityProviders.collectParallel({ descendantsOf: root }, PAGES),
+    refs: ["parentUid", "defaultRoleUid"],
+    secrets: ["oidc.clientSecret"],
+    baseName: (p) => slug(p.name),
+  }),
+  orgKind({
+    kind: "accountAssociations",
+    definition: accountAssociationsKind,
+    list: (client, root) => client.accountAssociations.collectParallel({ descendantsOf: root }, PAGES),
+    refs: ["groupUid"],
+    baseName: (a) => slug(a.name),
+  }),
+  orgKind({
     kind: "roleBindings",
-    async list(client, root) {
-      const bindings = await client.roleBindings.collectParallel({ descendantsOf: root }, PAGES);
-      return bindings.map((b) => ({
-        uid: b.uid,
-        className: "RoleBinding",
-        baseName: `${slug(b.identity.name)}-${slug(b.role.name)}`,
-        parentUid: b.group.uid,
-        args: {
-          groupUid: { ref: b.group.uid },
-          identityUid: { ref: b.identity.uid },
-          roleUid: { ref: b.role.uid },
-        },
-      }));
-    },
-  },
+    definition: roleBindingKind,
+    list: (client, root) => client.roleBindings.collectParallel({ descendantsOf: root }, PAGES),
+    refs: ["groupUid", "identityUid", "roleUid"],
+    baseName: (b) => `${slug(b.identity.name)}-${slug(b.role.name)}`,
+    parentUid: (b) => b.group.uid,
+  }),
+  orgKind({
+    kind: "groupInvites",
+    definition: groupInviteKind,
+    list: (client, root) => client.groupInvites.collectParallel({ descendantsOf: root }, PAGES),
+    refs: [],
+    baseName: (i) => slug(i.email ?? "invite"),
+    notGenerated: () => INVITE_NOT_GENERATED,
+  }),
 ];

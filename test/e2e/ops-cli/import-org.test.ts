@@ -1,13 +1,29 @@
-// `pulumi-irv import-org` round trip: an organization made through the API (not Pulumi), with names
-// that need escaping (spaces, dots, leading digits, the same name in several groups), becomes a
-// generated program whose first `pulumi up` adopts everything without an API write, whose preview
-// then shows no change, and where one edit is one PATCH.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+// `pulumi-irv import-org` round trip: an organization of every writable IAM kind made through the
+// API (not Pulumi), with names that need escaping (spaces, dots, leading digits, the same name in
+// several groups), becomes a generated program whose first `pulumi up` adopts everything without an
+// API write, whose preview then shows no change, and where one edit is one PATCH. Group invites are
+// listed in the generated README, not generated; an identity provider's client secret is a required
+// secret config entry.
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestStack } from "../harness/index.js";
 import { createStack } from "../harness/index.js";
+import {
+  GENERATED_PER_GROUP,
+  identityVariant,
+  publicJwks,
+  seedGroupKinds,
+} from "../support/adoptable-org.js";
 import type { TestEmulator } from "../support/irv-emulator.js";
 import { startTestEmulator } from "../support/irv-emulator.js";
 import { runOpsCli } from "../support/ops-cli.js";
@@ -16,6 +32,9 @@ import { runOpsCli } from "../support/ops-cli.js";
 const GENERATED = fileURLToPath(new URL("../.generated/", import.meta.url));
 const TOP = ["payments", "2fa admins", "team.search", "ops", "9lives", "data platform", "web", "mobile"];
 const SUB = ["ci", "prod", "staging"];
+
+const secretKeys = (index: string) =>
+  [...index.matchAll(/config\.requireSecret\("([^"]+)"\)/g)].map((m) => m[1] as string);
 
 const writes = (requests: Record<string, number>) =>
   Object.fromEntries(
@@ -44,39 +63,47 @@ describe("pulumi-irv import-org", () => {
     const [viewer, editor] = (await Promise.all(
       ["viewer", "editor"].map(async (name) => (await admin.roles.list({ name })).items[0]?.uid as string),
     )) as [string, string];
+    const jwks = await publicJwks();
     // 8 top groups × 3 sub-groups (the same 3 names in each), 3 identities per sub-group (the
-    // same names again), each bound to viewer and the first also to editor: 32 + 72 + 96 = 200.
+    // same names again, cycling through every identity variant), each bound to viewer, the first
+    // also to editor, the second also to its top group's custom role; each top group has a custom
+    // role, an identity provider, account associations, and every fourth an invite:
+    // 32 + 72 + 120 + 24 = 248 generated, 2 invites listed.
     await Promise.all(
       TOP.map(async (top, i) => {
         const g = await admin.groups.create(org, {
           name: top,
           ...(i % 2 === 0 ? { description: `the ${top} team` } : {}),
         });
+        const deployer = await seedGroupKinds(admin, g.uid, i, viewer);
         await Promise.all(
-          SUB.map(async (sub) => {
+          SUB.map(async (sub, j) => {
             const s = await admin.groups.create(g.uid, { name: sub });
             await Promise.all(
               ["deploy bot", "ci.runner", "1st-responder"].map(async (name, k) => {
                 const id = await admin.identities.create(s.uid, {
                   name,
                   ...(k === 0 ? { description: "pushes releases" } : {}),
-                  claimMatch: {
-                    issuer: "https://token.actions.githubusercontent.com",
-                    subject: `repo:acme/${top}:${sub}:${k}`,
-                  },
+                  ...identityVariant((i * SUB.length + j) * 3 + k, `repo:acme/${top}:${sub}:${k}`, jwks),
                 });
                 await admin.roleBindings.create(s.uid, { identityUid: id.uid, roleUid: viewer });
                 if (k === 0) await admin.roleBindings.create(s.uid, { identityUid: id.uid, roleUid: editor });
+                if (k === 1)
+                  await admin.roleBindings.create(s.uid, { identityUid: id.uid, roleUid: deployer });
               }),
             );
           }),
         );
       }),
     );
-    objects = TOP.length * (1 + SUB.length * (1 + 3 + 4));
+    objects = TOP.length * (1 + GENERATED_PER_GROUP + SUB.length * (1 + 3 + 5));
   });
 
   afterAll(async () => {
+    // The invites are not in the program: they would keep their groups from being destroyed.
+    if (irv !== undefined)
+      for (const invite of await irv.admin.groupInvites.collect({ descendantsOf: irv.emulator.orgUid }))
+        await irv.admin.groupInvites.delete(invite.uid);
     await stack?.dispose();
     await irv?.close();
     if (workDir !== undefined) rmSync(workDir, { recursive: true, force: true });
@@ -100,8 +127,28 @@ describe("pulumi-irv import-org", () => {
     expect(index).toContain('irv.iam.getRoleOutput({ name: "viewer" })');
   });
 
+  it("lists group invites and the client secrets to set in the generated README", () => {
+    const readme = readFileSync(path.join(workDir, "a", "README.md"), "utf8");
+    expect(readme).toContain("`irv.iam.GroupInvite`: an invite's code is returned by its create only");
+    expect(readme.match(/^- `[0-9a-f/]+`$/gm)?.length).toBe(2);
+    const index = readFileSync(path.join(workDir, "a", "index.ts"), "utf8");
+    expect(index).not.toContain("GroupInvite");
+    for (const kind of ["Role", "IdentityProvider", "AccountAssociations"])
+      expect(index.match(new RegExp(`new irv\\.iam\\.${kind}\\(`, "g"))?.length, kind).toBe(TOP.length);
+    expect(index).toContain("roleUid: paymentsDeployer.uid");
+    for (const variant of ["subjectPattern:", "awsIdentity:", "static:", "servicePrincipal:"])
+      expect(index, variant).toContain(variant);
+    expect(secretKeys(index)).toHaveLength(TOP.length);
+    for (const key of secretKeys(index))
+      expect(readme).toContain(`pulumi config set --secret irv-org:${key} <value>`);
+  });
+
   it("adopts everything on the first up with no API write, then previews no change", async () => {
-    stack = await createStack({ program: path.join(workDir, "a"), config: irv.config });
+    const index = readFileSync(path.join(workDir, "a", "index.ts"), "utf8");
+    const secrets = Object.fromEntries(
+      secretKeys(index).map((k) => [k, { value: `set-by-the-user-${k}`, secret: true }]),
+    );
+    stack = await createStack({ program: path.join(workDir, "a"), config: { ...irv.config, ...secrets } });
     await irv.resetStats();
     await stack.up();
     expect(writes((await irv.stats()).requests)).toEqual({});
@@ -122,10 +169,38 @@ describe("pulumi-irv import-org", () => {
     expect(payments?.description).toBe("payments, edited");
   });
 
-  it("fails with a message naming the root when it does not exist", async () => {
-    const missing = `${irv.emulator.orgUid}/0123456789abcdef`;
-    const r = await importOrg(path.join(workDir, "missing"), missing);
+  // Runs last: the identity, role and binding it makes sit in the organization adopted above.
+  it("fails naming the root, writing nothing, when the caller may not read it or it does not exist", async () => {
+    const org = irv.emulator.orgUid;
+    const admin = irv.admin;
+    const subject = "repo:acme/reader:ref:refs/heads/main";
+    const reposOnly = await admin.roles.create(org, { name: "repos-only", capabilities: ["repo.list"] });
+    const reader = await admin.identities.create(org, {
+      name: "repos reader",
+      claimMatch: { issuer: irv.emulator.issuerUrl, subject },
+    });
+    await admin.roleBindings.create(org, { identityUid: reader.uid, roleUid: reposOnly.uid });
+    // The reader's own workload identity, not the admin token.
+    const { IRV_TOKEN: _, ...base } = process.env;
+    const readerEnv = {
+      ...base,
+      IRV_BASE_URL: irv.emulator.baseUrl,
+      IRV_AUTH_URL: irv.emulator.authUrl,
+      IRV_IDENTITY: reader.uid,
+      IRV_IDENTITY_TOKEN: await irv.emulator.mintIdentityToken({ subject }),
+    };
+    const denied = path.join(workDir, "denied");
+    const r = await runOpsCli(["import-org", "--root", org, "--out", denied], { env: readerEnv });
     expect(r.exitCode).toBe(1);
-    expect(r.stderr).toContain(`the root group ${missing} does not exist`);
+    expect(r.stderr).toContain(`the caller may not read the root group ${org}`);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(existsSync(denied)).toBe(false);
+
+    const missing = `${org}/0123456789abcdef`;
+    const out = path.join(workDir, "missing");
+    const m = await importOrg(out, missing);
+    expect(m.exitCode).toBe(1);
+    expect(m.stderr).toContain(`the root group ${missing} does not exist`);
+    expect(existsSync(out)).toBe(false);
   });
 });

@@ -2,8 +2,14 @@ import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { logicalNames, variableName } from "../../../../provider/cli/logical-names.js";
 import type { OrgObject } from "../../../../provider/cli/org-kinds.js";
-import { slug } from "../../../../provider/cli/org-kinds.js";
+import { argsOf, INVITE_NOT_GENERATED, slug } from "../../../../provider/cli/org-kinds.js";
 import { renderProgram } from "../../../../provider/cli/render-program.js";
+import {
+  accountAssociationsKind,
+  identityKind,
+  identityProviderKind,
+  roleKind,
+} from "../../../../provider/runtime/index.js";
 
 const ROOT = "0123456789abcdef0123456789abcdef01234567";
 const uid = (parent: string, n: number) => `${parent}/${n.toString(16).padStart(16, "0")}`;
@@ -125,18 +131,187 @@ describe("import-org program", () => {
 });
 
 describe("import-org objects without a resource", () => {
-  it("leaves them out of index.ts and lists them in the README", () => {
+  it("leaves group invites out of index.ts and lists them in the README under one reason", () => {
     const g = group(ROOT, 1, "payments");
-    const aws: OrgObject = {
-      uid: uid(g.uid, 2),
-      className: "Identity",
-      baseName: "aws",
+    const invite = (n: number): OrgObject => ({
+      uid: uid(g.uid, n),
+      className: "GroupInvite",
+      baseName: "invite",
       parentUid: g.uid,
       args: {},
-      unsupported: "an identity other than a claimMatch of exactly issuer and subject",
+      unsupported: INVITE_NOT_GENERATED,
+    });
+    const files = render([g, invite(2), invite(3)]);
+    expect(files["index.ts"]).not.toContain(invite(2).uid);
+    const readme = files["README.md"] as string;
+    expect(readme.split(INVITE_NOT_GENERATED).length).toBe(2);
+    expect(readme).toContain(
+      `\`irv.iam.GroupInvite\`: ${INVITE_NOT_GENERATED}.\n\n- \`${invite(2).uid}\`\n- \`${invite(3).uid}\``,
+    );
+  });
+});
+
+describe("import-org arguments of every kind", () => {
+  const SERVER_TIMES = { createTime: "2026-01-01T00:00:00Z", updateTime: "2026-01-01T00:00:00Z" };
+  const payments = uid(ROOT, 1);
+
+  it("turns a custom role into a Role with its capabilities, and a binding to it into a variable", () => {
+    const role = {
+      uid: "0123456789abcdef",
+      parentUid: payments,
+      name: "auditor",
+      description: "",
+      capabilities: ["roles.list", "groups.list"],
+      ...SERVER_TIMES,
     };
-    const files = render([g, aws]);
-    expect(files["index.ts"]).not.toContain(aws.uid);
-    expect(files["README.md"]).toContain(`- \`${aws.uid}\` (Identity): an identity other than a claimMatch`);
+    const args = argsOf(roleKind.inputsOf(role), ["parentUid"]);
+    expect(args).toEqual({
+      parentUid: { ref: payments },
+      name: "auditor",
+      capabilities: ["groups.list", "roles.list"],
+    });
+    const g = group(ROOT, 1, "payments");
+    const r: OrgObject = { uid: role.uid, className: "Role", baseName: "auditor", parentUid: payments, args };
+    const b: OrgObject = {
+      uid: uid(payments, 9),
+      className: "RoleBinding",
+      baseName: "ci-auditor",
+      parentUid: payments,
+      args: {
+        groupUid: { ref: payments },
+        identityUid: { ref: uid(payments, 8) },
+        roleUid: { ref: role.uid },
+      },
+    };
+    const index = render([g, r, b])["index.ts"] as string;
+    expect(index).toContain(
+      `const auditor = new irv.iam.Role("auditor", { parentUid: payments.uid, name: "auditor", capabilities: ["groups.list", "roles.list"] }, { import: "${role.uid}" });`,
+    );
+    expect(index).toContain("roleUid: auditor.uid");
+    expect(index).not.toContain("getRoleOutput");
+    expect(compiles(index)).toEqual([]);
+  });
+
+  it("writes every identity variant as the provider reads it, quoting claim names that are not identifiers", () => {
+    const identity = (fields: object) => ({ uid: uid(payments, 2), name: "ci", ...fields, ...SERVER_TIMES });
+    expect(
+      argsOf(
+        identityKind.inputsOf(
+          identity({
+            claimMatch: {
+              issuer: "https://token.actions.githubusercontent.com",
+              subjectPattern: "repo:acme/app:.*",
+              claims: { repository_owner: "acme", "https://x/groups": "ops" },
+            },
+          }),
+        ),
+        ["groupUid"],
+      ),
+    ).toEqual({
+      groupUid: { ref: payments },
+      name: "ci",
+      claimMatch: {
+        fields: {
+          issuer: "https://token.actions.githubusercontent.com",
+          subjectPattern: "repo:acme/app:.*",
+          claims: { fields: { repository_owner: "acme", "https://x/groups": "ops" } },
+        },
+      },
+    });
+    const aws = argsOf(identityKind.inputsOf(identity({ awsIdentity: { awsAccount: "123456789012" } })), []);
+    expect(aws.awsIdentity).toEqual({ fields: { awsAccount: "123456789012" } });
+    const sp = argsOf(identityKind.inputsOf(identity({ servicePrincipal: "INGESTER" })), []);
+    expect(sp.servicePrincipal).toBe("INGESTER");
+    const keys = JSON.stringify({ keys: [{ kty: "EC" }] });
+    const st = argsOf(
+      identityKind.inputsOf(
+        identity({
+          static: {
+            issuer: "https://ci",
+            subject: "d",
+            issuerKeys: keys,
+            expiration: "2027-01-01T00:00:00Z",
+          },
+        }),
+      ),
+      [],
+    );
+    expect(st.static).toEqual({
+      fields: { issuer: "https://ci", subject: "d", issuerKeys: keys, expiration: "2027-01-01T00:00:00Z" },
+    });
+    const g = group(ROOT, 1, "payments");
+    const withClaims: OrgObject = {
+      uid: uid(payments, 2),
+      className: "Identity",
+      baseName: "ci",
+      parentUid: payments,
+      args: {
+        claimMatch: {
+          fields: { claims: { fields: { repository_owner: "acme", "https://x/groups": "ops" } } },
+        },
+      },
+    };
+    const index = render([g, withClaims])["index.ts"] as string;
+    expect(index).toContain('claims: { repository_owner: "acme", "https://x/groups": "ops" }');
+    expect(compiles(index)).toEqual([]);
+  });
+
+  it("makes an identity provider's client secret a secret config entry and its default role a reference", () => {
+    const idp = {
+      uid: uid(payments, 3),
+      name: "sso",
+      defaultRole: VIEWER.uid,
+      oidc: { issuer: "https://accounts.example.com", clientId: "irv", additionalScopes: ["email"] },
+      ...SERVER_TIMES,
+    };
+    const args = argsOf(
+      identityProviderKind.inputsOf(idp),
+      ["parentUid", "defaultRoleUid"],
+      ["oidc.clientSecret"],
+    );
+    expect(args).toEqual({
+      parentUid: { ref: payments },
+      name: "sso",
+      defaultRoleUid: { ref: VIEWER.uid },
+      oidc: {
+        fields: {
+          issuer: "https://accounts.example.com",
+          clientId: "irv",
+          additionalScopes: ["email"],
+          clientSecret: { secret: "clientSecret" },
+        },
+      },
+    });
+    const o: OrgObject = {
+      uid: idp.uid,
+      className: "IdentityProvider",
+      baseName: "sso",
+      parentUid: payments,
+      args,
+    };
+    const files = render([group(ROOT, 1, "payments"), o]);
+    expect(files["index.ts"]).toContain("defaultRoleUid: viewerRole.uid");
+    expect(files["index.ts"]).toContain('clientSecret: config.requireSecret("ssoClientSecret")');
+    expect(files["README.md"]).toContain("pulumi config set --secret irv-org:ssoClientSecret <value>");
+    expect(files["README.md"]).toContain(
+      `- \`ssoClientSecret\`: the clientSecret of \`irv.iam.IdentityProvider\` "sso" (\`${idp.uid}\`)`,
+    );
+    expect(compiles(files["index.ts"] as string)).toEqual([]);
+  });
+
+  it("writes account associations with their provider blocks", () => {
+    const a = {
+      uid: uid(payments, 4),
+      name: "prod",
+      amazon: { account: "123456789012" },
+      github: { installations: [{ id: 42 }] },
+      ...SERVER_TIMES,
+    };
+    expect(argsOf(accountAssociationsKind.inputsOf(a), ["groupUid"])).toEqual({
+      groupUid: { ref: payments },
+      name: "prod",
+      amazon: { fields: { account: "123456789012" } },
+      github: { fields: { installations: [{ fields: { id: 42 } }] } },
+    });
   });
 });

@@ -40,7 +40,9 @@ describe("pulumi-irv", () => {
   it("import-org refuses an unknown kind, listing the known ones", async () => {
     const r = await run(["import-org", "--root", "0".repeat(40), "--kinds", "groups,repos"]);
     expect(r.code).toBe(2);
-    expect(r.err).toContain("unknown kind repos; known: groups, identities, roleBindings");
+    expect(r.err).toContain(
+      "unknown kind repos; known: groups, roles, identities, identityProviders, accountAssociations, roleBindings, groupInvites",
+    );
   });
 
   it("recover refuses a --since that is not a time", async () => {

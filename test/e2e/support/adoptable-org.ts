@@ -1,0 +1,124 @@
+// Objects of every writable IAM kind made through the API (not through Pulumi), for the import-org
+// e2e and bench: one custom role, identity provider, account associations and invite per group, and
+// identities that cycle through every variant. What one group gets depends only on its index.
+import { exportJWK, generateKeyPair } from "jose";
+import type { IdentityCreate, IrvClient } from "../../../sdk/index.js";
+
+/** How many identity variants {@link identityVariant} cycles through. */
+export const VARIANTS = 5;
+
+/**
+ * A public JWKS as JSON text, for static identities.
+ *
+ * @example
+ * const keys = await publicJwks();
+ */
+export async function publicJwks(): Promise<string> {
+  const { publicKey } = await generateKeyPair("ES256");
+  return JSON.stringify({ keys: [{ ...(await exportJWK(publicKey)), kid: "ci-1" }] });
+}
+
+/**
+ * The variant fields of identity `n` of a group: claimMatch exact, claimMatch with patterns and
+ * claims, AWS, static, service principal — in turn.
+ *
+ * @example
+ * await client.identities.create(group, { name: "ci", ...identityVariant(3, "repo:acme/app", jwks) });
+ */
+export function identityVariant(
+  n: number,
+  subject: string,
+  jwks: string,
+): Pick<IdentityCreate, "claimMatch" | "awsIdentity" | "static" | "servicePrincipal"> {
+  switch (n % VARIANTS) {
+    case 0:
+      return { claimMatch: { issuer: "https://token.actions.githubusercontent.com", subject } };
+    case 1:
+      return {
+        claimMatch: {
+          issuer: "https://token.actions.githubusercontent.com",
+          subjectPattern: `${subject.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:ref:refs/heads/.+`,
+          audience: "irv",
+          claims: { repository_owner: "acme", "https://acme.example/team": "platform" },
+        },
+      };
+    case 2:
+      return {
+        awsIdentity: {
+          awsAccount: "123456789012",
+          awsArnPattern: "arn:aws:sts::123456789012:assumed-role/deployer/.+",
+          awsUserIdPattern: "AROA[A-Z0-9]+:.+",
+        },
+      };
+    case 3:
+      return {
+        static: {
+          issuer: "https://ci.internal.example",
+          subject,
+          issuerKeys: jwks,
+          expiration: "2030-01-01T00:00:00Z",
+        },
+      };
+    default:
+      return { servicePrincipal: "INGESTER" };
+  }
+}
+
+/**
+ * Creates in `groupUid` the kinds besides groups and identities: a custom role `deployer`, an OIDC
+ * identity provider `sso` (default role: the custom role for even `n`, `viewerUid` for odd), account
+ * associations `clouds` with blocks depending on `n`, and (for `n % 4 === 0`) an invite with the
+ * custom role. Returns the custom role's uid.
+ *
+ * @example
+ * const deployer = await seedGroupKinds(admin, team.uid, 0, viewer);
+ */
+export async function seedGroupKinds(
+  client: IrvClient,
+  groupUid: string,
+  n: number,
+  viewerUid: string,
+): Promise<string> {
+  const role = await client.roles.create(groupUid, {
+    name: "deployer",
+    ...(n % 2 === 0 ? { description: "deploys releases" } : {}),
+    capabilities: ["groups.list", "identity.list", "repo.list", "tag.list"],
+  });
+  await Promise.all([
+    client.identityProviders.create(groupUid, {
+      name: "sso",
+      defaultRole: n % 2 === 0 ? role.uid : viewerUid,
+      oidc: {
+        issuer: "https://accounts.example.com",
+        clientId: `client-${n}`,
+        clientSecret: `secret-${n}`,
+        ...(n % 3 === 0 ? { additionalScopes: ["email", "profile"] } : {}),
+      },
+    }),
+    client.accountAssociations.create(groupUid, {
+      name: "clouds",
+      ...(n % 2 === 0
+        ? { amazon: { account: "123456789012" } }
+        : { google: { projectId: `p-${n}`, projectNumber: "42" } }),
+      ...(n % 3 === 0 ? { github: { installations: [{ id: 1000 + n }] } } : {}),
+      ...(n % 5 === 0 ? { chainguard: { serviceBindings: { INGESTER: `${groupUid.slice(-16)}` } } } : {}),
+    }),
+    n % 4 === 0
+      ? client.groupInvites.create(groupUid, {
+          role: role.uid,
+          // The API takes at most 30 days ahead.
+          expiration: new Date(Date.now() + 7 * 86_400_000).toISOString(),
+          email: `dev${n}@example.com`,
+        })
+      : undefined,
+  ]);
+  return role.uid;
+}
+
+/**
+ * The number of resources {@link seedGroupKinds} makes that import-org generates (the invite is listed, not generated).
+ *
+ * @example
+ * objects += groups * GENERATED_PER_GROUP;
+ */
+export const GENERATED_PER_GROUP = 3;
