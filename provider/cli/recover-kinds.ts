@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { IrvClient } from "../../sdk/index.js";
 import type { AnyKind } from "../runtime/index.js";
-import { groupKind, identityKind, roleBindingKind } from "../runtime/index.js";
+import { KIND_DEFINITIONS } from "../runtime/index.js";
 
 /**
  * What a pending create asked for, to recognise what it made.
@@ -12,7 +12,10 @@ import { groupKind, identityKind, roleBindingKind } from "../runtime/index.js";
 export interface CreateRequest {
   /** The group the create was sent to. */
   parentUid: string;
-  /** The fields the create sent (a `<x>Uid` matches the hydrated `<x>.uid` of the server's). */
+  /**
+   * The fields the create sent that the service returns, in its names (a `<x>Uid` matches the
+   * hydrated `<x>.uid` of the server's); write-only fields are left out.
+   */
   body: Record<string, unknown>;
 }
 
@@ -26,6 +29,11 @@ export interface CreateRequest {
 export interface RecoverKind {
   /** The provider's kind (its input and wire types vary by kind). */
   definition: AnyKind;
+  /** Uids are flat hex (roles): the parent is in the body (`parentUid`), not a uid prefix. */
+  flatUids?: boolean;
+  /** Said next to each adopted resource of this kind: what adopting it cannot bring back. */
+  adoptNote?: string;
+  /** `inputs` as exported (`--show-secrets`): a secret is an envelope holding its plaintext. */
   request(inputs: Record<string, unknown>): CreateRequest;
   /** Resources under the same parent with the same identifying fields (name; a binding's identity and role). */
   candidates(
@@ -34,6 +42,29 @@ export interface RecoverKind {
   ): Promise<({ uid: string } & Record<string, unknown>)[]>;
 }
 
+// How `pulumi stack export --show-secrets` writes a secret value.
+const SECRET_SIG = "4dabf18193072939515e22adb298388d";
+const Envelope = z.object({
+  [SECRET_SIG]: z.literal("1b47061264138c4ac30d75fd1eb44270"),
+  plaintext: z.string(),
+});
+
+/**
+ * `value` with every secret envelope of an exported state replaced by its plaintext value, so that
+ * a secret input (a static identity's `issuerKeys`) compares with what the service returns.
+ *
+ * @example
+ * revealed({ [SIG]: SECRET, plaintext: '"k"' }); // "k"
+ */
+export function revealed(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(revealed);
+  if (typeof value !== "object" || value === null) return value;
+  const envelope = Envelope.safeParse(value);
+  if (envelope.success) return JSON.parse(envelope.data.plaintext) as unknown;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, revealed(v)]));
+}
+
+const Block = z.record(z.string(), z.unknown()).optional();
 const GroupRequest = z.object({
   parentUid: z.string(),
   name: z.string(),
@@ -43,9 +74,45 @@ const IdentityRequest = z.object({
   groupUid: z.string(),
   name: z.string(),
   description: z.string().optional(),
-  claimMatch: z.object({ issuer: z.string(), subject: z.string() }),
+  claimMatch: Block,
+  awsIdentity: Block,
+  static: Block,
+  servicePrincipal: z.string().optional(),
 });
 const BindingRequest = z.object({ groupUid: z.string(), identityUid: z.string(), roleUid: z.string() });
+const RoleRequest = z.object({
+  parentUid: z.string(),
+  name: z.string(),
+  description: z.string().optional(),
+  capabilities: z.array(z.string()),
+});
+const IdentityProviderRequest = z.object({
+  parentUid: z.string(),
+  name: z.string(),
+  description: z.string().optional(),
+  defaultRoleUid: z.string(),
+  oidc: z.object({
+    issuer: z.string(),
+    clientId: z.string(),
+    additionalScopes: z.array(z.string()).optional(),
+  }),
+});
+const AccountAssociationsRequest = z.object({
+  groupUid: z.string(),
+  name: z.string(),
+  description: z.string().optional(),
+  amazon: Block,
+  google: Block,
+  azure: Block,
+  github: Block,
+  chainguard: Block,
+});
+const InviteRequest = z.object({
+  groupUid: z.string(),
+  roleUid: z.string(),
+  email: z.string().optional(),
+  singleUse: z.boolean().optional(),
+});
 
 const TOKEN = "pulumi-nodejs:dynamic/irv:";
 
@@ -57,33 +124,79 @@ const TOKEN = "pulumi-nodejs:dynamic/irv:";
  */
 export const RECOVER_KINDS: Readonly<Record<string, RecoverKind>> = {
   [`${TOKEN}Group`]: {
-    definition: groupKind,
+    definition: KIND_DEFINITIONS.Group,
     request(inputs) {
-      const { parentUid, ...body } = GroupRequest.parse(inputs);
+      const { parentUid, ...body } = GroupRequest.parse(revealed(inputs));
       return { parentUid, body };
     },
     candidates: async (client, r) =>
       (await client.groups.list({ childrenOf: r.parentUid, name: String(r.body.name) })).items,
   },
   [`${TOKEN}Identity`]: {
-    definition: identityKind,
+    definition: KIND_DEFINITIONS.Identity,
     request(inputs) {
-      const { groupUid, ...body } = IdentityRequest.parse(inputs);
+      const { groupUid, ...body } = IdentityRequest.parse(revealed(inputs));
       return { parentUid: groupUid, body };
     },
     candidates: async (client, r) =>
       (await client.identities.list({ childrenOf: r.parentUid, name: String(r.body.name) })).items,
   },
   [`${TOKEN}RoleBinding`]: {
-    definition: roleBindingKind,
+    definition: KIND_DEFINITIONS.RoleBinding,
     request(inputs) {
-      const { groupUid, ...body } = BindingRequest.parse(inputs);
+      const { groupUid, ...body } = BindingRequest.parse(revealed(inputs));
       return { parentUid: groupUid, body };
     },
     // A binding has no name: the same identity and role in the same group is the same binding.
     candidates: async (client, r) =>
       (await client.roleBindings.collect({ childrenOf: r.parentUid })).filter(
         (b) => b.identity.uid === r.body.identityUid && b.role.uid === r.body.roleUid,
+      ),
+  },
+  [`${TOKEN}Role`]: {
+    definition: KIND_DEFINITIONS.Role,
+    flatUids: true,
+    request(inputs) {
+      const role = RoleRequest.parse(revealed(inputs));
+      // The service keeps a role's capabilities sorted and once each.
+      const capabilities = [...new Set(role.capabilities)].sort();
+      return { parentUid: role.parentUid, body: { ...role, capabilities } };
+    },
+    candidates: async (client, r) =>
+      (await client.roles.list({ childrenOf: r.parentUid, name: String(r.body.name) })).items,
+  },
+  [`${TOKEN}IdentityProvider`]: {
+    definition: KIND_DEFINITIONS.IdentityProvider,
+    // The client secret is never returned: the match is on everything else.
+    request(inputs) {
+      const { parentUid, defaultRoleUid, ...rest } = IdentityProviderRequest.parse(revealed(inputs));
+      return { parentUid, body: { ...rest, defaultRole: defaultRoleUid } };
+    },
+    candidates: async (client, r) =>
+      (await client.identityProviders.list({ childrenOf: r.parentUid, name: String(r.body.name) })).items,
+  },
+  [`${TOKEN}AccountAssociations`]: {
+    definition: KIND_DEFINITIONS.AccountAssociations,
+    request(inputs) {
+      const { groupUid, ...body } = AccountAssociationsRequest.parse(revealed(inputs));
+      return { parentUid: groupUid, body };
+    },
+    candidates: async (client, r) =>
+      (await client.accountAssociations.list({ childrenOf: r.parentUid, name: String(r.body.name) })).items,
+  },
+  [`${TOKEN}GroupInvite`]: {
+    definition: KIND_DEFINITIONS.GroupInvite,
+    adoptNote:
+      "its code was only in the lost answer of the create: if someone needs it, pulumi up --replace this urn",
+    // An invite has no name: one in the same group with the same role, email and single use, made
+    // after the run began. The expiration is left out: with a ttl it was computed at the create.
+    request(inputs) {
+      const { groupUid, roleUid, email, singleUse } = InviteRequest.parse(revealed(inputs));
+      return { parentUid: groupUid, body: { role: roleUid, email, singleUse: singleUse === true } };
+    },
+    candidates: async (client, r) =>
+      (await client.groupInvites.collect({ childrenOf: r.parentUid })).filter(
+        (i) => i.role === r.body.role && i.email === r.body.email,
       ),
   },
 };

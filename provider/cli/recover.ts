@@ -50,7 +50,7 @@ export interface RecoveryReport {
 
 interface Decision {
   op: StateResource;
-  adopt?: { uid: string; outputs: Record<string, unknown> };
+  adopt?: { uid: string; outputs: Record<string, unknown>; note?: string | undefined };
   refusal?: string;
 }
 
@@ -103,7 +103,11 @@ export async function recover(options: RecoverOptions = {}): Promise<RecoveryRep
 
   const adopted = decisions.flatMap((d) => (d.adopt ? [{ urn: d.op.urn, uid: d.adopt.uid }] : []));
   const toCreate = decisions.filter((d) => !d.adopt).map((d) => d.op.urn);
-  for (const a of adopted) print(`${apply ? "adopted" : "would adopt"}: ${a.urn} = ${a.uid}`);
+  for (const d of decisions)
+    if (d.adopt)
+      print(
+        `${apply ? "adopted" : "would adopt"}: ${d.op.urn} = ${d.adopt.uid}${d.adopt.note ? ` (${d.adopt.note})` : ""}`,
+      );
   for (const urn of toCreate) print(`pulumi up will create: ${urn}`);
 
   let cancelledLock = false;
@@ -143,7 +147,12 @@ async function decide(
       op,
       refusal: `${candidates.map((c) => c.uid).join(", ")} matches it, and when the interrupted run began is unknown (no lock, no update history): pass --since`,
     };
-  const sent = { parentUid: request.parentUid, body: request.body, startedAt: since, clockSkewMs };
+  const sent = {
+    parentUid: kind.flatUids === true ? undefined : request.parentUid,
+    body: request.body,
+    startedAt: since,
+    clockSkewMs,
+  };
   const why = candidates.map((c) => ({
     uid: c.uid,
     why: lostCreateMismatch(c, sent)?.replace("this create began", "the interrupted run began"),
@@ -153,7 +162,7 @@ async function decide(
   const only = made[0];
   if (candidates.length === 1 && only !== undefined) {
     const outputs = { ...kind.definition.outputsOf(only.server, inputs), __provider: inputs.__provider };
-    return { op, adopt: { uid: only.uid, outputs } };
+    return { op, adopt: { uid: only.uid, outputs, note: kind.adoptNote } };
   }
   return {
     op,
