@@ -1,8 +1,11 @@
 // Benchmark 5: adopting an existing organization with `pulumi-irv import-org`.
 //
-// An org of N objects is made through the API (groups in a tree of fanout 4, identities spread over
-// them, one viewer binding per identity: N/10 groups, 9N/20 identities, 9N/20 bindings), the
-// emulator adds 20 ms to every request, then side by side:
+// An org of N objects of every writable IAM kind is made through the API: N/10 groups in a tree of
+// fanout 4; in each group a custom role, an identity provider and account associations (3N/10);
+// 3N/10 identities spread over the groups, cycling through every identity variant; one binding per
+// identity, to viewer or to its group's custom role (3N/10); and an invite in every fourth group
+// (not generated: listed in the README, not counted in N). The emulator adds 20 ms to every
+// request, then side by side:
 //   import-org         reads every kind below the root, pages fetched concurrently (8 in flight),
 //                      and renders the program;
 //   cursor read        the same lists read page after page through nextPageToken (the floor a
@@ -12,13 +15,20 @@
 //
 // Run: npm run bench -- import-org
 // Options: --objects=N (IRV_BENCH_OBJECTS, default 2000), --latency=MS (IRV_BENCH_LATENCY, default 20).
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import type * as Emulator from "../emulator/index.ts";
 import type * as Cli from "../provider/cli/index.ts";
 import { ensurePulumiCli } from "../scripts/pulumi-cli.ts";
 import type * as Sdk from "../sdk/index.ts";
 import { createStack } from "../test/e2e/harness/index.ts";
+import {
+  GENERATED_PER_GROUP,
+  identityVariant,
+  publicJwks,
+  secretConfigKeys,
+  seedGroupKinds,
+} from "../test/e2e/support/adoptable-org.ts";
 import {
   loadDist,
   machineInfo,
@@ -37,18 +47,24 @@ const LATENCY = numberOption("latency", "IRV_BENCH_LATENCY", 20);
 
 async function seed(client: Sdk.IrvClient, org: string, viewer: string): Promise<void> {
   const groups = Math.max(1, Math.round(OBJECTS / 10));
-  const identities = Math.floor((OBJECTS - groups) / 2);
+  const identities = Math.floor((OBJECTS - groups * (1 + GENERATED_PER_GROUP)) / 2);
+  const jwks = await publicJwks();
   const uids: string[] = [];
+  const roles: string[] = [];
   while (uids.length < groups) {
     // Group n's parent is group floor((n - 1) / 4): a batch only holds groups whose parent exists.
     const start = uids.length;
     const end = Math.min(groups, start + 16, 4 * start + 1);
     const made = await Promise.all(
-      Array.from({ length: end - start }, (_, k) => start + k).map((n) =>
-        client.groups.create(n === 0 ? org : (uids[Math.floor((n - 1) / 4)] as string), { name: `g ${n}` }),
-      ),
+      Array.from({ length: end - start }, (_, k) => start + k).map(async (n) => {
+        const g = await client.groups.create(n === 0 ? org : (uids[Math.floor((n - 1) / 4)] as string), {
+          name: `g ${n}`,
+        });
+        return { uid: g.uid, role: await seedGroupKinds(client, g.uid, n, viewer) };
+      }),
     );
     uids.push(...made.map((g) => g.uid));
+    roles.push(...made.map((g) => g.role));
   }
   for (let j = 0; j < identities; j += 16) {
     await Promise.all(
@@ -57,9 +73,10 @@ async function seed(client: Sdk.IrvClient, org: string, viewer: string): Promise
         const group = uids[n % uids.length] as string;
         const id = await client.identities.create(group, {
           name: `id.${n}`,
-          claimMatch: { issuer: "https://token.actions.githubusercontent.com", subject: `repo:acme/${n}` },
+          ...identityVariant(n, `repo:acme/${n}`, jwks),
         });
-        await client.roleBindings.create(group, { identityUid: id.uid, roleUid: viewer });
+        const role = n % 2 === 0 ? viewer : (roles[n % uids.length] as string);
+        await client.roleBindings.create(group, { identityUid: id.uid, roleUid: role });
       }),
     );
   }
@@ -94,7 +111,15 @@ async function main(): Promise<void> {
     };
     const timeCursor = async () => {
       const started = performance.now();
-      for (const kind of [client.groups, client.identities, client.roleBindings] as const)
+      for (const kind of [
+        client.groups,
+        client.roles,
+        client.identities,
+        client.identityProviders,
+        client.accountAssociations,
+        client.roleBindings,
+        client.groupInvites,
+      ] as const)
         await kind.collect({ descendantsOf: emu.orgUid, pageSize: 200 });
       cursorRuns.push(performance.now() - started);
     };
@@ -110,7 +135,17 @@ async function main(): Promise<void> {
       program: out,
       binDir: cli.binDir,
       timeoutMs: 3_600_000,
-      config: { "irv:baseUrl": emu.baseUrl, "irv:token": { value: emu.adminToken, secret: true } },
+      config: {
+        "irv:baseUrl": emu.baseUrl,
+        "irv:token": { value: emu.adminToken, secret: true },
+        // The identity providers' client secrets the generated program requires.
+        ...Object.fromEntries(
+          secretConfigKeys(readFileSync(path.join(out, "index.ts"), "utf8")).map((k) => [
+            k,
+            { value: `bench-${k}`, secret: true },
+          ]),
+        ),
+      },
     });
     try {
       progress(`first up of the generated program (${total} resources)…`);

@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
 import { CliError } from "./cli-error.js";
 import { importOrg } from "./import-org.js";
+import { ORG_KINDS } from "./org-kinds.js";
 import { recover } from "./recover.js";
 
 const USAGE = `Usage: pulumi-irv <command> [flags]
@@ -15,13 +16,15 @@ const RECOVER_HELP = `Usage: pulumi-irv recover [--stack NAME] [--cwd DIR] [--ap
 
 Repairs a stack after an interrupted pulumi up: for each pending create of the state, asks the
 service whether it made the resource (by parent, name and the declared fields; a role binding by
-group, identity and role), adopts those into the state and drops the rest, then prints what it
-adopted and what pulumi up will still create. Also cancels the stale lock of a self-managed backend
-and deletes an empty .attrs file of a file backend (a kill while it was written; deleted even in a
-dry run, since no command can read the stack while it is there). Refuses, naming the resource, when
-a match is ambiguous: a resource of the same name created before the interrupted run began, or one
-whose fields differ. Uses the pulumi CLI on PATH; credentials come from the stack's irv:* config,
-then the IRV_* environment variables.
+group, identity and role; a group invite by group, role, email and single use; an identity
+provider without its client secret), adopts those into the state and drops the rest, then prints
+what it adopted and what pulumi up will still create. Every resource kind of pulumi-irv is known.
+Also cancels the stale lock of a self-managed backend and deletes an empty .attrs file of a file
+backend (a kill while it was written; deleted even in a dry run, since no command can read the
+stack while it is there). Refuses, naming the resource, when a match is ambiguous: a resource of
+the same name created before the interrupted run began, or one whose fields differ. Uses the
+pulumi CLI on PATH; credentials come from the stack's irv:* config, then the IRV_* environment
+variables.
 
 Flags:
   --stack NAME   the stack to repair (default: the selected stack of the project)
@@ -33,19 +36,25 @@ Flags:
 
 const IMPORT_ORG_HELP = `Usage: pulumi-irv import-org --root UID [--out DIR] [--kinds LIST] [--project NAME]
 
-Reads the subtree of group UID (every page, fetched concurrently) and writes a TypeScript Pulumi
-project that adopts it: Pulumi.yaml, package.json, index.ts (one resource per object, each with its
-import option; references between resources as variables; built-in roles through getRole) and a
-README.md of what was generated. The root itself is not managed: the program refers to it as the
-constant rootUid. Re-running on an unchanged organization writes byte-identical files. Progress
-goes to stderr. Credentials and the API: IRV_BASE_URL, IRV_TOKEN (or IRV_IDENTITY with a workload
-token, as for the provider).
+Reads the subtree of group UID (every kind, every page, pages fetched concurrently) and writes a
+TypeScript Pulumi project that adopts it: Pulumi.yaml, package.json, tsconfig.json, index.ts (one
+resource per object, each with its import option; references between resources as variables;
+built-in roles through getRole) and a README.md of what was generated and what was not. The root
+itself is not managed: the program refers to it as the constant rootUid. Write-only fields (an
+identity provider's oidc.clientSecret) become config.requireSecret entries the README lists, to
+set before the first pulumi up. Group invites are listed in the README, not generated: an invite's
+code is returned by its create only, and every change to an invite replaces it. Re-running on an
+unchanged organization writes byte-identical files. Progress goes to stderr. A root that does not
+exist or that the caller may not read exits 1 naming its uid, writing nothing. Credentials and the
+API: IRV_BASE_URL, IRV_TOKEN (or IRV_IDENTITY with a workload token, as for the provider).
 
 Flags:
   --root UID       uid of the group whose subtree is adopted (required)
   --out DIR        where to write the project (default: the current directory)
-  --kinds LIST     comma list of kinds to include: groups, identities, roleBindings (default: all)
-  --project NAME   name in Pulumi.yaml and package.json (default: irv-org)
+  --kinds LIST     comma list of kinds to include (default: all):
+                   ${ORG_KINDS.map((k) => k.kind).join(", ")}
+  --project NAME   name in Pulumi.yaml and package.json, and the namespace of the secret config
+                   entries (default: irv-org)
   -h, --help       show this help`;
 
 type Print = (line: string) => void;

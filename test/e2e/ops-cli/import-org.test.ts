@@ -22,6 +22,7 @@ import {
   GENERATED_PER_GROUP,
   identityVariant,
   publicJwks,
+  secretConfigKeys,
   seedGroupKinds,
 } from "../support/adoptable-org.js";
 import type { TestEmulator } from "../support/irv-emulator.js";
@@ -32,9 +33,6 @@ import { runOpsCli } from "../support/ops-cli.js";
 const GENERATED = fileURLToPath(new URL("../.generated/", import.meta.url));
 const TOP = ["payments", "2fa admins", "team.search", "ops", "9lives", "data platform", "web", "mobile"];
 const SUB = ["ci", "prod", "staging"];
-
-const secretKeys = (index: string) =>
-  [...index.matchAll(/config\.requireSecret\("([^"]+)"\)/g)].map((m) => m[1] as string);
 
 const writes = (requests: Record<string, number>) =>
   Object.fromEntries(
@@ -138,15 +136,15 @@ describe("pulumi-irv import-org", () => {
     expect(index).toContain("roleUid: paymentsDeployer.uid");
     for (const variant of ["subjectPattern:", "awsIdentity:", "static:", "servicePrincipal:"])
       expect(index, variant).toContain(variant);
-    expect(secretKeys(index)).toHaveLength(TOP.length);
-    for (const key of secretKeys(index))
+    expect(secretConfigKeys(index)).toHaveLength(TOP.length);
+    for (const key of secretConfigKeys(index))
       expect(readme).toContain(`pulumi config set --secret irv-org:${key} <value>`);
   });
 
   it("adopts everything on the first up with no API write, then previews no change", async () => {
     const index = readFileSync(path.join(workDir, "a", "index.ts"), "utf8");
     const secrets = Object.fromEntries(
-      secretKeys(index).map((k) => [k, { value: `set-by-the-user-${k}`, secret: true }]),
+      secretConfigKeys(index).map((k) => [k, { value: `set-by-the-user-${k}`, secret: true }]),
     );
     stack = await createStack({ program: path.join(workDir, "a"), config: { ...irv.config, ...secrets } });
     await irv.resetStats();

@@ -122,3 +122,13 @@ export async function seedGroupKinds(
  * objects += groups * GENERATED_PER_GROUP;
  */
 export const GENERATED_PER_GROUP = 3;
+
+/**
+ * The secret config keys a generated program requires (`config.requireSecret("…")`), in order.
+ *
+ * @example
+ * const secrets = secretConfigKeys(readFileSync("index.ts", "utf8")); // ["paymentsSsoClientSecret", …]
+ */
+export function secretConfigKeys(index: string): string[] {
+  return [...index.matchAll(/config\.requireSecret\("([^"]+)"\)/g)].map((m) => m[1] as string);
+}

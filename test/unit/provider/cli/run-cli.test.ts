@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { runCli } from "../../../../provider/cli/index.js";
+import { ORG_KINDS } from "../../../../provider/cli/org-kinds.js";
 
 const run = async (argv: string[]) => {
   const out: string[] = [];
@@ -16,6 +17,12 @@ describe("pulumi-irv", () => {
     const r = await run([command, "--help"]);
     expect(r.code).toBe(0);
     for (const flag of flags) expect(r.out).toMatch(new RegExp(`^\\s+(-h, )?${flag}\\b`, "m"));
+  });
+
+  it("import-org --help names every kind --kinds takes", async () => {
+    const r = await run(["import-org", "--help"]);
+    for (const kind of ORG_KINDS) expect(r.out).toContain(kind.kind);
+    expect(r.out).toContain("groupInvites");
   });
 
   it("names an unknown flag and exits 2", async () => {
