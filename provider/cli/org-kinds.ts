@@ -112,10 +112,9 @@ export function argsOf(
 }
 
 /** What one kind's entry says; {@link orgKind} turns it into the generic reader. */
-interface OrgKindSpec<Server extends { uid: string }> {
+interface OrgKindSpec<Inputs extends Props, Server extends { uid: string }> {
   kind: string;
-  // biome-ignore lint/suspicious/noExplicitAny: only `inputsOf` is used, whatever the kind's inputs.
-  definition: KindDefinition<any, Server>;
+  definition: KindDefinition<Inputs, Server>;
   list(client: IrvClient, rootUid: string): Promise<Server[]>;
   /** Inputs that hold the uid of another object (a parent, a role). */
   refs: readonly string[];
@@ -128,7 +127,9 @@ interface OrgKindSpec<Server extends { uid: string }> {
   notGenerated?(server: Server): string;
 }
 
-function orgKind<Server extends { uid: string }>(spec: OrgKindSpec<Server>): OrgKind {
+function orgKind<Inputs extends Props, Server extends { uid: string }>(
+  spec: OrgKindSpec<Inputs, Server>,
+): OrgKind {
   const className = spec.definition.type;
   return {
     kind: spec.kind,

@@ -4,8 +4,8 @@
 import { exportJWK, generateKeyPair } from "jose";
 import type { IdentityCreate, IrvClient } from "../../../sdk/index.js";
 
-/** How many identity variants {@link identityVariant} cycles through. */
-export const VARIANTS = 5;
+// How many identity variants identityVariant cycles through.
+const VARIANTS = 5;
 
 /**
  * A public JWKS as JSON text, for static identities.
