@@ -49,7 +49,13 @@ export function renderProgram(input: ProgramInput): Record<string, string> {
     if (refUids.has(role.uid) && isBuiltIn(role)) {
       const v = unique(variableName(`${role.name.toLowerCase().replace(/[^a-z0-9]+/g, "-")}-role`, "Role"));
       vars.set(role.uid, v);
-      roleLines.push(`const ${v} = irv.iam.getRoleOutput({ name: ${JSON.stringify(role.name)} });`);
+      const name = JSON.stringify(role.name);
+      roleLines.push(
+        // getRole by name fails when a custom role visible to the caller has the same name.
+        input.roles.filter((r) => r.name === role.name).length > 1
+          ? `const ${v} = { uid: ${JSON.stringify(role.uid)} }; // built-in ${name}: a custom role has its name too`
+          : `const ${v} = irv.iam.getRoleOutput({ name: ${name} });`,
+      );
     }
   for (const o of objects) vars.set(o.uid, unique(variableName(names.get(o.uid) as string, o.className)));
 

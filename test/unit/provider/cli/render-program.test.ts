@@ -110,6 +110,32 @@ describe("import-org program", () => {
     expect(compiles(index)).toEqual([]);
   });
 
+  it("refers to a built-in role by uid when a custom role has its name (getRole would find two)", () => {
+    const g = group(ROOT, 1, "payments");
+    const b: OrgObject = {
+      uid: uid(g.uid, 3),
+      className: "RoleBinding",
+      baseName: "ci-viewer",
+      parentUid: g.uid,
+      args: { groupUid: { ref: g.uid }, identityUid: { ref: uid(g.uid, 2) }, roleUid: { ref: VIEWER.uid } },
+    };
+    const files = renderProgram({
+      rootUid: ROOT,
+      objects: [g, b],
+      roles: [VIEWER, { ...VIEWER, uid: "bbbb", parentUid: g.uid }],
+      project: "irv-org",
+      versions: { pulumiIrv: "0.1.0", pulumi: "3.270.0" },
+      kinds: ["groups", "roleBindings"],
+    });
+    const index = files["index.ts"] as string;
+    expect(index).toContain(
+      'const viewerRole = { uid: "aaaa" }; // built-in "viewer": a custom role has its name too',
+    );
+    expect(index).toContain("roleUid: viewerRole.uid");
+    expect(index).not.toContain("getRoleOutput");
+    expect(compiles(index)).toEqual([]);
+  });
+
   it("makes a write-only field a required secret config value and lists it in the README", () => {
     const g = {
       ...group(ROOT, 1, "payments"),
