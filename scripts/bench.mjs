@@ -3,6 +3,7 @@
 // other (never in parallel: they measure time on a small machine) and writes bench/RESULTS.md.
 //
 //   engine          bench/engine-overhead.ts   engine overhead, API calls per step, state size
+//   wider           bench/wider-org.ts         API calls per step and kind for an org of every IAM kind
 //   data-sources    bench/data-sources.ts      10 000-item list, parallel skip-fetch vs cursor
 //   provider-start  bench/provider-start.ts    module loading and plugin start
 //   import-org      bench/import-org.ts        import-org of 2 000 objects and the first up of its program
@@ -26,6 +27,7 @@ const hook = path.join(root, "bench", "support", "register-ts.mjs");
 
 const OURS = [
   { name: "engine", file: "engine-overhead.ts", result: "engine-overhead" },
+  { name: "wider", file: "wider-org.ts", result: "wider-org" },
   { name: "data-sources", file: "data-sources.ts", result: "data-sources" },
   { name: "provider-start", file: "provider-start.ts", result: "provider-start" },
   { name: "scale", file: "scale.ts", result: "scale", onlyWhenNamed: true },
