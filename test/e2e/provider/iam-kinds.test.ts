@@ -180,12 +180,22 @@ describe("the IAM kinds on the real engine", () => {
     expect(await irv.admin.groupInvites.find(before)).toBeUndefined();
   });
 
-  it("shows drift on refresh, drops what was deleted out of band, and up repairs both", async () => {
+  it("refreshes each kind with one GET, shows drift, drops what was deleted out of band, and up repairs both", async () => {
     const roleUid = outputs.roleUids?.auditor as string;
     const accountsUid = outputs.accountUids?.clouds as string;
     await irv.admin.roles.update(roleUid, { description: "edited by hand" }, { updateMask: ["description"] });
     await irv.admin.accountAssociations.delete(accountsUid);
+    await irv.resetStats();
     runs.push(await stack.refresh());
+    // One read per resource and nothing else, the custom role's included (the deleted one's is a 404).
+    expect(resourceRoutes((await irv.stats()).requests)).toEqual({
+      "GET /iam/v2beta1/groups/*": 1,
+      "GET /iam/v2beta1/roles/*": 1,
+      "GET /iam/v2beta1/identities/*": 1,
+      "GET /iam/v2beta1/identityProviders/*": 1,
+      "GET /iam/v2beta1/groupInvites/*": 1,
+      "GET /iam/v2beta1/accountAssociations/*": 1,
+    });
     const state = await stack.resources();
     expect(state.find((r) => r.id === roleUid)?.outputs?.description).toBe("edited by hand");
     expect(state.some((r) => r.id === accountsUid)).toBe(false);
@@ -199,14 +209,15 @@ describe("the IAM kinds on the real engine", () => {
     expect(stats.updateMasks).toEqual({ description: 1 });
   });
 
-  it("adopts an existing role with the import option and reads another with Role.get", async () => {
+  it("adopts an existing role with the import option and reads another with Role.get, one GET each", async () => {
     const groupUid = outputs.groupUid as unknown as string;
     const legacy = await irv.admin.roles.create(groupUid, { name: "legacy", capabilities: ["repo.list"] });
     current.roles.push({ key: "legacy", name: "legacy", capabilities: ["repo.list"], import: legacy.uid });
     current.getRole = outputs.roleUids?.auditor as string;
     await apply();
     expect(outputs.roleUids?.legacy).toBe(legacy.uid);
-    expect(resourceRoutes((await irv.stats()).requests)["POST /iam/v2beta1/roles/*"]).toBeUndefined();
+    // The import and the get are one read each; nothing is created.
+    expect(resourceRoutes((await irv.stats()).requests)).toEqual({ "GET /iam/v2beta1/roles/*": 2 });
     expect(outputs.fetchedRole).toEqual({
       name: "auditor",
       capabilities: ["groups.list", "identity.list", "repo.list"],
@@ -243,9 +254,18 @@ describe("the IAM kinds on the real engine", () => {
     }
   });
 
-  it("destroys everything it made", async () => {
+  it("destroys everything it made with one DELETE each", async () => {
     const groupUid = outputs.groupUid as unknown as string;
+    await irv.resetStats();
     runs.push(await stack.destroy());
+    expect((await irv.stats()).requests).toEqual({
+      "DELETE /iam/v2beta1/groups/*": 1,
+      "DELETE /iam/v2beta1/roles/*": 2,
+      "DELETE /iam/v2beta1/identities/*": 1,
+      "DELETE /iam/v2beta1/identityProviders/*": 1,
+      "DELETE /iam/v2beta1/groupInvites/*": 1,
+      "DELETE /iam/v2beta1/accountAssociations/*": 1,
+    });
     expect(await irv.admin.groups.find(groupUid)).toBeUndefined();
     for (const uid of Object.values(outputs.roleUids ?? {}))
       expect(await irv.admin.roles.find(uid)).toBeUndefined();

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestStack } from "../harness/index.js";
 import { createStack, fixtureDir } from "../harness/index.js";
 import type { TestEmulator } from "../support/irv-emulator.js";
-import { startTestEmulator } from "../support/irv-emulator.js";
+import { resourceRoutes, startTestEmulator } from "../support/irv-emulator.js";
 import { previewChanges } from "../support/preview-steps.js";
 
 type Spec = {
@@ -27,12 +27,6 @@ const spec: Spec = {
   bindings: [{ key: "ci-viewer", group: "middle", identity: "ci", role: "viewer" }],
 };
 const middle = () => spec.groups.find((g) => g.key === "middle") as Spec["groups"][number];
-
-// The data source getRole reads roles in every preview; everything else is a resource call.
-const resourceRoutes = (requests: Record<string, number>) =>
-  Object.fromEntries(
-    Object.entries(requests).filter(([route]) => !route.startsWith("GET /iam/v2beta1/roles")),
-  );
 
 describe("preview announces exactly what up does", () => {
   let irv: TestEmulator;
