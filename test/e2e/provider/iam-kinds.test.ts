@@ -191,7 +191,7 @@ describe("the IAM kinds on the real engine", () => {
     expect(resourceRoutes((await irv.stats()).requests)).toEqual({
       "GET /iam/v2beta1/groups/*": 1,
       "GET /iam/v2beta1/roles/*": 1,
-      "GET /iam/v2beta1/identities/*": 1,
+      "GET /iam/v2beta1/identities/*": 2,
       "GET /iam/v2beta1/identityProviders/*": 1,
       "GET /iam/v2beta1/groupInvites/*": 1,
       "GET /iam/v2beta1/accountAssociations/*": 1,
@@ -261,7 +261,7 @@ describe("the IAM kinds on the real engine", () => {
     expect((await irv.stats()).requests).toEqual({
       "DELETE /iam/v2beta1/groups/*": 1,
       "DELETE /iam/v2beta1/roles/*": 2,
-      "DELETE /iam/v2beta1/identities/*": 1,
+      "DELETE /iam/v2beta1/identities/*": 2,
       "DELETE /iam/v2beta1/identityProviders/*": 1,
       "DELETE /iam/v2beta1/groupInvites/*": 1,
       "DELETE /iam/v2beta1/accountAssociations/*": 1,
