@@ -43,10 +43,17 @@ try {
       impl.read = async (call, callback) => {
         try {
           const req = call.request;
-          const props = req.getProperties() ? req.getProperties().toJavaScript() : {};
-          const inputs = req.getInputs() ? req.getInputs().toJavaScript() : {};
+          // Every refresh reads every resource: look at the type and at the fields' presence
+          // before converting anything, and convert only the Read this file repairs.
           const match = IRV_TYPE.exec(typeOf(req));
-          if (match && Object.keys(props).length === 0 && !inputs.__provider) {
+          const props = req.getProperties();
+          const given = req.getInputs();
+          if (
+            match &&
+            !(props && props.getFieldsMap().getLength() > 0) &&
+            !given?.getFieldsMap().has("__provider")
+          ) {
+            const inputs = given ? given.toJavaScript() : {};
             const runtime = loadRuntime();
             req.setInputs(
               Struct.fromJavaScript({ ...inputs, __provider: await runtime.serializedProvider(match[1]) }),

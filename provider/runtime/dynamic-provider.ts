@@ -98,6 +98,8 @@ export function makeProvider<Inputs extends Props, Server extends { uid: string 
 
 // What the API never returns comes from the state, or is absent when the state has none either.
 function keepWriteOnly(paths: readonly string[] = [], fresh: Props, state: Props): Props {
+  // Most kinds have no write-only value: nothing to put back, so no copy (once per refreshed resource).
+  if (paths.length === 0) return fresh;
   const out = structuredClone(fresh);
   for (const path of paths) setAt(out, path.split("."), valueAt(state, path.split(".")));
   return out;
@@ -105,6 +107,7 @@ function keepWriteOnly(paths: readonly string[] = [], fresh: Props, state: Props
 
 // A write-only value the state lacks (imported) cannot be compared: take the declared one as it.
 function unlessUnknown(paths: readonly string[] = [], news: Props, state: Props): Props {
+  if (paths.length === 0) return news;
   const out = structuredClone(news);
   for (const path of paths)
     if (valueAt(state, path.split(".")) === undefined) setAt(out, path.split("."), undefined);

@@ -1,4 +1,5 @@
 import type * as pulumi from "@pulumi/pulumi";
+import type { IrvClient } from "../../sdk/index.js";
 import type { IrvSettings } from "../config/index.js";
 import { clientFor, explainFailure, resolveSettings } from "../config/index.js";
 import { isStubType } from "../stub/index.js";
@@ -24,12 +25,17 @@ export function install(
       `pulumi-irv: unknown resource type ${JSON.stringify(type)}; is the installed pulumi-irv older than the program's?`,
     );
   const settings: IrvSettings = resolveSettings((k) => req?.config.get(k));
-  // The client is made on first use so that `check` and `diff` work without credentials.
+  // The client is made on first use so that `check` and `diff` work without credentials, and kept:
+  // looking it up again would serialize the settings on every operation.
+  let client: IrvClient | undefined;
   Object.assign(
     target,
     makeProvider(
       kind,
-      () => clientFor(settings),
+      () => {
+        client ??= clientFor(settings);
+        return client;
+      },
       (e) => explainFailure(e, settings),
     ),
   );
