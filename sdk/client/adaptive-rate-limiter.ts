@@ -71,6 +71,13 @@ const WINDOW_MS = 1000;
 const RECOVER_MS = 2000;
 const PROBE = 1.25;
 const MIN_RATE = 0.5;
+// Slots left unused while no request waited may be spent later, up to CREDIT_S seconds' worth of the
+// learned rate: the service's own bucket refilled at least as fast meanwhile (we pace below the
+// rate it accepted), so a short burst after a lull is accepted, and requests that come in clumps (a
+// parent's children, all ready at once) do not queue behind empty slots. A refusal of a request
+// sent on credit halves it: the service's burst is smaller than that.
+const CREDIT_S = 1;
+const MIN_CREDIT_S = 0.05;
 
 /**
  * A client-side rate limiter shared by every request of one client (so, in the provider, of one
@@ -78,7 +85,10 @@ const MIN_RATE = 0.5;
  * explicit cap); on a RESOURCE_EXHAUSTED (429) answer it pauses every request for the
  * `RetryInfo`/`Retry-After` the service gave, and paces requests at 90 % of the rate the service
  * was accepting over the last second; then it climbs back over two seconds and probes upwards by 25 %
- * a second until the next refusal. Requests queue for their slot, so a 3,000-resource `up` under a
+ * a second until the next refusal. Slots left unused while nobody asked may be spent later, up to
+ * one second of the learned rate (halved by each refusal of a request sent on them; none under an
+ * explicit cap), so requests that arrive in clumps after a lull do not wait behind empty slots.
+ * Requests queue for their slot, so a 3,000-resource `up` under a
  * limit wastes a few requests per probe instead of retrying in a storm. Answers to requests sent
  * before the last cut do not cut again: one overload is one cut.
  *
@@ -105,6 +115,8 @@ export class AdaptiveRateLimiter {
   private readonly waiting: { resolve(): void }[] = [];
   private throttled = 0;
   private cuts = 0;
+  /** Seconds of the learned rate that unused slots may accumulate to (see CREDIT_S). */
+  private creditS = CREDIT_S;
 
   constructor(options: RateLimiterOptions = {}) {
     const cap = options.maxRequestsPerSecond;
@@ -140,6 +152,7 @@ export class AdaptiveRateLimiter {
    */
   turn(): LimiterTurn {
     let sentAt = 0;
+    let onCredit = false;
     let firstRefusal: number | undefined;
     let holding = false;
     const release = () => {
@@ -152,7 +165,7 @@ export class AdaptiveRateLimiter {
         await this.enter(signal);
         holding = true;
         try {
-          sentAt = await this.acquire(signal);
+          ({ sentAt, onCredit } = await this.acquire(signal));
         } catch (e) {
           release();
           throw e;
@@ -171,7 +184,7 @@ export class AdaptiveRateLimiter {
           return false;
         }
         this.throttled++;
-        this.onThrottled(now, sentAt, error.retryAfterMs);
+        this.onThrottled(now, sentAt, onCredit, error.retryAfterMs);
         firstRefusal ??= now;
         return now - firstRefusal + (error.retryAfterMs ?? 0) <= this.maxThrottledMs;
       },
@@ -209,22 +222,29 @@ export class AdaptiveRateLimiter {
     else this.inFlight--;
   }
 
-  private async acquire(signal?: AbortSignal): Promise<number> {
+  private async acquire(signal?: AbortSignal): Promise<{ sentAt: number; onCredit: boolean }> {
     for (;;) {
       signal?.throwIfAborted();
       const now = this.now();
       const rate = this.rateAt(now);
       let at = Math.max(now, this.pausedUntil);
+      let onCredit = false;
       if (Number.isFinite(rate)) {
-        at = Math.max(at, this.nextSlot);
-        this.nextSlot = at + 1000 / rate;
+        // Virtual scheduling: the slot is the next unused one, no further back than the credit
+        // allows (an explicit cap alone earns none: the user asked for at most that pace).
+        const credit = this.measured > 0 && !Number.isFinite(this.cap) ? this.creditS * 1000 : 0;
+        const slot = Math.max(this.nextSlot, now - credit, this.pausedUntil);
+        onCredit = slot < now;
+        at = Math.max(slot, now);
+        this.nextSlot = slot + 1000 / rate;
       }
-      if (at <= now) return now;
+      if (at <= now) return { sentAt: now, onCredit };
       const generation = this.generation;
       await this.sleep(at - now, signal);
       // A cut or a pause while we slept: take a slot again at the new pace.
       const woke = this.now();
-      if (generation === this.generation && woke >= this.pausedUntil) return woke;
+      if (generation === this.generation && woke >= this.pausedUntil)
+        return { sentAt: woke, onCredit: false };
     }
   }
 
@@ -256,12 +276,18 @@ export class AdaptiveRateLimiter {
     return Math.max(MIN_RATE, (recent * 1000) / WINDOW_MS);
   }
 
-  private onThrottled(now: number, sentAt: number, retryAfterMs: number | undefined): void {
+  private onThrottled(
+    now: number,
+    sentAt: number,
+    onCredit: boolean,
+    retryAfterMs: number | undefined,
+  ): void {
     if (retryAfterMs !== undefined && retryAfterMs > 0) {
       this.pausedUntil = Math.max(this.pausedUntil, now + retryAfterMs);
     }
     // Sent before the last cut: that cut already answered this overload.
     if (sentAt <= this.cutAt) return;
+    if (onCredit) this.creditS = this.creditS / 2 < MIN_CREDIT_S ? 0 : this.creditS / 2;
     const current = this.rateAt(now);
     const accepting = this.acceptingRate(now);
     this.measured = Math.min(Number.isFinite(current) ? current : accepting, accepting);

@@ -38,6 +38,22 @@ async function accepted(c: ReturnType<typeof fakeClock>, n: number, everyMs: num
   }
 }
 
+/**
+ * Requests let through without the clock moving (at most 500), each answered at once: successfully,
+ * except the one at index `refused`, refused with a 429.
+ */
+async function sentAtOnce(c: ReturnType<typeof fakeClock>, refused = -1) {
+  const start = c.clock.t;
+  for (let n = 0; n < 500; n++) {
+    const turn = c.limiter.turn();
+    await turn.ready();
+    const moved = c.clock.t !== start;
+    turn.answered(n === refused ? refusal() : undefined);
+    if (moved) return n;
+  }
+  return 500;
+}
+
 describe("AdaptiveRateLimiter", () => {
   it("lets everything through at once until the service refuses", async () => {
     const c = fakeClock();
@@ -107,6 +123,59 @@ describe("AdaptiveRateLimiter", () => {
     turn.answered(refusal());
     c.clock.t += 10_000;
     expect(c.limiter.state().rate).toBe(30);
+  });
+
+  it("after a lull spends the slots left unused at once (requests ready together do not queue behind empty slots)", async () => {
+    const c = fakeClock();
+    await accepted(c, 40, 25);
+    const turn = c.limiter.turn();
+    await turn.ready();
+    turn.answered(refusal());
+    c.clock.t += 500; // nobody asked for half a second: about 18 slots at 36-38 a second
+    const before = c.clock.t;
+    await accepted(c, 10, 0);
+    expect(c.clock.t).toBe(before);
+  });
+
+  it("earns no more than one second of the learned rate however long the lull", async () => {
+    const c = fakeClock();
+    await accepted(c, 40, 25);
+    const turn = c.limiter.turn();
+    await turn.ready();
+    turn.answered(refusal());
+    c.clock.t += 2000; // back at the learned rate, with two seconds unused
+    const rate = c.limiter.state().rate;
+    const n = await sentAtOnce(c);
+    expect(n).toBeGreaterThanOrEqual(Math.floor(rate) - 1);
+    expect(n).toBeLessThanOrEqual(Math.ceil(rate) + 1);
+  });
+
+  it("halves that credit when a request sent on it is refused (the service's burst is smaller)", async () => {
+    const c = fakeClock();
+    await accepted(c, 40, 25);
+    const first = c.limiter.turn();
+    await first.ready();
+    first.answered(refusal());
+    c.clock.t += 2000;
+    const full = c.limiter.state().rate;
+    expect(full).toBeGreaterThan(30);
+    // The refusal cut the rate: one more slot now, then the 13th waits.
+    expect(await sentAtOnce(c, 10)).toBe(12);
+    c.clock.t += 2000;
+    const rate = c.limiter.state().rate;
+    const n = await sentAtOnce(c);
+    expect(n).toBeGreaterThanOrEqual(Math.floor(rate / 2) - 1);
+    expect(n).toBeLessThanOrEqual(Math.ceil(rate / 2) + 1);
+  });
+
+  it("earns no credit under an explicit cap: after a lull the cap's spacing still holds", async () => {
+    const c = fakeClock({ maxRequestsPerSecond: 20 });
+    await accepted(c, 20, 0);
+    const turn = c.limiter.turn();
+    await turn.ready();
+    turn.answered(refusal());
+    c.clock.t += 10_000;
+    expect(await sentAtOnce(c)).toBeLessThanOrEqual(1);
   });
 
   it("resends a refused request until maxThrottledMs after its first refusal, counting from there", async () => {
