@@ -38,6 +38,16 @@ async function accepted(c: ReturnType<typeof fakeClock>, n: number, everyMs: num
   }
 }
 
+/** A limiter that was accepting 40 requests a second when the service first refused. */
+async function refusedAt40PerSecond() {
+  const c = fakeClock();
+  await accepted(c, 40, 25);
+  const turn = c.limiter.turn();
+  await turn.ready();
+  turn.answered(refusal());
+  return c;
+}
+
 /**
  * Requests let through without the clock moving (at most 500), each answered at once: successfully,
  * except the one at index `refused`, refused with a 429.
@@ -126,11 +136,7 @@ describe("AdaptiveRateLimiter", () => {
   });
 
   it("after a lull spends the slots left unused at once (requests ready together do not queue behind empty slots)", async () => {
-    const c = fakeClock();
-    await accepted(c, 40, 25);
-    const turn = c.limiter.turn();
-    await turn.ready();
-    turn.answered(refusal());
+    const c = await refusedAt40PerSecond();
     c.clock.t += 500; // nobody asked for half a second: about 18 slots at 36-38 a second
     const before = c.clock.t;
     await accepted(c, 10, 0);
@@ -138,11 +144,7 @@ describe("AdaptiveRateLimiter", () => {
   });
 
   it("earns no more than one second of the learned rate however long the lull", async () => {
-    const c = fakeClock();
-    await accepted(c, 40, 25);
-    const turn = c.limiter.turn();
-    await turn.ready();
-    turn.answered(refusal());
+    const c = await refusedAt40PerSecond();
     c.clock.t += 2000; // back at the learned rate, with two seconds unused
     const rate = c.limiter.state().rate;
     const n = await sentAtOnce(c);
@@ -151,11 +153,7 @@ describe("AdaptiveRateLimiter", () => {
   });
 
   it("halves that credit when a request sent on it is refused (the service's burst is smaller)", async () => {
-    const c = fakeClock();
-    await accepted(c, 40, 25);
-    const first = c.limiter.turn();
-    await first.ready();
-    first.answered(refusal());
+    const c = await refusedAt40PerSecond();
     c.clock.t += 2000;
     const full = c.limiter.state().rate;
     expect(full).toBeGreaterThan(30);
