@@ -15,7 +15,8 @@
 //   e. peak RSS of the dynamic-provider process at SIZE ÷ at SMALL         report (explain > 1.5)
 //   f. API calls per step at SIZE vs the minimum, 429s apart               goal exactly 1.00
 // Where the time goes: CPU time of each process of every command (engine, language host, program,
-// provider; bench/support/process-sampler.ts) and of the in-process emulator.
+// provider; bench/support/process-sampler.ts) and of the in-process emulator. Inside the provider
+// process, frame by frame: bench/provider-profile.ts (V8 profiles of refresh and destroy vs no-op).
 //
 // Run: npm run bench -- scale (not part of the default set: about 25 minutes on 2 idle cores).
 // Options: --size=N (IRV_BENCH_SCALE_SIZE, default 3000 resources), --small=N (IRV_BENCH_SCALE_SMALL,
