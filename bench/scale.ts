@@ -18,7 +18,7 @@
 // provider; bench/support/process-sampler.ts) and of the in-process emulator. Inside the provider
 // process, frame by frame: bench/provider-profile.ts (V8 profiles of refresh and destroy vs no-op).
 //
-// Run: npm run bench -- scale (not part of the default set: about 25 minutes on 2 idle cores).
+// Run: npm run bench -- scale (not part of the default set: about 5 minutes on 2 idle cores).
 // Options: --size=N (IRV_BENCH_SCALE_SIZE, default 3000 resources), --small=N (IRV_BENCH_SCALE_SMALL,
 // 300), --rate=N (IRV_BENCH_RATE, 50), --latency=MS (IRV_BENCH_LATENCY, 30), --rounds=N
 // (IRV_BENCH_ROUNDS, 1), --checkpoints=final|every (IRV_BENCH_CHECKPOINTS, final). Sizes are rounded
