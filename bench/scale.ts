@@ -21,7 +21,8 @@
 // Run: npm run bench -- scale (not part of the default set: about 5 minutes on 2 idle cores).
 // Options: --size=N (IRV_BENCH_SCALE_SIZE, default 3000 resources), --small=N (IRV_BENCH_SCALE_SMALL,
 // 300), --rate=N (IRV_BENCH_RATE, 50), --latency=MS (IRV_BENCH_LATENCY, 30), --rounds=N
-// (IRV_BENCH_ROUNDS, 1), --checkpoints=final|every (IRV_BENCH_CHECKPOINTS, final). Sizes are rounded
+// (IRV_BENCH_ROUNDS, 1), --rate-parallel=N (IRV_BENCH_RATE_PARALLEL: the rate-limited up's
+// --parallel; default the engine's), --checkpoints=final|every (IRV_BENCH_CHECKPOINTS, final). Sizes are rounded
 // down to a multiple of 3. Smoke: --size=150 --small=30.
 //
 // Checkpoints: the file backend rewrites the whole state file after every step of an operation, so
@@ -56,6 +57,14 @@ const SMALL = 3 * per(numberOption("small", "IRV_BENCH_SCALE_SMALL", 300));
 const RATE = numberOption("rate", "IRV_BENCH_RATE", 50);
 const LATENCY = numberOption("latency", "IRV_BENCH_LATENCY", 30);
 const ROUNDS = numberOption("rounds", "IRV_BENCH_ROUNDS", 1);
+// The engine's parallelism for the rate-limited up only (0: the engine's default). Little's law: at
+// RATE requests a second with P operations in flight, each operation may take at most P / RATE s,
+// engine time included, before the engine rather than the limit sets the pace.
+const RATE_PARALLEL =
+  process.argv.some((a) => a.startsWith("--rate-parallel=")) ||
+  process.env.IRV_BENCH_RATE_PARALLEL !== undefined
+    ? numberOption("rate-parallel", "IRV_BENCH_RATE_PARALLEL", 1)
+    : 0;
 const CHECKPOINTS = checkpointOption();
 const FANOUT = 4;
 const GOALS = { step: 1.1, linear: 1.05, latency: 1.3, rate: 1.15, share429: 0.05, rss: 1.5 };
@@ -200,7 +209,12 @@ async function main(): Promise<void> {
       const large = await stackFor("irv", SIZE);
       emu.setRateLimit(String(RATE));
       try {
-        push("rate", await measure(`round ${round} up ${SIZE} under ${RATE}/s`, "irv", () => large.up()));
+        push(
+          "rate",
+          await measure(`round ${round} up ${SIZE} under ${RATE}/s`, "irv", () =>
+            large.up(RATE_PARALLEL > 0 ? { args: ["--parallel", String(RATE_PARALLEL)] } : {}),
+          ),
+        );
       } finally {
         emu.setRateLimit("none");
       }
@@ -445,6 +459,9 @@ async function main(): Promise<void> {
       ],
     ),
     "",
+    RATE_PARALLEL > 0
+      ? `The rate-limited up ran with \`--parallel ${RATE_PARALLEL}\` (the other steps with the engine's default).`
+      : "The rate-limited up ran at the engine's default parallelism.",
     "The up cannot be faster than the engine's own up of the same program on no-op providers (the",
     "no-op column): when that is longer than the rate floor, the engine, not the limit, sets the pace.",
     "The second row sends the creates through one `IrvClient` without the engine, all at once: what the",
