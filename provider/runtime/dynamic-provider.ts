@@ -67,11 +67,16 @@ export function makeProvider<Inputs extends Props, Server extends { uid: string 
       // An empty id tells the engine the resource is gone, so refresh drops it from the state.
       if (!server) return { id: "", props: {} };
       const fresh = kind.inputsOf(server);
-      const inputs = keepWriteOnly(kind.writeOnly, fresh, props);
+      const outs = keepWriteOnly(kind.writeOnly, kind.outputsOf(server, fresh), props);
+      // Nothing changed since the last write or refresh (most of a refresh): the inputs in the state
+      // still describe the object, so none are sent back and the engine keeps its own. That is a
+      // whole property map per resource the engine does not decode, compare and log (the CLI logs
+      // every property of every provider call to ~/.pulumi/logs).
+      if (deepEqual(outs, stripProvider(props))) return { id: server.uid, props: outs };
       return {
         id: server.uid,
-        props: keepWriteOnly(kind.writeOnly, kind.outputsOf(server, fresh), props),
-        inputs: { ...inputs, __provider: props.__provider },
+        props: outs,
+        inputs: { ...keepWriteOnly(kind.writeOnly, fresh, props), __provider: props.__provider },
       };
     },
 

@@ -146,8 +146,16 @@ describe("IdentityProvider", () => {
     expect(outs.defaultRoleUid).toBe(viewerUid);
     const read = await idp().read(id, outs);
     expect(read.props?.oidc).toMatchObject({ clientSecret: "first-secret" });
-    expect(read.inputs?.oidc).toMatchObject({ clientSecret: "first-secret" });
     expect(await idp().diff(id, read.props ?? {}, inputs)).toEqual({ changes: false });
+    // Changed outside Pulumi: the refreshed inputs come back, the secret the API never shows kept.
+    await client.identityProviders.update(
+      id,
+      { description: "edited in the console" },
+      { updateMask: ["description"] },
+    );
+    const drifted = await idp().read(id, outs);
+    expect(drifted.inputs).toMatchObject({ description: "edited in the console" });
+    expect(drifted.inputs?.oidc).toMatchObject({ clientSecret: "first-secret" });
     const update = vi.spyOn(client.identityProviders, "update");
     const rotated = { ...inputs, oidc: { ...inputs.oidc, clientSecret: "second-secret" } };
     await change(idp(), id, read.props ?? {}, rotated);
@@ -211,5 +219,28 @@ describe("AccountAssociations", () => {
     const server = await client.accountAssociations.get(id);
     expect(server.github).toBeUndefined();
     expect(server.amazon).toEqual({ account: "210987654321" });
+  });
+});
+
+describe("refresh", () => {
+  const role = () => makeProvider(roleKind, () => client);
+
+  // A refresh of an unchanged object sent its inputs back all the same: a property map per resource
+  // the engine decoded, compared and logged for nothing (issue 15: the refresh of 3,000 resources).
+  it("sends no inputs back for an object unchanged since the last write, and the fresh ones for a changed object", async () => {
+    const inputs = { parentUid: groupUid, name: `refreshed-${++seq}`, capabilities: ["groups.list"] };
+    const { id, outs } = await role().create(inputs);
+    const unchanged = await role().read(id, outs);
+    expect(unchanged).toEqual({ id, props: outs });
+    await client.roles.update(id, { description: "edited in the console" }, { updateMask: ["description"] });
+    const changed = await role().read(id, outs);
+    expect(changed.props).toMatchObject({ description: "edited in the console" });
+    expect(changed.inputs).toMatchObject({ ...inputs, description: "edited in the console" });
+  });
+
+  it("sends the inputs with an import (no state yet)", async () => {
+    const inputs = { parentUid: groupUid, name: `imported-${++seq}`, capabilities: ["groups.list"] };
+    const { id } = await role().create(inputs);
+    expect((await role().read(id, {})).inputs).toMatchObject(inputs);
   });
 });
