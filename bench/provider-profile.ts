@@ -1,5 +1,5 @@
 // Where the dynamic-provider process spends its CPU (issue 15): the scale program's refresh and
-// destroy of SIZE resources on pulumi-irv and on do-nothing providers, each provider process run
+// destroy of SIZE resources on pulumi-irv and on the floor (noop-full: do-nothing providers with the same outputs), each run
 // under V8's sampling profiler (support/cpu-profile-preload.cjs through NODE_OPTIONS in the
 // command's environment),
 // then the top self-time frames of each, grouped by function and by package.
@@ -134,7 +134,7 @@ async function main(): Promise<void> {
   const emu = await startEmulator({ port: 0 });
   rmSync(PROFILES, { recursive: true, force: true });
   try {
-    for (const mode of ["irv", "noop"] as const) {
+    for (const mode of ["irv", "noop-full"] as const) {
       const stack: TestStack = await createStack({
         program: fixtureDir("org-tree-program"),
         binDir: cli.binDir,
