@@ -208,6 +208,16 @@ describe("Group, Identity and RoleBinding on the real engine", () => {
     expect((provider as string).length).toBeLessThan(1024);
   });
 
+  // Regression: the engine recorded a line of pulumi-irv's IrvResource as every resource's source
+  // position (what Pulumi Cloud links to), not the program's line that declared it.
+  it("records the program's own line as each resource's source position", async () => {
+    const ours = ((await stack.exportState()).deployment.resources ?? []).filter((r) =>
+      r.type.startsWith("pulumi-nodejs:dynamic/irv:"),
+    );
+    expect(ours.length).toBeGreaterThan(0);
+    for (const r of ours) expect(String(r.sourcePosition)).toMatch(/org-program\/index\.js#\d+,\d+$/);
+  });
+
   it("destroys everything it made, leaving the emulator's org empty", async () => {
     await stack.destroy();
     const org = irv.emulator.orgUid;

@@ -35,12 +35,12 @@ describe("declaring a resource", () => {
   const declare = (name: string) =>
     new irv.iam.Group(name, { parentUid: "0123456789abcdef0123456789abcdef01234567", name });
 
-  // Counts the stack traces formatted with at least one frame while `work` runs.
-  const stacksFormatted = (work: () => void): number => {
+  // The files of the stack traces formatted with at least one frame while `work` runs.
+  const stacksTaken = (work: () => void): string[][] => {
     const prepare = Error.prepareStackTrace;
-    let formatted = 0;
+    const stacks: string[][] = [];
     Error.prepareStackTrace = (error, frames) => {
-      if (frames.length > 0) formatted++;
+      if (frames.length > 0) stacks.push(frames.map((f) => f.getFileName() ?? ""));
       return prepare ? prepare(error, frames) : String(error);
     };
     try {
@@ -48,8 +48,9 @@ describe("declaring a resource", () => {
     } finally {
       Error.prepareStackTrace = prepare;
     }
-    return formatted;
+    return stacks;
   };
+  const stacksFormatted = (work: () => void): number => stacksTaken(work).length;
 
   // Regression: @pulumi/pulumi formatted a stack trace (through source-map-support in a program) for
   // the debug promise of every property of every resource: 10 of 28 CPU seconds of a 3,000-resource
@@ -69,12 +70,22 @@ describe("declaring a resource", () => {
     }
   });
 
-  it("restores Error.stackTraceLimit when the declaration throws", () => {
+  // Regression: @pulumi/pulumi skips one concrete class's frames, so the engine recorded a line of
+  // pulumi-irv's IrvResource as every resource's source position instead of the user's line.
+  it("takes the source position from the user's code: no frame of pulumi-irv's own classes", () => {
+    const [stack = []] = stacksTaken(() => declare("team-c"));
+    expect(stack.filter((file) => /\/provider\/(resource|iam)\//.test(file))).toEqual([]);
+    expect(stack.some((file) => file.endsWith("irv-resource.test.ts"))).toBe(true);
+  });
+
+  it("restores Error.stackTraceLimit and Error.prepareStackTrace when the declaration throws", () => {
+    const prepare = Error.prepareStackTrace;
     const limit = Error.stackTraceLimit;
     const notAResource = {} as pulumi.Resource;
     expect(
       () => new irv.iam.Group("bad", { parentUid: "0123", name: "bad" }, { parent: notAResource }),
     ).toThrow(/parent/);
     expect(Error.stackTraceLimit).toBe(limit);
+    expect(Error.prepareStackTrace).toBe(prepare);
   });
 });
