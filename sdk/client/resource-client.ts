@@ -142,6 +142,7 @@ export class ResourceClient<T extends { uid: string }, C> implements ReadOnlyRes
     const path =
       parentUid === undefined ? this.base : `${this.base}/${uidPath(parentUid, "parentUid", "hierarchical")}`;
     const { findExisting } = options;
+    const wire = this.encode(body);
     const sent = {
       parentUid,
       body,
@@ -151,7 +152,7 @@ export class ResourceClient<T extends { uid: string }, C> implements ReadOnlyRes
     return (await this.transport.send({
       method: "POST",
       path,
-      body,
+      body: wire,
       schema: this.kind.schema,
       signal: options.signal,
       retry: options.retry,
@@ -185,7 +186,7 @@ export class ResourceClient<T extends { uid: string }, C> implements ReadOnlyRes
       method: "PATCH",
       path: this.itemPath(uid),
       query,
-      body,
+      body: this.encode(body),
       schema: this.kind.schema,
       signal: options.signal,
       retry: options.retry,
@@ -211,6 +212,13 @@ export class ResourceClient<T extends { uid: string }, C> implements ReadOnlyRes
       if (options.ignoreNotFound && e instanceof ApiError && e.isNotFound()) return;
       throw e;
     }
+  }
+
+  private encode(body: unknown): unknown {
+    const { encode } = this.kind;
+    return encode && typeof body === "object" && body !== null
+      ? encode(body as Record<string, unknown>)
+      : body;
   }
 
   private itemPath(uid: string): string {

@@ -55,3 +55,64 @@ export const HIERARCHICAL_UID_PATTERN = /^[0-9a-f]{40}(\/[0-9a-f]{16})*$/;
 export const TotalCount = z
   .union([z.string().regex(/^\d+$/), z.number().int().nonnegative()])
   .transform(Number);
+
+/**
+ * A timestamp the service may leave unset. grpc-gateway writes every unset message field, a
+ * Timestamp included, as `null` (protojson `EmitUnpopulated`, its default marshaler); read as
+ * absent.
+ *
+ * @example
+ * OptionalTimestamp.parse(null);                       // undefined
+ * OptionalTimestamp.parse("2026-11-21T10:00:00.000Z"); // the string
+ */
+export const OptionalTimestamp = Timestamp.nullish().transform((v) => v ?? undefined);
+
+/**
+ * A proto3 string without presence, as read: the gateway writes an unset one as `""`, which is the
+ * same value as absent in proto3, so both read as absent (no phantom `"" → undefined` diffs).
+ *
+ * @example
+ * OptionalString.parse("");     // undefined
+ * OptionalString.parse(null);   // undefined
+ * OptionalString.parse("team"); // "team"
+ */
+export const OptionalString = z
+  .string()
+  .nullish()
+  .transform((v) => (v === "" || v == null ? undefined : v));
+
+/**
+ * An unset singular message field, read leniently: `null` (gateway default) and absent are the same.
+ *
+ * @example
+ * const Wrapper = z.object({ amazon: optionalMessage(z.object({ account: z.string() })) });
+ * Wrapper.parse({ amazon: null }); // { amazon: undefined }
+ */
+export function optionalMessage<T extends z.ZodType>(schema: T) {
+  return schema.nullish().transform((v) => (v == null ? undefined : v) as z.output<T> | undefined);
+}
+
+/**
+ * A repeated field as read: `[]` under `EmitUnpopulated`, `null` or absent from older writers.
+ *
+ * @example
+ * repeated(z.string()).parse(null); // []
+ */
+export function repeated<T extends z.ZodType>(schema: T) {
+  return z
+    .array(schema)
+    .nullish()
+    .transform((v) => (v ?? []) as z.output<T>[]);
+}
+
+/**
+ * An int64 as protojson writes it (a decimal string); a number is accepted too. Kept as a string so
+ * ids beyond 2^53 stay exact.
+ *
+ * @example
+ * Int64.parse("12345678901234567890"); // "12345678901234567890"
+ * Int64.parse(42);                     // "42"
+ */
+export const Int64 = z
+  .union([z.string().regex(/^-?\d+$/, { message: "must be an integer" }), z.number().int()])
+  .transform(String);

@@ -44,6 +44,11 @@ export interface KindSpec<
   parent: "group" | "repo";
   /** Whether the API creates, updates and deletes this kind (false: List/Get only). */
   writable: boolean;
+  /**
+   * The wire form of a create or update body, when it differs from what callers write (capability
+   * display names become the published enum names, say). Absent: sent as given.
+   */
+  encode?: ((body: Record<string, unknown>) => Record<string, unknown>) | undefined;
 }
 
 const kind = <T extends z.ZodType, C extends z.ZodType | undefined>(k: KindSpec<T, C>) => k;
