@@ -1,5 +1,5 @@
 /**
- * What the built-in `owner` role grants: every capability of the API. Repeated here because a
+ * What the built-in `owner` role grants: every capability of the families this package manages. Repeated here because a
  * policy pack depends on nothing of ours (a unit test checks it equals the sdk's list). Should the
  * API gain a capability before this list does, a role granting all of these is still flagged.
  *
@@ -7,10 +7,15 @@
  * const ownerEquivalent = OWNER_CAPABILITIES.every((c) => capabilities.includes(c));
  */
 export const OWNER_CAPABILITIES: readonly string[] = [
-  ...["groups", "identity", "role_bindings", "roles", "identity_providers"].flatMap(crud),
-  ...["account_associations", "group_invites"].flatMap(crud),
-  "repo.list",
-  "tag.list",
+  ...["groups", "roles", "role_bindings", "account_associations", "identity", "identity_providers"].flatMap(
+    crud,
+  ),
+  // Invites are never updated: there is no `group_invites.update`.
+  "group_invites.create",
+  "group_invites.list",
+  "group_invites.delete",
+  "identity_providers.scim.manage",
+  ...["repo", "tag"].flatMap(crud),
   "advisories.list",
 ];
 

@@ -1,17 +1,14 @@
 import type { Capability } from "pulumi-irv/sdk";
-import { CAPABILITIES } from "pulumi-irv/sdk";
+import { BUILT_IN_ROLE_CAPABILITIES } from "pulumi-irv/sdk";
 import { isSelfOrDescendant } from "../core/index.js";
-
-const WRITE_VERBS = /\.(create|update|delete)$/;
-// Whoever may grant (bind roles, define roles) can hand out anything: that stays with owners.
-const GRANTING = /^(role_bindings|roles)\.(create|update|delete)$/;
 
 /**
  * The built-in roles: global, read-only capability sets, with the description that marks them as
  * built-in.
  * - `owner`: every capability.
- * - `editor`: every capability but writing role bindings and custom roles.
+ * - `editor`: reads everything and writes repos; no IAM write at all (the published `EditorCaps`).
  * - `viewer`: every `.list` (Get and List).
+ * The sets are the sdk's {@link BUILT_IN_ROLE_CAPABILITIES}, from the published `roles.go`.
  *
  * @example
  * BUILT_IN_ROLES.map((r) => r.name); // ["owner", "editor", "viewer"]
@@ -24,17 +21,17 @@ export const BUILT_IN_ROLES: readonly {
   {
     name: "owner",
     description: "Built-in role: full access, including role bindings and custom roles.",
-    capabilities: CAPABILITIES,
+    capabilities: BUILT_IN_ROLE_CAPABILITIES.owner,
   },
   {
     name: "editor",
-    description: "Built-in role: read and write groups, identities and other IAM resources.",
-    capabilities: CAPABILITIES.filter((c) => !GRANTING.test(c)),
+    description: "Built-in role: read everything and write repositories; no IAM writes.",
+    capabilities: BUILT_IN_ROLE_CAPABILITIES.editor,
   },
   {
     name: "viewer",
     description: "Built-in role: read-only access.",
-    capabilities: CAPABILITIES.filter((c) => !WRITE_VERBS.test(c)),
+    capabilities: BUILT_IN_ROLE_CAPABILITIES.viewer,
   },
 ];
 

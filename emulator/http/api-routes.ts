@@ -1,14 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { KindName } from "pulumi-irv/sdk";
-import { CAPABILITIES, collectionPath } from "pulumi-irv/sdk";
+import { collectionPath } from "pulumi-irv/sdk";
 import { invalidArgument } from "../core/index.js";
 import type { QueryValues } from "../lists/index.js";
 import { KIND_RULES } from "../resources/index.js";
 import type { AppContext } from "./app-context.js";
 import { replyJson, uidParam } from "./reply-json.js";
 import { callerOf } from "./request-context.js";
-
-const CAPABILITY_LIST = JSON.stringify({ capabilities: CAPABILITIES });
 
 const api = { config: { surface: "api" as const } };
 
@@ -24,7 +22,7 @@ function updateMaskOf(req: FastifyRequest): string | undefined {
 /**
  * The v2beta1 routes of every kind of {@link KIND_RULES} plus the v1 read paths:
  * `GET <collection>` (list), `GET <collection>/<uid>` (get), `POST <collection>/<parent_uid>`
- * (create, custom roles included), `GET /iam/v2beta1/roles:capabilities`, `PATCH <collection>/<uid>[?updateMask=…]`,
+ * (create, custom roles included), `PATCH <collection>/<uid>[?updateMask=…]`,
  * `DELETE <collection>/<uid>` (empty body). Uids hold slashes, hence wildcard routes.
  *
  * @example
@@ -56,10 +54,6 @@ export function registerApiRoutes(app: FastifyInstance, ctx: AppContext): void {
       reply.send();
     });
   }
-  // Custom method (AIP-136) of the roles collection; `::` is fastify's literal colon.
-  app.get(`${collectionPath(KIND_RULES.roles.spec)}::capabilities`, api, (_req, reply) =>
-    replyJson(reply, CAPABILITY_LIST),
-  );
   // v1 kept for side-by-side migration (spec §9): the v1 shape, unpaged.
   app.get("/iam/v1/groups", api, (req, reply) =>
     replyJson(reply, s.listV1(callerOf(req), "groups", query(req))),

@@ -1,5 +1,6 @@
 import {
   AccountAssociationsCreateSchema,
+  encodeRole,
   GroupInviteCreateSchema,
   GroupName,
   IdentityCreateSchema,
@@ -41,6 +42,7 @@ const IdentityProviderFixture = IdentityProviderCreateSchema.extend({
 });
 const GroupInviteFixture = GroupInviteCreateSchema.extend({ uid: Uid, role: Name });
 const AccountAssociationsFixture = AccountAssociationsCreateSchema.and(z.object({ uid: Uid }));
+// Fixtures are written by people: capabilities by display name (`groups.list`) or enum name.
 const RoleFixture = RoleCreateSchema.extend({ uid: Uid });
 
 const contents = {
@@ -137,7 +139,7 @@ export function loadFixtures(service: ResourceService, fixtures: Fixtures): Seed
     return builtIn;
   };
   const fill = (groupUid: string, node: Contents & { groups?: GroupFixture[] | undefined }) => {
-    for (const { uid, ...fields } of node.roles ?? []) insert("roles", groupUid, fields, uid);
+    for (const { uid, ...fields } of node.roles ?? []) insert("roles", groupUid, encodeRole(fields), uid);
     for (const i of node.identities ?? []) {
       const { roles, uid, ...fields } = i;
       const identityUid = insert("identities", groupUid, fields, uid);

@@ -1,4 +1,5 @@
 import type { Identity, KindName } from "pulumi-irv/sdk";
+import { toWireCapability } from "pulumi-irv/sdk";
 import type { Caller, Principal } from "../auth/index.js";
 import { BUILT_IN_ROLES } from "../auth/index.js";
 import { formatTimestamp, newRoleUid } from "../core/index.js";
@@ -56,7 +57,11 @@ export class ResourceService {
       });
     }
     for (const role of BUILT_IN_ROLES) {
-      const fields = { name: role.name, description: role.description, capabilities: role.capabilities };
+      const fields = {
+        name: role.name,
+        description: role.description,
+        capabilities: role.capabilities.map(toWireCapability),
+      };
       let uid = this.table.findByName("roles", "", role.name);
       if (uid === undefined) uid = this.writes.writeNew(KIND_RULES.roles, newRoleUid(), "", fields).row.uid;
       else {

@@ -14,7 +14,7 @@ import { freeFormViolations } from "./field-limits.js";
 import type { KindRules } from "./kind-rules.js";
 import { KIND_RULES } from "./kind-rules.js";
 import type { ServiceCore } from "./service-core.js";
-import { applyPaths, maskPaths } from "./update-mask.js";
+import { applyPaths, maskPaths, refuseNotUpdatable } from "./update-mask.js";
 import { requireObject, throwZodViolations } from "./violations.js";
 
 const OUTPUT_ONLY = ["uid", "createTime", "updateTime"];
@@ -180,6 +180,7 @@ export class ResourceWrites {
    */
   update(caller: Caller, kind: KindName, uid: string, body: unknown, updateMask: string | undefined): string {
     const rules = KIND_RULES[kind];
+    refuseNotUpdatable(rules);
     this.core.authorize(caller, rules, "update", uid);
     const fields = requireObject(body);
     const table = this.core.table;

@@ -1,5 +1,5 @@
 import type { Capability } from "pulumi-irv/sdk";
-import { Code } from "pulumi-irv/sdk";
+import { Code, fromWireCapability, isWireCapability, toWireCapability } from "pulumi-irv/sdk";
 import type { Caller } from "../auth/index.js";
 import { BUILT_IN_ROLES } from "../auth/index.js";
 import {
@@ -13,7 +13,29 @@ import { refuseEscalation } from "./escalation.js";
 import type { KindContext, KindHooks } from "./kind-context.js";
 import { MAX_LISTED_VIOLATIONS } from "./limits.js";
 
-const sorted = (caps: unknown): Capability[] => [...new Set((caps ?? []) as Capability[])].sort();
+/**
+ * A role's capabilities as protojson reads them: enum value names or numbers; a name the enum lacks
+ * (a display name such as `groups.list` among them) is dropped, as grpc-gateway's `DiscardUnknown`
+ * does. Stored as enum names, sorted, once each. None left is refused: the published `Role` requires
+ * at least one (`iam/v2beta1/roles.proto:164`).
+ */
+function wireCapabilities(caps: unknown): string[] {
+  const known = (Array.isArray(caps) ? caps : []).filter(isWireCapability);
+  const names = [...new Set(known.map((c) => toWireCapability(fromWireCapability(c))))].sort();
+  if (names.length === 0) {
+    throw invalidArgument([
+      {
+        field: "capabilities",
+        description:
+          "at least one capability is required, written as the enum value name (CAP_IAM_GROUPS_LIST, …); unknown values are dropped",
+      },
+    ]);
+  }
+  return names;
+}
+
+const displayNames = (wire: readonly string[]): Capability[] =>
+  wire.map((c) => fromWireCapability(c) as Capability);
 
 function refuseBuiltInName(name: unknown): void {
   if (BUILT_IN_ROLES.some((r) => r.name === name)) {
@@ -55,16 +77,18 @@ const escalate = (caller: Caller, caps: Capability[], groupUid: string, name: un
 export const ROLE_HOOKS: KindHooks = {
   beforeCreate(_ctx, w) {
     refuseBuiltInName(w.fields.name);
-    const capabilities = sorted(w.fields.capabilities);
-    escalate(w.caller, capabilities, w.parentUid, w.fields.name);
-    return { ...w.fields, parentUid: w.parentUid, capabilities };
+    const capabilities = wireCapabilities(w.fields.capabilities);
+    escalate(w.caller, displayNames(capabilities), w.parentUid, w.fields.name);
+    // The published Role has no parent field: the row keeps the group, the answer does not show it.
+    return { ...w.fields, capabilities };
   },
   beforeUpdate(ctx, u) {
     refuseBuiltIn(ctx, u.row.uid, "update");
     if (u.next.name !== u.current.name) refuseBuiltInName(u.next.name);
-    u.next.capabilities = sorted(u.next.capabilities);
+    const capabilities = wireCapabilities(u.next.capabilities);
+    u.next.capabilities = capabilities;
     if (u.paths.includes("capabilities")) {
-      escalate(u.caller, u.next.capabilities as Capability[], u.row.parentUid, u.next.name);
+      escalate(u.caller, displayNames(capabilities), u.row.parentUid, u.next.name);
     }
   },
   beforeDelete(ctx, _caller, row) {

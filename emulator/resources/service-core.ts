@@ -1,5 +1,5 @@
 import type { Capability } from "pulumi-irv/sdk";
-import { CAPABILITIES } from "pulumi-irv/sdk";
+import { CAPABILITIES, fromWireCapability, isWireCapability } from "pulumi-irv/sdk";
 import type { Principal } from "../auth/index.js";
 import { Caller } from "../auth/index.js";
 import type { Clock } from "../core/index.js";
@@ -87,9 +87,10 @@ export class ServiceCore implements KindContext {
     if (builtIn !== undefined) return builtIn;
     const row = this.table.get("roles", roleUid);
     if (row === undefined) return undefined;
-    return ((JSON.parse(row.data) as { capabilities?: Capability[] }).capabilities ?? []).filter((c) =>
-      (CAPABILITIES as readonly string[]).includes(c),
-    );
+    // Stored as the wire carries them (enum names); authorization works on display names.
+    return ((JSON.parse(row.data) as { capabilities?: unknown[] }).capabilities ?? [])
+      .filter(isWireCapability)
+      .map((c) => fromWireCapability(c) as Capability);
   }
 
   isBuiltInRole(roleUid: string): boolean {

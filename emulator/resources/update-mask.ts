@@ -42,14 +42,8 @@ export function maskPaths(
   body: Record<string, unknown>,
 ): string[] {
   const mutable = rules.spec.mutable;
-  if (mutable.length === 0) {
-    throw invalidArgument([
-      {
-        field: "body",
-        description: `${rules.spec.singular} resources are not updated; delete and create them again`,
-      },
-    ]);
-  }
+  refuseNotUpdatable(rules);
+  refuseUnknownKeys(rules, body);
   const topLevel = mutable.filter((p) => !p.includes("."));
 
   if (updateMask === undefined || updateMask.trim() === "") {
@@ -91,6 +85,48 @@ export function maskPaths(
   }
   if (violations.length > 0) throw invalidArgument(violations);
   return [...paths];
+}
+
+/**
+ * Code 3 for a kind the API never updates (invites: the published service has no Update method),
+ * before any permission check: there is no capability to hold.
+ *
+ * @example
+ * refuseNotUpdatable(KIND_RULES.groupInvites); // throws: group invite resources are not updated
+ */
+export function refuseNotUpdatable(rules: KindRules): void {
+  if (rules.spec.mutable.length === 0) {
+    throw invalidArgument([
+      {
+        field: "body",
+        description: `${rules.spec.singular} resources are not updated; delete and create them again`,
+      },
+    ]);
+  }
+}
+
+/**
+ * The top-level keys of the kind's message. grpc-gateway turns a PATCH body's keys into a field mask
+ * before anything else (`runtime.FieldMaskFromRequestBody` in every generated Update handler) and
+ * answers code 3 for a key the message lacks, even when the query names the mask.
+ */
+function messageFields(rules: KindRules): ReadonlySet<string> | undefined {
+  const shape = (rules.spec.schema as { shape?: Record<string, unknown> }).shape;
+  return shape === undefined ? undefined : new Set(Object.keys(shape));
+}
+
+function refuseUnknownKeys(rules: KindRules, body: Record<string, unknown>): void {
+  const fields = messageFields(rules);
+  if (fields === undefined) return;
+  const unknown = Object.keys(body).filter((k) => !fields.has(k) && !fields.has(camel(k)));
+  if (unknown.length > 0) {
+    throw invalidArgument(
+      unknown.map((k) => ({
+        field: k,
+        description: `could not find field ${JSON.stringify(k)} in ${rules.spec.singular} resources`,
+      })),
+    );
+  }
 }
 
 /**

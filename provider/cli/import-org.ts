@@ -5,6 +5,7 @@ import type { IrvClient } from "../../sdk/index.js";
 import { ApiError, uidProblem } from "../../sdk/index.js";
 import { clientFor, resolveSettings } from "../config/index.js";
 import { CliError } from "./cli-error.js";
+import { listCustomRoles } from "./custom-roles.js";
 import type { OrgObject } from "./org-kinds.js";
 import { ORG_KINDS } from "./org-kinds.js";
 import { renderProgram } from "./render-program.js";
@@ -77,7 +78,16 @@ export async function importOrg(options: ImportOrgOptions): Promise<ImportOrgRep
     }),
   );
   const objects: OrgObject[] = lists.flat();
-  const roles = await client.roles.collectParallel({}, { concurrency: 4 });
+  // The API does not say where a role is defined: custom ones are found group by group.
+  const parents = new Map(
+    objects.filter((o) => o.className === "Role").map((o) => [o.uid, o.parentUid] as const),
+  );
+  if (!kinds.includes("roles"))
+    for (const r of await listCustomRoles(client, options.root)) parents.set(r.uid, r.parentUid);
+  const roles = (await client.roles.collectParallel({}, { concurrency: 4 })).map((r) => ({
+    ...r,
+    parentUid: parents.get(r.uid),
+  }));
   const files = renderProgram({
     rootUid: options.root,
     objects,

@@ -9,6 +9,8 @@ import {
   roleBindingKind,
   roleKind,
 } from "../runtime/index.js";
+import type { PlacedRole } from "./custom-roles.js";
+import { listCustomRoles } from "./custom-roles.js";
 
 /**
  * A constructor argument of a generated resource: a literal (a list renders as an array), the
@@ -179,11 +181,10 @@ export const ORG_KINDS: readonly OrgKind[] = [
     kind: "roles",
     definition: roleKind,
     // The root's own custom roles and those of every group below it (built-in roles have no parent).
-    list: async (client, root) =>
-      (await client.roles.collectParallel({ descendantsOf: root }, PAGES)).filter((r) => r.parentUid),
+    list: listCustomRoles,
     refs: ["parentUid"],
     baseName: (r) => slug(r.name),
-    parentUid: (r) => r.parentUid ?? "",
+    parentUid: (r) => (r as PlacedRole).parentUid,
   }),
   orgKind({
     kind: "identities",

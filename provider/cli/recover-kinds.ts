@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { IrvClient } from "../../sdk/index.js";
+import { isBuiltInRole } from "../../sdk/index.js";
 import type { AnyKind } from "../runtime/index.js";
 import { KIND_DEFINITIONS } from "../runtime/index.js";
 
@@ -157,13 +158,16 @@ export const RECOVER_KINDS: Readonly<Record<string, RecoverKind>> = {
     definition: KIND_DEFINITIONS.Role,
     flatUids: true,
     request(inputs) {
-      const role = RoleRequest.parse(revealed(inputs));
+      const { parentUid, ...role } = RoleRequest.parse(revealed(inputs));
       // The service keeps a role's capabilities sorted and once each.
       const capabilities = [...new Set(role.capabilities)].sort();
-      return { parentUid: role.parentUid, body: { ...role, capabilities } };
+      return { parentUid, body: { ...role, capabilities } };
     },
+    // The group's list: its own roles and the built-in ones (which no create makes).
     candidates: async (client, r) =>
-      (await client.roles.list({ childrenOf: r.parentUid, name: String(r.body.name) })).items,
+      (await client.roles.list({ childrenOf: r.parentUid, name: String(r.body.name) })).items.filter(
+        (role) => !isBuiltInRole(role),
+      ),
   },
   [`${TOKEN}IdentityProvider`]: {
     definition: KIND_DEFINITIONS.IdentityProvider,

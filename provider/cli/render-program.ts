@@ -12,14 +12,15 @@ import type { Arg, OrgObject } from "./org-kinds.js";
 export interface ProgramInput {
   rootUid: string;
   objects: readonly OrgObject[];
-  roles: readonly Role[];
+  /** Every role the caller sees; custom ones carry the group they are defined in. */
+  roles: readonly (Role & { parentUid?: string | undefined })[];
   project: string;
   versions: { pulumiIrv: string; pulumi: string };
   kinds: readonly string[];
 }
 
 // Custom roles live under a group (parentUid); built-in ones under none.
-const isBuiltIn = (r: Role) => !r.parentUid;
+const isBuiltIn = (r: { parentUid?: string | undefined }) => !r.parentUid;
 
 /**
  * The files of the generated project (path → content). Pure: the same input gives byte-identical

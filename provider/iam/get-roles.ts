@@ -1,4 +1,6 @@
 import type * as pulumi from "@pulumi/pulumi";
+import type { IrvClient } from "../../sdk/index.js";
+import { isBuiltInRole } from "../../sdk/index.js";
 import { dataSource, exactlyOne, toQuery } from "../data-sources/index.js";
 import type { InputsOf, ListFilter, Role } from "../types/index.js";
 
@@ -24,13 +26,23 @@ export interface GetRolesResult {
   roles: Role[];
 }
 
-// A group's list of roles includes the built-in ones it can bind: `parentUid` keeps only its own.
-const ownedBy = (parentUid: string | undefined) => (r: Role) => !parentUid || r.parentUid === parentUid;
+// A group's list of roles includes the built-in ones it can bind: `parentUid` keeps only its own,
+// and says where they are defined (the API's Role carries no parent).
+async function listRoles(
+  client: IrvClient,
+  parentUid: string | undefined,
+  filter: ListFilter,
+): Promise<Role[]> {
+  const found = await client.roles.collectParallel(
+    toQuery({ ...filter, childrenOf: parentUid ?? filter.childrenOf }),
+  );
+  return parentUid === undefined
+    ? found
+    : found.filter((r) => !isBuiltInRole(r)).map((r) => ({ ...r, parentUid }));
+}
 
 const roles = dataSource("irv.iam.getRoles", async (client, { parentUid, ...filter }: GetRolesArgs) => ({
-  roles: (
-    await client.roles.collectParallel(toQuery({ ...filter, childrenOf: parentUid ?? filter.childrenOf }))
-  ).filter(ownedBy(parentUid)),
+  roles: await listRoles(client, parentUid, filter),
 }));
 
 /**
@@ -70,9 +82,7 @@ export interface GetRoleArgs {
 
 const role = dataSource("irv.iam.getRole", async (client, args: GetRoleArgs) => {
   if (!args?.name) throw new Error('name is required (e.g. { name: "viewer" })');
-  const found = (
-    await client.roles.collectParallel(toQuery({ name: args.name, childrenOf: args.parentUid }))
-  ).filter(ownedBy(args.parentUid));
+  const found = await listRoles(client, args.parentUid, { name: args.name });
   const where = args.parentUid ? ` under ${args.parentUid}` : "";
   if (found.length === 0)
     throw new Error(

@@ -14,7 +14,10 @@ export interface Role {
   uid: string;
   name: string;
   description?: string | undefined;
-  /** The group a custom role belongs to; absent for built-in roles, which are global. */
+  /**
+   * The group a custom role belongs to, when the lookup named it (`parentUid`): the API does not
+   * return it. Absent for built-in roles, which are global.
+   */
   parentUid?: string | undefined;
   /** What the role grants, e.g. `groups.list` (sorted, no duplicates). */
   capabilities: string[];

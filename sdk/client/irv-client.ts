@@ -2,9 +2,8 @@ import type { z } from "zod";
 import type { TokenSource } from "../auth/token-source.js";
 import { staticToken } from "../auth/token-source.js";
 import { ConfigurationError } from "../errors/api-error.js";
-import { CapabilityList } from "../schemas/capabilities.js";
-import { collectionPath, KINDS } from "../schemas/kinds.js";
-import type { CallOptions, ReadOnlyResourceClient } from "./resource-client.js";
+import { KINDS } from "../schemas/kinds.js";
+import type { ReadOnlyResourceClient } from "./resource-client.js";
 import { ResourceClient } from "./resource-client.js";
 import type { TransportOptions } from "./transport.js";
 import { HttpTransport } from "./transport.js";
@@ -82,24 +81,6 @@ export class IrvClient {
     this.repos = new ResourceClient(t, KINDS.repos);
     this.tags = new ResourceClient(t, KINDS.tags);
     this.advisories = new ResourceClient(t, KINDS.advisories);
-  }
-
-  /**
-   * The capabilities the server knows (`GET /iam/v2beta1/roles:capabilities`), for custom roles.
-   *
-   * @example
-   * const { capabilities } = await client.capabilities();
-   * const reads = CAPABILITIES.filter((c) => capabilities.includes(c) && c.endsWith(".list"));
-   * await client.roles.create(groupUid, { name: "reader", capabilities: reads });
-   */
-  async capabilities(options: CallOptions = {}): Promise<CapabilityList> {
-    return (await this.transport.send({
-      method: "GET",
-      path: `${collectionPath(KINDS.roles)}:capabilities`,
-      schema: CapabilityList,
-      signal: options.signal,
-      retry: options.retry,
-    })) as CapabilityList;
   }
 
   /**

@@ -14,6 +14,16 @@ import type { HttpTransport } from "./transport.js";
 import { uidFormOf, uidPath } from "./uid-path.js";
 
 /**
+ * A field path in proto field names: `claimMatch.subject` → `claim_match.subject`.
+ *
+ * @example
+ * protoFieldPath("oidc.clientSecret"); // "oidc.client_secret"
+ */
+export function protoFieldPath(path: string): string {
+  return path.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+}
+
+/**
  * Per-call options.
  *
  * @example
@@ -144,7 +154,8 @@ export class ResourceClient<T extends { uid: string }, C> implements ReadOnlyRes
     const { findExisting } = options;
     const wire = this.encode(body);
     const sent = {
-      parentUid,
+      // A flat uid (roles) says nothing of its group: `findExisting` scopes the search instead.
+      parentUid: uidFormOf(this.kind.collection) === "flat" ? undefined : parentUid,
       body,
       startedAt: Date.now(),
       clockSkewMs: options.clockSkewMs ?? LOST_CREATE_CLOCK_SKEW_MS,
@@ -181,7 +192,11 @@ export class ResourceClient<T extends { uid: string }, C> implements ReadOnlyRes
     body: Partial<C> & Record<string, unknown>,
     options: CallOptions & { updateMask?: readonly string[] | undefined } = {},
   ): Promise<T> {
-    const query = options.updateMask ? { updateMask: options.updateMask.join(",") } : undefined;
+    // FieldMask paths are proto field names (`claim_match.subject`): the gateway hands the query's
+    // mask to the service verbatim, and the masks it derives from bodies are snake_case too.
+    const query = options.updateMask
+      ? { updateMask: options.updateMask.map(protoFieldPath).join(",") }
+      : undefined;
     return (await this.transport.send({
       method: "PATCH",
       path: this.itemPath(uid),

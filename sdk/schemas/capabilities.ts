@@ -1,59 +1,168 @@
 import { z } from "zod";
 
-const crud = <F extends string>(family: F) =>
-  [`${family}.list`, `${family}.create`, `${family}.update`, `${family}.delete`] as const;
+/**
+ * One row of the capability table: the display name users write (`groups.list`, the `(name)` option
+ * of the published enum value, as the service's CLI and the Terraform provider show it), the enum
+ * value name the API's JSON carries (`CAP_IAM_GROUPS_LIST`) and its number (protojson also reads
+ * numbers).
+ *
+ * @example
+ * const row: CapabilityRow = { name: "groups.list", wire: "CAP_IAM_GROUPS_LIST", number: 103 };
+ */
+export interface CapabilityRow {
+  readonly name: string;
+  readonly wire: string;
+  readonly number: number;
+}
 
 /**
- * Every capability the API knows, `<family>.<verb>`. A role is a set of them; every operation needs
- * one at the group that governs it (a binding applies to its group and every descendant). `list`
- * covers Get and List.
+ * The capabilities of the families this package manages, from the published enum
+ * `chainguard.capabilities.Capability` (`proto/capabilities/capabilities.proto:26-279`). Invites
+ * have no update capability (they are never updated).
+ *
+ * @example
+ * CAPABILITY_TABLE.find((c) => c.name === "role_bindings.create")?.wire; // "CAP_IAM_ROLE_BINDINGS_CREATE"
+ */
+export const CAPABILITY_TABLE = [
+  { name: "groups.create", wire: "CAP_IAM_GROUPS_CREATE", number: 101 },
+  { name: "groups.update", wire: "CAP_IAM_GROUPS_UPDATE", number: 102 },
+  { name: "groups.list", wire: "CAP_IAM_GROUPS_LIST", number: 103 },
+  { name: "groups.delete", wire: "CAP_IAM_GROUPS_DELETE", number: 104 },
+  { name: "group_invites.create", wire: "CAP_IAM_GROUP_INVITES_CREATE", number: 201 },
+  { name: "group_invites.list", wire: "CAP_IAM_GROUP_INVITES_LIST", number: 203 },
+  { name: "group_invites.delete", wire: "CAP_IAM_GROUP_INVITES_DELETE", number: 204 },
+  { name: "roles.create", wire: "CAP_IAM_ROLES_CREATE", number: 301 },
+  { name: "roles.update", wire: "CAP_IAM_ROLES_UPDATE", number: 302 },
+  { name: "roles.list", wire: "CAP_IAM_ROLES_LIST", number: 303 },
+  { name: "roles.delete", wire: "CAP_IAM_ROLES_DELETE", number: 304 },
+  { name: "role_bindings.create", wire: "CAP_IAM_ROLE_BINDINGS_CREATE", number: 401 },
+  { name: "role_bindings.update", wire: "CAP_IAM_ROLE_BINDINGS_UPDATE", number: 402 },
+  { name: "role_bindings.list", wire: "CAP_IAM_ROLE_BINDINGS_LIST", number: 403 },
+  { name: "role_bindings.delete", wire: "CAP_IAM_ROLE_BINDINGS_DELETE", number: 404 },
+  { name: "account_associations.create", wire: "CAP_IAM_ACCOUNT_ASSOCIATIONS_CREATE", number: 701 },
+  { name: "account_associations.update", wire: "CAP_IAM_ACCOUNT_ASSOCIATIONS_UPDATE", number: 702 },
+  { name: "account_associations.list", wire: "CAP_IAM_ACCOUNT_ASSOCIATIONS_LIST", number: 703 },
+  { name: "account_associations.delete", wire: "CAP_IAM_ACCOUNT_ASSOCIATIONS_DELETE", number: 704 },
+  { name: "identity.create", wire: "CAP_IAM_IDENTITY_CREATE", number: 901 },
+  { name: "identity.update", wire: "CAP_IAM_IDENTITY_UPDATE", number: 902 },
+  { name: "identity.list", wire: "CAP_IAM_IDENTITY_LIST", number: 903 },
+  { name: "identity.delete", wire: "CAP_IAM_IDENTITY_DELETE", number: 904 },
+  { name: "identity_providers.create", wire: "CAP_IAM_IDENTITY_PROVIDERS_CREATE", number: 1301 },
+  { name: "identity_providers.update", wire: "CAP_IAM_IDENTITY_PROVIDERS_UPDATE", number: 1302 },
+  { name: "identity_providers.list", wire: "CAP_IAM_IDENTITY_PROVIDERS_LIST", number: 1303 },
+  { name: "identity_providers.delete", wire: "CAP_IAM_IDENTITY_PROVIDERS_DELETE", number: 1304 },
+  { name: "identity_providers.scim.manage", wire: "CAP_IAM_SCIM_MANAGE", number: 1305 },
+  { name: "repo.create", wire: "CAP_REPO_CREATE", number: 1603 },
+  { name: "repo.update", wire: "CAP_REPO_UPDATE", number: 1604 },
+  { name: "repo.list", wire: "CAP_REPO_LIST", number: 1605 },
+  { name: "repo.delete", wire: "CAP_REPO_DELETE", number: 1606 },
+  { name: "tag.create", wire: "CAP_TAG_CREATE", number: 1611 },
+  { name: "tag.update", wire: "CAP_TAG_UPDATE", number: 1612 },
+  { name: "tag.list", wire: "CAP_TAG_LIST", number: 1613 },
+  { name: "tag.delete", wire: "CAP_TAG_DELETE", number: 1614 },
+  { name: "advisories.list", wire: "CAP_ADVISORIES_LIST", number: 1902 },
+] as const satisfies readonly CapabilityRow[];
+
+/**
+ * Every capability this package knows, by display name (`<family>.<verb>`). A role is a set of them;
+ * every operation needs them at the group that governs it (a binding applies to its group and every
+ * descendant). `list` covers Get and List. The published API has no route listing them: the list
+ * ships here.
  *
  * @example
  * CAPABILITIES.includes("groups.create"); // true
  */
-export const CAPABILITIES = [
-  ...crud("groups"),
-  ...crud("identity"),
-  ...crud("role_bindings"),
-  ...crud("roles"),
-  ...crud("identity_providers"),
-  ...crud("account_associations"),
-  ...crud("group_invites"),
-  "repo.list",
-  "tag.list",
-  "advisories.list",
-] as const;
+export const CAPABILITIES = CAPABILITY_TABLE.map((c) => c.name) as unknown as readonly [
+  (typeof CAPABILITY_TABLE)[number]["name"],
+  ...(typeof CAPABILITY_TABLE)[number]["name"][],
+];
 
 /**
- * One capability name, validated against {@link CAPABILITIES}.
+ * One capability display name, validated against {@link CAPABILITIES}.
  *
  * @example
  * Capability.safeParse("groups.destroy").success; // false
  */
 export const Capability = z.enum(CAPABILITIES, {
-  error: (issue) =>
-    `${JSON.stringify(issue.input)} is not a capability; see GET /iam/v2beta1/roles:capabilities`,
+  error: (issue) => `${JSON.stringify(issue.input)} is not a capability; known: ${CAPABILITIES.join(", ")}`,
 });
 /**
- * One capability name.
+ * One capability display name.
  *
  * @example
  * const c: Capability = "role_bindings.create";
  */
 export type Capability = z.infer<typeof Capability>;
 
+const BY_NAME = new Map<string, CapabilityRow>(CAPABILITY_TABLE.map((c) => [c.name, c]));
+const BY_WIRE = new Map<string | number, CapabilityRow>(
+  CAPABILITY_TABLE.flatMap((c) => [
+    [c.wire, c],
+    [c.number, c],
+  ]),
+);
+
 /**
- * The answer of `GET /iam/v2beta1/roles:capabilities`. Names the client does not know yet are kept
- * as strings, so a newer server never breaks an older client.
+ * The wire form of a capability: a display name becomes its enum value name; an enum value name is
+ * kept as is (callers may write either).
  *
  * @example
- * const { capabilities } = CapabilityList.parse(await res.json());
+ * toWireCapability("groups.list");         // "CAP_IAM_GROUPS_LIST"
+ * toWireCapability("CAP_IAM_GROUPS_LIST"); // "CAP_IAM_GROUPS_LIST"
  */
-export const CapabilityList = z.object({ capabilities: z.array(z.string()) });
+export function toWireCapability(capability: string): string {
+  return BY_NAME.get(capability)?.wire ?? capability;
+}
+
 /**
- * The list of capabilities the server knows.
+ * The display name of a capability read from the wire (an enum value name, or its number). One this
+ * package does not know yet is kept as the server wrote it, so a newer server never fails a read.
  *
  * @example
- * const list: CapabilityList = await client.capabilities();
+ * fromWireCapability("CAP_IAM_GROUPS_LIST"); // "groups.list"
+ * fromWireCapability(103);                   // "groups.list"
+ * fromWireCapability("CAP_SOMETHING_NEW");   // "CAP_SOMETHING_NEW"
  */
-export type CapabilityList = z.infer<typeof CapabilityList>;
+export function fromWireCapability(capability: string | number): string {
+  return BY_WIRE.get(capability)?.name ?? String(capability);
+}
+
+/**
+ * Whether a wire value names a capability of {@link CAPABILITY_TABLE} (enum name or number).
+ *
+ * @example
+ * isWireCapability("CAP_IAM_GROUPS_LIST"); // true
+ * isWireCapability("groups.list");         // false: a display name is not the wire form
+ */
+export function isWireCapability(value: unknown): value is string | number {
+  return (typeof value === "string" || typeof value === "number") && BY_WIRE.has(value);
+}
+
+/**
+ * A capability as the API writes it (enum value name, or number), read as its display name.
+ *
+ * @example
+ * z.array(WireCapability).parse(["CAP_IAM_GROUPS_LIST", 901]); // ["groups.list", "identity.create"]
+ */
+export const WireCapability = z.union([z.string(), z.number().int()]).transform(fromWireCapability);
+
+const names = (pred: (c: string) => boolean): Capability[] => CAPABILITIES.filter(pred);
+const IAM_LIST =
+  /^(groups|group_invites|roles|role_bindings|account_associations|identity|identity_providers)\.list$/;
+
+/**
+ * The built-in roles' capabilities within {@link CAPABILITY_TABLE}, as published in
+ * `proto/capabilities/roles.go`: `viewer` reads (`ViewerCaps`, `:14-83`); `editor` adds repo writes
+ * and nothing of IAM (`EditorCaps` = `RegistryEditorCaps` + viewer, `:85-94`, `:239-246`); `owner`
+ * holds every one (`OwnerCaps`, `:105-182`, with `RegistryPushCaps` for tags).
+ *
+ * @example
+ * BUILT_IN_ROLE_CAPABILITIES.editor.includes("groups.create"); // false
+ */
+export const BUILT_IN_ROLE_CAPABILITIES: Readonly<
+  Record<"owner" | "editor" | "viewer", readonly Capability[]>
+> = {
+  owner: names(() => true),
+  editor: names((c) => IAM_LIST.test(c) || /^(repo|tag|advisories)\.list$/.test(c) || /^repo\./.test(c)),
+  viewer: names((c) => IAM_LIST.test(c) || /^(repo|tag|advisories)\.list$/.test(c)),
+};

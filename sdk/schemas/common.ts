@@ -65,7 +65,9 @@ export const TotalCount = z
  * OptionalTimestamp.parse(null);                       // undefined
  * OptionalTimestamp.parse("2026-11-21T10:00:00.000Z"); // the string
  */
-export const OptionalTimestamp = Timestamp.nullish().transform((v) => v ?? undefined);
+export const OptionalTimestamp = Timestamp.nullish()
+  .transform((v) => v ?? undefined)
+  .optional();
 
 /**
  * A proto3 string without presence, as read: the gateway writes an unset one as `""`, which is the
@@ -79,7 +81,8 @@ export const OptionalTimestamp = Timestamp.nullish().transform((v) => v ?? undef
 export const OptionalString = z
   .string()
   .nullish()
-  .transform((v) => (v === "" || v == null ? undefined : v));
+  .transform((v) => (v === "" || v == null ? undefined : v))
+  .optional();
 
 /**
  * An unset singular message field, read leniently: `null` (gateway default) and absent are the same.
@@ -89,7 +92,10 @@ export const OptionalString = z
  * Wrapper.parse({ amazon: null }); // { amazon: undefined }
  */
 export function optionalMessage<T extends z.ZodType>(schema: T) {
-  return schema.nullish().transform((v) => (v == null ? undefined : v) as z.output<T> | undefined);
+  return schema
+    .nullish()
+    .transform((v) => (v == null ? undefined : v) as z.output<T> | undefined)
+    .optional();
 }
 
 /**

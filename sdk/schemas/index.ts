@@ -7,7 +7,17 @@ export {
 } from "./account-association.js";
 export type { Advisory } from "./advisory.js";
 export { Advisory as AdvisorySchema, Severity } from "./advisory.js";
-export { CAPABILITIES, Capability, CapabilityList } from "./capabilities.js";
+export type { CapabilityRow } from "./capabilities.js";
+export {
+  BUILT_IN_ROLE_CAPABILITIES,
+  CAPABILITIES,
+  CAPABILITY_TABLE,
+  Capability,
+  fromWireCapability,
+  isWireCapability,
+  toWireCapability,
+  WireCapability,
+} from "./capabilities.js";
 export {
   GROUP_NAME_PATTERN,
   GROUP_NAME_PATTERN_SOURCE,
@@ -64,6 +74,8 @@ export type { Repo, Tag } from "./registry.js";
 export { Repo as RepoSchema, Tag as TagSchema } from "./registry.js";
 export type { Role, RoleCreate } from "./role.js";
 export {
+  encodeRole,
+  isBuiltInRole,
   ROLE_MUTABLE_FIELDS,
   Role as RoleSchema,
   RoleCapabilities,

@@ -14,7 +14,7 @@ import {
   IdentityProviderCreate,
 } from "./identity-provider.js";
 import { Repo, Tag } from "./registry.js";
-import { ROLE_MUTABLE_FIELDS, Role, RoleCreate } from "./role.js";
+import { encodeRole, ROLE_MUTABLE_FIELDS, Role, RoleCreate } from "./role.js";
 import { ROLE_BINDING_MUTABLE_FIELDS, RoleBinding, RoleBindingCreate } from "./role-binding.js";
 
 /**
@@ -91,6 +91,7 @@ export const KINDS = {
     mutable: ROLE_MUTABLE_FIELDS,
     parent: "group",
     writable: true,
+    encode: encodeRole,
   }),
   roleBindings: kind({
     domain: "iam",

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Timestamp, Uid } from "./common.js";
+import { OptionalString, Timestamp, Uid } from "./common.js";
 
 /**
  * A role binding connects one identity to one role within a group. Responses carry hydrated
@@ -21,6 +21,9 @@ export const RoleBinding = z.object({
   }),
   group: z.object({ uid: Uid, name: z.string(), description: z.string().optional() }),
   role: z.object({ uid: Uid, name: z.string(), description: z.string().optional() }),
+  // The published message returns the request fields too (`iam/v2beta1/role_bindings.proto:198,202`).
+  identityUid: OptionalString,
+  roleUid: OptionalString,
   createTime: Timestamp,
 });
 /**

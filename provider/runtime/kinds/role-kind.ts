@@ -60,7 +60,10 @@ export const roleKind = defineKind({
   update: (client, uid, body, updateMask) =>
     client.roles.update(uid, body, { updateMask: maskWithin(updateMask, ROLE_MUTABLE_FIELDS) }),
   delete: (client, uid) => client.roles.delete(uid, { ignoreNotFound: true }),
-  inputsOf: (s: Role) => ({
+  // The API never returns the group a role is defined in: refresh keeps it from the state
+  // (`writeOnly`), import-org finds it by listing each group's roles.
+  writeOnly: ["parentUid"],
+  inputsOf: (s: Role & { parentUid?: string }) => ({
     parentUid: s.parentUid ?? "",
     name: s.name,
     ...defined({ description: s.description || undefined }),

@@ -170,10 +170,10 @@ describe("roles", () => {
     const role = await emu.ok<{ uid: string; name: string; parentUid: string }>(
       "POST",
       `/iam/v2beta1/roles/${emu.orgUid}`,
-      { body: { name: "auditor", description: "reads audit logs" } },
+      { body: { name: "auditor", description: "reads audit logs", capabilities: ["CAP_IAM_GROUPS_LIST"] } },
     );
     expect(role.uid).toMatch(/^[0-9a-f]{40}$/);
-    expect(role.parentUid).toBe(emu.orgUid);
+    expect(role).not.toHaveProperty("parentUid");
     expect(await emu.ok("GET", `/iam/v2beta1/roles/${role.uid}`)).toEqual(role);
     const taken = await emu.call<ErrorBody>("POST", `/iam/v2beta1/roles/${emu.orgUid}`, {
       body: { name: "viewer" },
@@ -308,7 +308,7 @@ describe("registry and vulnerabilities", () => {
   test("fixtures seed a tree of groups, identities with roles, repos with tags and advisories", async () => {
     const created = await emu.ok<{ created: Record<string, number> }>("POST", "/_emulator/fixtures", {
       body: {
-        roles: [{ name: "fixture-role" }],
+        roles: [{ name: "fixture-role", capabilities: ["groups.list"] }],
         groups: [
           {
             name: "fixture-team",

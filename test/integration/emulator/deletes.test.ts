@@ -135,7 +135,7 @@ describe("identities and bindings", () => {
 
   test("a custom role still bound refuses to be deleted with a RESOURCE_IN_USE violation", async () => {
     const role = await emu.ok<{ uid: string }>("POST", `/iam/v2beta1/roles/${emu.orgUid}`, {
-      body: { name: "in-use" },
+      body: { name: "in-use", capabilities: ["CAP_IAM_GROUPS_LIST"] },
     });
     const g = await emu.group("role-user");
     const id = await emu.identity(g.uid, "x");

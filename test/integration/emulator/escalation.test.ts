@@ -2,6 +2,7 @@
 // binding one, inviting with one, making one an identity provider's default, or taking over an
 // identity — capabilities it does not itself hold there. Tokens come through the real STS flow.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { CAPABILITIES, toWireCapability } from "../../../sdk/index.js";
 import type { ErrorBody, Group, TestEmulator } from "./support.js";
 import { startTestEmulator } from "./support.js";
 
@@ -20,8 +21,15 @@ async function customRole(
   capabilities: string[],
   where = emu.orgUid,
 ): Promise<{ uid: string; name: string }> {
-  return emu.ok("POST", `/iam/v2beta1/roles/${where}`, { body: { name: `custom-${++seq}`, capabilities } });
+  return emu.ok("POST", `/iam/v2beta1/roles/${where}`, {
+    body: { name: `custom-${++seq}`, capabilities: capabilities.map(toWireCapability) },
+  });
 }
+
+// Every IAM write but granting (binding roles, defining them): what can take over an identity
+// without being allowed to hand out access. (The published editor holds no IAM write at all.)
+const IAM_WRITER = CAPABILITIES.filter((c) => !/^(role_bindings|roles)\.(create|update|delete)$/.test(c));
+const iamWriterToken = async () => emu.tokenWithRole(team.uid, (await customRole(IAM_WRITER)).name);
 
 async function codeOf(method: string, path: string, token: string, body?: unknown): Promise<number> {
   const a = await emu.call<ErrorBody>(method, path, { token, body });
@@ -29,8 +37,8 @@ async function codeOf(method: string, path: string, token: string, body?: unknow
 }
 
 describe("identities (issue 10 item 8)", () => {
-  test("regression: an editor cannot re-point an owner identity's subject to itself, assume it and bind itself owner", async () => {
-    const editor = await emu.tokenWithRole(team.uid, "editor");
+  test("regression: an IAM writer cannot re-point an owner identity's subject to itself, assume it and bind itself owner", async () => {
+    const editor = await iamWriterToken();
     const ownerId = await emu.identity(team.uid, "deployer", "owner-subject");
     await emu.ok("POST", `/iam/v2beta1/roleBindings/${team.uid}`, {
       body: { identityUid: ownerId.uid, roleUid: await emu.roleUid("owner") },
@@ -67,8 +75,8 @@ describe("identities (issue 10 item 8)", () => {
     ).toBe(0);
   });
 
-  test("an editor may re-point or delete an identity that holds no more than the editor does", async () => {
-    const editor = await emu.tokenWithRole(team.uid, "editor");
+  test("an IAM writer may re-point or delete an identity that holds no more than it does", async () => {
+    const editor = await iamWriterToken();
     const viewerId = await emu.identity(team.uid, `v${++seq}`);
     await emu.ok("POST", `/iam/v2beta1/roleBindings/${team.uid}`, {
       body: { identityUid: viewerId.uid, roleUid: await emu.roleUid("viewer") },
@@ -112,18 +120,18 @@ describe("roles, bindings, invites and identity providers", () => {
   test("defining a role with a capability the caller lacks is 7 naming it; a subset of its own is fine", async () => {
     const over = await emu.call<ErrorBody>("POST", `/iam/v2beta1/roles/${team.uid}`, {
       token: granter,
-      body: { name: `r${++seq}`, capabilities: ["groups.list", "groups.delete"] },
+      body: { name: `r${++seq}`, capabilities: ["CAP_IAM_GROUPS_LIST", "CAP_IAM_GROUPS_DELETE"] },
     });
     expect(over.body.code).toBe(7);
     expect(over.body.message).toContain("groups.delete");
     const ok = await emu.call<{ uid: string }>("POST", `/iam/v2beta1/roles/${team.uid}`, {
       token: granter,
-      body: { name: `r${++seq}`, capabilities: ["groups.list"] },
+      body: { name: `r${++seq}`, capabilities: ["CAP_IAM_GROUPS_LIST"] },
     });
     expect(ok.status).toBe(200);
     const grow = await emu.call<ErrorBody>("PATCH", `/iam/v2beta1/roles/${ok.body.uid}`, {
       token: granter,
-      body: { capabilities: ["groups.list", "roles.delete"] },
+      body: { capabilities: ["CAP_IAM_GROUPS_LIST", "CAP_IAM_ROLES_DELETE"] },
     });
     expect(grow.body.code).toBe(7);
   });

@@ -174,18 +174,26 @@ describe("group invites", () => {
 });
 
 describe("custom roles", () => {
-  test("CRUD under a group; masks set and clear capabilities; readable and bindable only in its subtree", async () => {
+  test("CRUD under a group; capabilities as enum names, never cleared; readable and bindable only in its subtree", async () => {
     const sub = await emu.group("sub", g.uid);
     const sibling = await emu.group(`sibling-${++seq}`);
-    const r = RoleSchema.parse(
-      await emu.ok("POST", iam("roles", g.uid), { body: { name: "auditor", capabilities: ["groups.list"] } }),
-    );
-    expect(r).toMatchObject({ parentUid: g.uid, capabilities: ["groups.list"] });
-    const cleared = await emu.ok<Json>("PATCH", iam("roles", r.uid), {
+    const created = await emu.ok<Json>("POST", iam("roles", g.uid), {
+      body: { name: "auditor", capabilities: ["CAP_IAM_GROUPS_LIST"] },
+    });
+    // The published Role has no parent field (iam/v2beta1/roles.proto:142-172).
+    expect(created).not.toHaveProperty("parentUid");
+    const r = RoleSchema.parse(created);
+    expect(r.capabilities).toEqual(["groups.list"]);
+    const cleared = await emu.call<ErrorBody>("PATCH", iam("roles", r.uid), {
       body: {},
       query: { updateMask: "capabilities" },
     });
-    expect(cleared.capabilities).toEqual([]);
+    expect(cleared.body.code).toBe(3);
+    const grown = await emu.ok<Json>("PATCH", iam("roles", r.uid), {
+      body: { capabilities: ["CAP_IAM_IDENTITY_LIST", "CAP_IAM_GROUPS_LIST"] },
+      query: { update_mask: "capabilities" },
+    });
+    expect(grown.capabilities).toEqual(["CAP_IAM_GROUPS_LIST", "CAP_IAM_IDENTITY_LIST"]);
     const scoped = await emu.ok<{ roles: { name: string }[] }>("GET", "/iam/v2beta1/roles", {
       query: { "uidp.children_of": g.uid },
     });
@@ -222,7 +230,9 @@ describe("custom roles", () => {
 
   test("a group holding a custom role, an identity provider, associations or an invite refuses its delete, naming each", async () => {
     const full = await emu.group(`full-${++seq}`);
-    await emu.ok("POST", iam("roles", full.uid), { body: { name: "held" } });
+    await emu.ok("POST", iam("roles", full.uid), {
+      body: { name: "held", capabilities: ["CAP_IAM_GROUPS_LIST"] },
+    });
     await emu.ok("POST", iam("identityProviders", full.uid), {
       body: { name: "idp", oidc: { issuer: "https://i.example", clientId: "c", clientSecret: "s" } },
     });

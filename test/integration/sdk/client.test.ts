@@ -55,15 +55,15 @@ describe("IrvClient against the emulator", () => {
     expect(moved.claimMatch).toEqual({ issuer: "https://i.example", subject: "b" });
   });
 
-  it("reads the capabilities and writes every typed IAM kind; write-only and once-only fields come back as the contract says", async () => {
+  it("writes every typed IAM kind; capabilities by display name travel as enum names; write-only and once-only fields come back as the contract says", async () => {
     const group = await client.groups.create(emulator.orgUid, { name: "typed" });
-    const { capabilities } = await client.capabilities();
-    const reader = await client.roles.create(group.uid, {
-      name: "reader",
-      capabilities: CAPABILITIES.filter((c) => capabilities.includes(c) && c.endsWith(".list")),
+    const reads = CAPABILITIES.filter((c) => c.endsWith(".list"));
+    const reader = await client.roles.create(group.uid, { name: "reader", capabilities: reads });
+    expect([...reader.capabilities].sort()).toEqual([...reads].sort());
+    const raw = await fetch(`${emulator.baseUrl}/iam/v2beta1/roles/${reader.uid}`, {
+      headers: { authorization: `Bearer ${emulator.adminToken}` },
     });
-    expect(reader.parentUid).toBe(group.uid);
-    expect(reader.capabilities).toContain("groups.list");
+    expect(((await raw.json()) as { capabilities: string[] }).capabilities).toContain("CAP_IAM_GROUPS_LIST");
     const idp = await client.identityProviders.create(group.uid, {
       name: "corp",
       defaultRole: reader.uid,

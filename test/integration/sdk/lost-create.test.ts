@@ -54,4 +54,21 @@ describe("a lost create is found, not mistaken", () => {
       1,
     );
   });
+
+  it("regression (a lost custom-role create was never adopted: its flat uid is not under the group): adopts the role the lost attempt made", async () => {
+    const org = ctx.emulator.orgUid;
+    ctx.emulator.setFaults("reset-after=1");
+    const made = await ctx.client.roles.create(
+      org,
+      { name: "lost-role", capabilities: ["groups.list"] },
+      {
+        findExisting: async () => {
+          ctx.emulator.setFaults("none");
+          return (await ctx.client.roles.list({ childrenOf: org, name: "lost-role" })).items[0];
+        },
+      },
+    );
+    expect(made).toMatchObject({ name: "lost-role", capabilities: ["groups.list"] });
+    expect(await ctx.client.roles.collect({ childrenOf: org, name: "lost-role" })).toHaveLength(1);
+  });
 });

@@ -46,17 +46,17 @@ test("a root grant covers any uid, even one outside the organization", () => {
   expect(admin.has("groups.delete", "not-a-uid")).toBe(true);
 });
 
-test("built-in roles: owner holds everything, editor all but granting, viewer only lists", () => {
+test("built-in roles as published: owner holds everything, editor reads and writes repos only (no IAM write), viewer only lists", () => {
   const [owner, editor, viewer] = BUILT_IN_ROLES;
   expect(owner?.capabilities).toEqual(CAPABILITIES);
-  expect(CAPABILITIES.filter((c) => !editor?.capabilities.includes(c))).toEqual([
-    "role_bindings.create",
-    "role_bindings.update",
-    "role_bindings.delete",
-    "roles.create",
-    "roles.update",
-    "roles.delete",
+  // Regression: the emulator's editor used to hold every IAM write but granting; the published
+  // EditorCaps (proto/capabilities/roles.go) hold none.
+  expect(editor?.capabilities.filter((c) => !c.endsWith(".list"))).toEqual([
+    "repo.create",
+    "repo.update",
+    "repo.delete",
   ]);
+  expect(editor?.capabilities).not.toContain("groups.create");
   expect(viewer?.capabilities.every((c) => c.endsWith(".list"))).toBe(true);
   expect(viewer?.capabilities).toContain("advisories.list");
 });

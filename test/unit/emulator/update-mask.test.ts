@@ -6,13 +6,23 @@ const identity = { uid: "u", name: "i", claimMatch: { issuer: "https://i", subje
 
 describe("maskPaths", () => {
   test("without a mask: the mutable fields present in the body, nested ones down to leaves", () => {
-    expect(maskPaths(KIND_RULES.groups, undefined, { description: "x", uid: "ignored", extra: 1 })).toEqual([
+    expect(maskPaths(KIND_RULES.groups, undefined, { description: "x", uid: "ignored" })).toEqual([
       "description",
     ]);
     expect(maskPaths(KIND_RULES.identities, undefined, { claimMatch: { subject: "t" } })).toEqual([
       "claimMatch.subject",
     ]);
     expect(maskPaths(KIND_RULES.identities, undefined, { claimMatch: "oops" })).toEqual(["claimMatch"]);
+  });
+
+  test("a body key the message lacks is code 3 naming it, with or without a mask (grpc-gateway's FieldMaskFromRequestBody)", () => {
+    expect(() => maskPaths(KIND_RULES.groups, undefined, { description: "x", extra: 1 })).toThrow(
+      /could not find field "extra"/,
+    );
+    expect(() => maskPaths(KIND_RULES.groups, "description", { description: "x", colour: "red" })).toThrow(
+      /could not find field "colour"/,
+    );
+    expect(maskPaths(KIND_RULES.roleBindings, undefined, { roleUid: "r" })).toEqual(["roleUid"]);
   });
 
   test("with a mask: camelCase or snake_case paths; * expands to the top-level mutable fields", () => {

@@ -2,11 +2,13 @@ import { describe, expectTypeOf, it } from "vitest";
 import type * as irv from "../../../provider/index.js";
 import type * as sdk from "../../../sdk/index.js";
 
+type Flat<T> = { [K in keyof T]: T[K] };
+
 // The lookups return plain interfaces (zod's declarations do not compile in a `pulumi new typescript`
 // project); these assertions fail `npm run typecheck` when they drift from the sdk's wire schemas.
 describe("public lookup types", () => {
-  it("irv.Role, irv.Repo and irv.Advisory are exactly the sdk's wire types", () => {
-    expectTypeOf<irv.Role>().toEqualTypeOf<sdk.Role>();
+  it("irv.Role, irv.Repo and irv.Advisory are exactly the sdk's wire types (a role with the group the lookup named)", () => {
+    expectTypeOf<irv.Role>().toEqualTypeOf<Flat<sdk.Role & { parentUid?: string | undefined }>>();
     expectTypeOf<irv.Repo>().toEqualTypeOf<sdk.Repo>();
     expectTypeOf<irv.Advisory>().toEqualTypeOf<sdk.Advisory>();
   });

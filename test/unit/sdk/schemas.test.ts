@@ -87,11 +87,24 @@ describe("wire schemas", () => {
     expect(matchesPattern("acme", "xacmex")).toBe(false);
   });
 
-  it("role capabilities are checked against the exported list; responses keep unknown ones", () => {
-    expect(RoleCreateSchema.safeParse({ name: "r", capabilities: ["groups.list"] }).success).toBe(true);
-    expect(RoleCreateSchema.safeParse({ name: "r", capabilities: ["groups.fly"] }).success).toBe(false);
-    const role = RoleSchema.parse({ uid: "ab", name: "r", capabilities: ["future.thing"] });
-    expect(role.capabilities).toEqual(["future.thing"]);
+  it("role capabilities travel as enum names and read as display names; unknown ones are kept", () => {
+    expect(RoleCreateSchema.safeParse({ name: "r", capabilities: ["CAP_IAM_GROUPS_LIST"] }).success).toBe(
+      true,
+    );
+    expect(RoleCreateSchema.safeParse({ name: "r", capabilities: "groups.list" }).success).toBe(false);
+    const role = RoleSchema.parse({
+      uid: "ab",
+      name: "r",
+      description: "",
+      capabilities: ["CAP_IAM_GROUPS_LIST", 901, "CAP_FUTURE_THING"],
+      createTime: null,
+      updateTime: null,
+    });
+    expect(role.capabilities).toEqual(["groups.list", "identity.create", "CAP_FUTURE_THING"]);
+    expect(role.description).toBeUndefined();
+    expect(role.createTime).toBeUndefined();
     expect(CAPABILITIES).toContain("account_associations.delete");
+    // Invites are never updated: the published enum has no such capability.
+    expect(CAPABILITIES).not.toContain("group_invites.update");
   });
 });
