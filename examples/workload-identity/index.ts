@@ -6,7 +6,8 @@ import * as pulumi from "@pulumi/pulumi";
 import * as irv from "pulumi-irv";
 
 const config = new pulumi.Config();
-// The team group the pipeline identity may edit (it holds the editor role there).
+// The team group the pipeline identity manages (it holds a custom role there granting groups.* and
+// identity.*: the built-in editor has no IAM writes).
 const teamUid = config.require("teamUid");
 
 const service = new irv.iam.Group("checkout-service", {

@@ -21,15 +21,21 @@ describe("examples/workload-identity", () => {
   beforeAll(async () => {
     irv = await startTestEmulator();
     const { emulator, admin } = irv;
-    // What a platform team sets up once: the team group, the pipeline's identity, its editor role.
+    // What a platform team sets up once: the team group, the pipeline's identity, a role that may
+    // manage groups and identities there (the published `editor` has no IAM write).
     const team = await admin.groups.create(emulator.orgUid, { name: "team-checkout" });
     teamUid = team.uid;
     const pipeline = await admin.identities.create(team.uid, {
       name: "pipeline",
       claimMatch: { issuer: emulator.issuerUrl, subject: "repo:acme/checkout:ref:refs/heads/main" },
     });
-    const editor = (await admin.roles.list({ name: "editor" })).items[0]!;
-    await admin.roleBindings.create(team.uid, { identityUid: pipeline.uid, roleUid: editor.uid });
+    const teamAdmin = await admin.roles.create(team.uid, {
+      name: "team-admin",
+      capabilities: ["groups", "identity"].flatMap((f) =>
+        ["list", "create", "update", "delete"].map((v) => `${f}.${v}`),
+      ),
+    });
+    await admin.roleBindings.create(team.uid, { identityUid: pipeline.uid, roleUid: teamAdmin.uid });
     // What the CI system does: hand the job an OIDC token in a file.
     const minted = await fetch(`${emulator.issuerUrl}/token`, {
       method: "POST",
