@@ -153,10 +153,11 @@ describe("the IAM kinds on the real engine", () => {
       "PATCH /iam/v2beta1/identityProviders/*": 1,
       "PATCH /iam/v2beta1/accountAssociations/*": 1,
     });
+    // Masks name proto fields (FieldMask paths; the gateway passes a query mask on verbatim).
     expect(stats.updateMasks).toEqual({
       capabilities: 1,
-      "claimMatch,awsIdentity": 1,
-      "oidc.clientSecret": 1,
+      "claim_match,aws_identity": 1,
+      "oidc.client_secret": 1,
       github: 1,
     });
     expect(outputs.identityUids).toEqual(before.identityUids);
