@@ -35,26 +35,59 @@ export interface Role {
 export interface Repo {
   uid: string;
   name: string;
+  description: string | undefined;
+  /** `CATALOG_TIER_UNSPECIFIED` when unset; a tier newer than this package is kept as sent. */
+  catalogTier:
+    | "CATALOG_TIER_UNSPECIFIED"
+    | "CATALOG_TIER_APPLICATION"
+    | "CATALOG_TIER_BASE"
+    | "CATALOG_TIER_FIPS"
+    | "CATALOG_TIER_AI"
+    | "CATALOG_TIER_DEVTOOLS"
+    | "CATALOG_TIER_COMMERCIAL"
+    | (string & {});
+  bundles: string[];
+  /** Equivalent image names. */
+  aliases: string[];
+  /** The tags actively maintained in this repository. */
+  activeTags: string[];
   createTime: string;
-  updateTime?: string | undefined;
+  updateTime: string | undefined;
 }
 
 /**
- * A vulnerability advisory, as `irv.vulnerabilities.getAdvisories` returns it.
+ * A vulnerability advisory, as `irv.vulnerabilities.getAdvisories` returns it: how one
+ * vulnerability (its CVE, GHSA… ids are the `aliases`) relates to one artifact.
  *
  * @example
  * const { advisories } = await irv.vulnerabilities.getAdvisories({ descendantsOf: orgUid });
- * const critical = advisories.filter((a: irv.Advisory) => a.severity === "CRITICAL");
+ * const log4shell = advisories.filter((a: irv.Advisory) => a.aliases.includes("CVE-2021-44228"));
  */
 export interface Advisory {
   uid: string;
-  name: string;
-  description?: string | undefined;
-  /** `LOW`, `MEDIUM`, `HIGH` or `CRITICAL` (other values are passed through as sent). */
-  severity?: string | undefined;
-  repoUid?: string | undefined;
-  createTime: string;
-  updateTime?: string | undefined;
+  /** The CGA identifier, e.g. `CGA-xvgw-cvr7-9g2q`. */
+  advisoryId: string;
+  createTime: string | undefined;
+  updateTime: string | undefined;
+  /** Set only on a deleted advisory. */
+  deleteTime: string | undefined;
+  author: string;
+  artifactName: string;
+  artifactType: string;
+  artifactArchitecture: string;
+  componentName: string;
+  componentLocation: string;
+  componentType: string;
+  aliases: string[];
+  /** Lifecycle events (detected, fixed…), as the service sends them. */
+  events: Record<string, unknown>[];
+  legacyAdvisoryId: string | undefined;
+  /** CVSS scorings: `type` is `TYPE_CVSS_V2`, `TYPE_CVSS_V3` or `TYPE_CVSS_V4` (others kept as sent). */
+  severities: {
+    type: "TYPE_UNSPECIFIED" | "TYPE_CVSS_V2" | "TYPE_CVSS_V3" | "TYPE_CVSS_V4" | (string & {});
+    /** A CVSS vector or a number, depending on `type`. */
+    score: string;
+  }[];
 }
 
 /**
@@ -132,7 +165,7 @@ export interface IdentityProvider {
 }
 
 /**
- * A tag of a registry repository.
+ * A tag of a registry repository. The service's tags carry no `createTime`.
  *
  * @example
  * const names = (await irv.registry.getTags({ repoUid })).tags.map((t: irv.Tag) => t.name);
@@ -140,7 +173,10 @@ export interface IdentityProvider {
 export interface Tag {
   uid: string;
   name: string;
-  digest?: string | undefined;
-  createTime: string;
-  updateTime?: string | undefined;
+  /** The manifest digest the tag points to. */
+  digest: string;
+  createTime: string | undefined;
+  updateTime: string | undefined;
+  deprecated: boolean;
+  bundles: string[];
 }

@@ -1,2 +1,6 @@
-export type { GetAdvisoriesResult } from "./get-advisories.js";
+export type {
+  GetAdvisoriesFilter,
+  GetAdvisoriesFilterInput,
+  GetAdvisoriesResult,
+} from "./get-advisories.js";
 export { getAdvisories, getAdvisoriesOutput } from "./get-advisories.js";

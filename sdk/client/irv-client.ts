@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { TokenSource } from "../auth/token-source.js";
 import { staticToken } from "../auth/token-source.js";
 import { ConfigurationError } from "../errors/api-error.js";
+import type { AdvisoryListQuery } from "../pagination/list-query.js";
 import { KINDS } from "../schemas/kinds.js";
 import type { ReadOnlyResourceClient } from "./resource-client.js";
 import { ResourceClient } from "./resource-client.js";
@@ -51,7 +52,8 @@ export class IrvClient {
   readonly groupInvites: ResourceClient<Out<"groupInvites">, In<"groupInvites">>;
   readonly repos: ReadOnlyResourceClient<Out<"repos">>;
   readonly tags: ReadOnlyResourceClient<Out<"tags">>;
-  readonly advisories: ReadOnlyResourceClient<Out<"advisories">>;
+  /** Filters by `advisoryIds` and `aliases`; advisories have no `name` (see {@link AdvisoryListQuery}). */
+  readonly advisories: ReadOnlyResourceClient<Out<"advisories">, AdvisoryListQuery>;
 
   constructor(options: IrvClientOptions) {
     if (!options.baseUrl)

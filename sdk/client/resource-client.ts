@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { ApiError } from "../errors/api-error.js";
-import type { ListQuery } from "../pagination/list-query.js";
+import type { AnyListQuery, ListQuery } from "../pagination/list-query.js";
 import { toQueryParams } from "../pagination/list-query.js";
 import type { ParallelOptions } from "../pagination/paginate.js";
 import { collect, fetchAllParallel, paginate } from "../pagination/paginate.js";
@@ -62,15 +62,15 @@ export interface CreateOptions<T> extends CallOptions {
  * @example
  * const page = await client.repos.list({ descendantsOf: org, pageSize: 10 });
  */
-export interface ReadOnlyResourceClient<T extends { uid: string }> {
+export interface ReadOnlyResourceClient<T extends { uid: string }, Q extends AnyListQuery = ListQuery> {
   /** One page. */
-  list(query?: ListQuery, options?: CallOptions): Promise<Page<T>>;
+  list(query?: Q, options?: CallOptions): Promise<Page<T>>;
   /** Every item, page after page, as an async iterator. */
-  listAll(query?: ListQuery): AsyncGenerator<T, void, undefined>;
+  listAll(query?: Q): AsyncGenerator<T, void, undefined>;
   /** Every item in an array (cursor by cursor). */
-  collect(query?: ListQuery): Promise<T[]>;
+  collect(query?: Q): Promise<T[]>;
   /** Every item in an array, remaining pages fetched concurrently by offset. */
-  collectParallel(query?: ListQuery, options?: ParallelOptions): Promise<T[]>;
+  collectParallel(query?: Q, options?: ParallelOptions): Promise<T[]>;
   /** One resource by uid; NOT_FOUND is an {@link ApiError}. */
   get(uid: string, options?: CallOptions): Promise<T>;
   /** One resource by uid, or undefined when it does not exist. */
@@ -85,7 +85,9 @@ export interface ReadOnlyResourceClient<T extends { uid: string }> {
  * await client.groups.update(team.uid, { description: "Team A" }, { updateMask: ["description"] });
  * await client.groups.delete(team.uid);
  */
-export class ResourceClient<T extends { uid: string }, C> implements ReadOnlyResourceClient<T> {
+export class ResourceClient<T extends { uid: string }, C, Q extends AnyListQuery = ListQuery>
+  implements ReadOnlyResourceClient<T, Q>
+{
   private readonly base: string;
   private readonly envelope: z.ZodType<Page<T>>;
 
@@ -98,7 +100,7 @@ export class ResourceClient<T extends { uid: string }, C> implements ReadOnlyRes
     this.envelope = listEnvelope(kind.collection, kind.schema) as unknown as z.ZodType<Page<T>>;
   }
 
-  list(query: ListQuery = {}, options: CallOptions = {}): Promise<Page<T>> {
+  list(query: Q = {} as Q, options: CallOptions = {}): Promise<Page<T>> {
     return this.transport.send({
       method: "GET",
       path: this.base,
@@ -109,15 +111,15 @@ export class ResourceClient<T extends { uid: string }, C> implements ReadOnlyRes
     });
   }
 
-  listAll(query: ListQuery = {}): AsyncGenerator<T, void, undefined> {
+  listAll(query: Q = {} as Q): AsyncGenerator<T, void, undefined> {
     return paginate((q) => this.list(q), query);
   }
 
-  collect(query: ListQuery = {}): Promise<T[]> {
+  collect(query: Q = {} as Q): Promise<T[]> {
     return collect(this.listAll(query));
   }
 
-  collectParallel(query: ListQuery = {}, options: ParallelOptions = {}): Promise<T[]> {
+  collectParallel(query: Q = {} as Q, options: ParallelOptions = {}): Promise<T[]> {
     return fetchAllParallel((q) => this.list(q), query, options);
   }
 

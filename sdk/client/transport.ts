@@ -8,6 +8,7 @@ import { Code } from "../errors/codes.js";
 import { redactError, redactValues } from "../errors/redact.js";
 import { httpCall, isTimeout, TOKEN_TIMEOUT } from "../http/http-call.js";
 import { checkedBaseUrl } from "../http/secure-url.js";
+import type { QueryValue } from "../pagination/list-query.js";
 import type { RetryDecision, RetryPolicy } from "../retry/should-retry.js";
 import { DEFAULT_RETRY_POLICY, shouldRetry } from "../retry/should-retry.js";
 import { formatZodIssues } from "../schemas/zod-issues.js";
@@ -32,7 +33,8 @@ export interface TransportRequest<S extends z.ZodType | undefined> {
   method: "GET" | "POST" | "PATCH" | "DELETE";
   /** Path relative to the base URL, already escaped. */
   path: string;
-  query?: Record<string, string | number | undefined> | undefined;
+  /** An array value repeats its key once per value. */
+  query?: Record<string, QueryValue> | undefined;
   body?: unknown;
   /** Schema of the success body; undefined for an empty answer (delete). */
   schema: S;
@@ -313,8 +315,10 @@ export class HttpTransport {
 
   private url(path: string, query: TransportRequest<z.ZodType | undefined>["query"]): URL {
     const url = new URL(this.baseUrl + path);
-    for (const [k, v] of Object.entries(query ?? {}))
-      if (v !== undefined && v !== "") url.searchParams.set(k, String(v));
+    for (const [k, v] of Object.entries(query ?? {})) {
+      if (Array.isArray(v)) for (const item of v as readonly string[]) url.searchParams.append(k, item);
+      else if (v !== undefined && v !== "") url.searchParams.set(k, String(v));
+    }
     return url;
   }
 

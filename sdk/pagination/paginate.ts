@@ -1,5 +1,5 @@
 import type { Page } from "../schemas/list.js";
-import type { ListQuery } from "./list-query.js";
+import type { AnyListQuery } from "./list-query.js";
 
 /**
  * Fetches one page for a query.
@@ -8,7 +8,7 @@ import type { ListQuery } from "./list-query.js";
  * const fetchPage: PageFetcher<Group> = (q) => client.groups.list(q);
  * for await (const g of paginate(fetchPage, { childrenOf: orgUid })) console.log(g.name);
  */
-export type PageFetcher<T> = (query: ListQuery) => Promise<Page<T>>;
+export type PageFetcher<T, Q extends AnyListQuery = AnyListQuery> = (query: Q) => Promise<Page<T>>;
 
 /**
  * The largest page the API serves.
@@ -26,9 +26,9 @@ export const MAX_PAGE_SIZE = 200;
  * @example
  * for await (const g of paginate((q) => client.groups.list(q), { descendantsOf: org })) console.log(g.name);
  */
-export async function* paginate<T extends { uid: string }>(
-  fetchPage: PageFetcher<T>,
-  query: ListQuery = {},
+export async function* paginate<T extends { uid: string }, Q extends AnyListQuery = AnyListQuery>(
+  fetchPage: PageFetcher<T, Q>,
+  query: Q = {} as Q,
 ): AsyncGenerator<T, void, undefined> {
   const seen = new Set<string>();
   let pageToken = query.pageToken;
@@ -77,14 +77,14 @@ export interface ParallelOptions {
  * @example
  * const repos = await fetchAllParallel((q) => client.repos.list(q), { descendantsOf: org }, { concurrency: 8 });
  */
-export async function fetchAllParallel<T extends { uid: string }>(
-  fetchPage: PageFetcher<T>,
-  query: ListQuery = {},
+export async function fetchAllParallel<T extends { uid: string }, Q extends AnyListQuery = AnyListQuery>(
+  fetchPage: PageFetcher<T, Q>,
+  query: Q = {} as Q,
   options: ParallelOptions = {},
 ): Promise<T[]> {
   const pageSize = query.pageSize ?? MAX_PAGE_SIZE;
   const baseSkip = query.skip ?? 0;
-  const { pageToken: _ignored, ...rest } = query;
+  const rest = { ...query, pageToken: undefined };
   const first = await fetchPage({ ...rest, pageSize, skip: baseSkip || undefined });
   if (!first.nextPageToken || first.totalCount === undefined) {
     const tail = first.nextPageToken

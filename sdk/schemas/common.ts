@@ -85,6 +85,40 @@ export const OptionalString = z
   .optional();
 
 /**
+ * A proto3 string the service always sets (a `REQUIRED` or output-only field), as read: `null` or
+ * absent read as `""`, the proto3 default, so one odd answer never fails a whole list.
+ *
+ * @example
+ * ProtoString.parse(null);        // ""
+ * ProtoString.parse("sha256:ab"); // "sha256:ab"
+ */
+export const ProtoString = z
+  .string()
+  .nullish()
+  .transform((v) => v ?? "");
+
+/**
+ * A proto3 enum as read, by value name (protojson's default). A number (`UseEnumNumbers`) becomes
+ * the name of that value when `names` has it; a name or number the client does not know is kept as
+ * text, so a value added by a newer server never fails a parse; unset reads as `names[0]` (the
+ * `…_UNSPECIFIED` value).
+ *
+ * @example
+ * const Tier = protoEnum(["CATALOG_TIER_UNSPECIFIED", "CATALOG_TIER_APPLICATION"]);
+ * Tier.parse(1);                      // "CATALOG_TIER_APPLICATION"
+ * Tier.parse("CATALOG_TIER_NEW_ONE"); // "CATALOG_TIER_NEW_ONE"
+ * Tier.parse(null);                   // "CATALOG_TIER_UNSPECIFIED"
+ */
+export function protoEnum<const N extends readonly [string, ...string[]]>(names: N) {
+  return z
+    .union([z.string(), z.number().int()])
+    .nullish()
+    .transform((v): N[number] | (string & {}) =>
+      v == null ? names[0] : typeof v === "number" ? (names[v] ?? String(v)) : v,
+    );
+}
+
+/**
  * An unset singular message field, read leniently: `null` (gateway default) and absent are the same.
  *
  * @example

@@ -5,8 +5,8 @@ export {
   AccountAssociations as AccountAssociationsSchema,
   AccountAssociationsCreate as AccountAssociationsCreateSchema,
 } from "./account-association.js";
-export type { Advisory } from "./advisory.js";
-export { Advisory as AdvisorySchema, Severity } from "./advisory.js";
+export type { Advisory, Severity } from "./advisory.js";
+export { Advisory as AdvisorySchema, SEVERITY_TYPES, Severity as SeveritySchema } from "./advisory.js";
 export type { CapabilityRow } from "./capabilities.js";
 export {
   BUILT_IN_ROLE_CAPABILITIES,
@@ -26,6 +26,8 @@ export {
   OptionalString,
   OptionalTimestamp,
   optionalMessage,
+  ProtoString,
+  protoEnum,
   repeated,
   Timestamp,
   TotalCount,
@@ -71,7 +73,7 @@ export { collectionPath, KINDS } from "./kinds.js";
 export type { Page } from "./list.js";
 export { listEnvelope } from "./list.js";
 export type { Repo, Tag } from "./registry.js";
-export { Repo as RepoSchema, Tag as TagSchema } from "./registry.js";
+export { CATALOG_TIERS, Repo as RepoSchema, Tag as TagSchema } from "./registry.js";
 export type { Role, RoleCreate } from "./role.js";
 export {
   encodeRole,

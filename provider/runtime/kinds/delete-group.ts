@@ -92,9 +92,11 @@ async function notEmptyError(
         const label =
           "name" in item && typeof item.name === "string"
             ? item.name
-            : "identity" in item
-              ? `${item.identity.name} → ${item.role.name}`
-              : "";
+            : "advisoryId" in item
+              ? item.advisoryId
+              : "identity" in item
+                ? `${item.identity.name} → ${item.role.name}`
+                : "";
         lines.push(`  - ${singular} ${JSON.stringify(label)} (uid ${item.uid})`);
       }
       const more = (page.totalCount ?? page.items.length) - page.items.length;
