@@ -9,32 +9,30 @@ import {
   parseFaultSpec,
   parseRateLimit,
 } from "../core/index.js";
-import { Fixtures, KIND_RULES, loadFixtures, requireObject, throwZodViolations } from "../resources/index.js";
+import {
+  AdvisorySeed,
+  Fixtures,
+  KIND_RULES,
+  loadFixtures,
+  RepoSeed,
+  requireObject,
+  TagSeed,
+  throwZodViolations,
+} from "../resources/index.js";
 import type { AppContext } from "./app-context.js";
 import { replyJson, uidParam } from "./reply-json.js";
 
 const control = { config: { surface: "control" as const } };
 
 const Name = z.string().min(1);
+// The published fields of each read-only kind (see the seed schemas), plus its parent and an
+// optional uid.
 const SEEDS = {
-  repos: {
-    parentField: "parentUid",
-    schema: z.object({ parentUid: Name, name: Name, uid: Name.optional() }),
-  },
-  tags: {
-    parentField: "repoUid",
-    schema: z.object({ repoUid: Name, name: Name, uid: Name.optional(), digest: z.string().optional() }),
-  },
+  repos: { parentField: "parentUid", schema: RepoSeed.extend({ parentUid: Name, uid: Name.optional() }) },
+  tags: { parentField: "repoUid", schema: TagSeed.extend({ repoUid: Name, uid: Name.optional() }) },
   advisories: {
     parentField: "parentUid",
-    schema: z.object({
-      parentUid: Name,
-      name: Name,
-      uid: Name.optional(),
-      description: z.string().optional(),
-      severity: z.string().optional(),
-      repoUid: z.string().optional(),
-    }),
+    schema: AdvisorySeed.extend({ parentUid: Name, uid: Name.optional() }),
   },
 } as const;
 
@@ -46,8 +44,9 @@ function parse<T extends z.ZodType>(schema: T, body: unknown): z.output<T> {
 
 /**
  * The control API under `/_emulator` (admin token only; never faulted, never counted):
- * - `POST /_emulator/repos {parentUid, name}`, `POST /_emulator/tags {repoUid, name, digest?}`,
- *   `POST /_emulator/advisories {parentUid, name, description?, severity?, repoUid?}` → the resource;
+ * - `POST /_emulator/repos {parentUid, name, …}`, `POST /_emulator/tags {repoUid, name, digest?, …}`,
+ *   `POST /_emulator/advisories {parentUid, advisoryId?, aliases?, severities?, artifactName?, …}`
+ *   (each with the published message's fields, `uid?`; unknown keys dropped) → the resource;
  *   `DELETE /_emulator/{repos,tags,advisories}/<uid>` (a repo takes its tags along);
  * - `POST /_emulator/fixtures` with a fixture document → counts per kind;
  * - `GET /_emulator/stats`, `POST /_emulator/stats/reset`;
@@ -62,7 +61,7 @@ export function registerControlRoutes(app: FastifyInstance, ctx: AppContext): vo
   for (const [kind, seed] of Object.entries(SEEDS)) {
     const rules = KIND_RULES[kind as keyof typeof SEEDS];
     app.post(`/_emulator/${kind}`, control, (req, reply) => {
-      const { uid, ...fields } = parse(seed.schema, req.body) as Record<string, string | undefined>;
+      const { uid, ...fields } = parse(seed.schema, req.body) as Record<string, unknown> & { uid?: string };
       const parent = fields[seed.parentField] as string;
       delete fields[seed.parentField];
       const row = s.table.db.transaction(() => s.insert(rules, parent, fields, uid));

@@ -34,6 +34,32 @@ export interface ListParams {
   name: string | undefined;
   childrenOf: string | undefined;
   descendantsOf: string | undefined;
+  /** The kind's own filters that were given: each keeps rows whose field (or an item of it) is one of the values. */
+  filters: readonly FieldFilter[];
+}
+
+/**
+ * A list filter of a kind's own (a repeated field of its published List request): the parameter's
+ * names (the proto name first, as messages write it; then the JSON name, which grpc-gateway also
+ * accepts) and the stored field it matches.
+ *
+ * @example
+ * const f: ListFilterParam = { names: ["advisory_ids", "advisoryIds"], field: "advisoryId" };
+ */
+export interface ListFilterParam {
+  names: readonly [string, ...string[]];
+  field: string;
+}
+
+/**
+ * A given filter: rows whose `field` (a string, or a list of strings) holds any of `values`.
+ *
+ * @example
+ * const f: FieldFilter = { field: "aliases", values: ["CVE-2021-44228"] };
+ */
+export interface FieldFilter {
+  field: string;
+  values: readonly string[];
 }
 
 /**
@@ -60,15 +86,22 @@ const ALIASES: Record<string, readonly string[]> = {
 const SORT_FIELDS: readonly SortField[] = ["name", "created_at", "uid"];
 
 /**
- * Parses the list parameters of section 4 of the spec. Violations (a negative or non-integer
- * `page_size` or `skip`, an unknown `order_by` field, a repeated parameter, a malformed scope uid)
- * are all reported together as one code 3 error with a BadRequest detail.
+ * Parses the list parameters of section 4 of the spec, and the kind's own repeated filters (given
+ * as the key repeated once per value, as grpc-gateway reads a repeated field; empty values are
+ * dropped). Violations (a negative or non-integer `page_size` or `skip`, an unknown `order_by`
+ * field, a repeated single parameter, a malformed scope uid) are all reported together as one
+ * code 3 error with a BadRequest detail.
  *
  * @example
  * parseListParams({ page_size: "5", order_by: "name desc" });
  * // { pageSize: 5, sort: "name", descending: true, skip: 0, … }
+ * parseListParams({ aliases: ["CVE-1", "CVE-2"] }, [{ names: ["aliases"], field: "aliases" }]).filters;
+ * // [{ field: "aliases", values: ["CVE-1", "CVE-2"] }]
  */
-export function parseListParams(query: QueryValues): ListParams {
+export function parseListParams(
+  query: QueryValues,
+  filterParams: readonly ListFilterParam[] = [],
+): ListParams {
   const violations: FieldViolation[] = [];
   const one = (param: string): string | undefined => {
     let found: string | undefined;
@@ -114,6 +147,11 @@ export function parseListParams(query: QueryValues): ListParams {
   const childrenOf = scope("uidp.children_of");
   const descendantsOf = scope("uidp.descendants_of");
   const order = parseOrderBy(one("order_by"), violations);
+  const filters: FieldFilter[] = [];
+  for (const f of filterParams) {
+    const values = f.names.flatMap((key) => query[key] ?? []).filter((v) => v !== "");
+    if (values.length > 0) filters.push({ field: f.field, values: [...new Set(values)].sort() });
+  }
   if (violations.length > 0) throw invalidArgument(violations);
   return {
     // 0 means "the default" (AIP-158); above the maximum is lowered to it.
@@ -125,6 +163,7 @@ export function parseListParams(query: QueryValues): ListParams {
     name: name === "" ? undefined : name,
     childrenOf,
     descendantsOf,
+    filters,
   };
 }
 
@@ -164,5 +203,6 @@ export function queryKey(kind: string, p: ListParams): string {
     p.name ?? null,
     p.childrenOf ?? null,
     p.descendantsOf ?? null,
+    ...(p.filters.length === 0 ? [] : [p.filters]),
   ]);
 }

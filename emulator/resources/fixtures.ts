@@ -9,8 +9,11 @@ import {
 } from "pulumi-irv/sdk";
 import { z } from "zod";
 import { ancestorUid, isWellFormed } from "../core/index.js";
+import { AdvisorySeed } from "./advisories.js";
 import { KIND_RULES } from "./kind-rules.js";
+import { RepoSeed } from "./repos.js";
 import type { ResourceService } from "./resource-service.js";
+import { TagSeed } from "./tags.js";
 
 // Well-formed, as over HTTP: a lone surrogate would be stored as U+FFFD and collide with another name.
 const Name = z
@@ -19,16 +22,10 @@ const Name = z
   .refine(isWellFormed, { message: "is not well-formed Unicode (it holds a lone surrogate)" });
 const Uid = z.string().optional();
 
-const TagFixture = z.object({ name: Name, uid: Uid, digest: z.string().optional() });
-const RepoFixture = z.object({ name: Name, uid: Uid, tags: z.array(TagFixture).optional() });
-const AdvisoryFixture = z.object({
-  name: Name,
-  uid: Uid,
-  description: z.string().optional(),
-  severity: z.string().optional(),
-  /** Name of a repo of the same group the advisory concerns. */
-  repo: z.string().optional(),
-});
+// Read-only kinds take the published message's fields (the seed schemas the control API uses too).
+const TagFixture = TagSeed.extend({ uid: Uid });
+const RepoFixture = RepoSeed.extend({ uid: Uid, tags: z.array(TagFixture).optional() });
+const AdvisoryFixture = AdvisorySeed.extend({ uid: Uid });
 // Roles are named, not given by uid: the built-in ones or custom roles of the group or above.
 const IdentityFixture = IdentityCreateSchema.and(
   z.object({
@@ -90,7 +87,7 @@ const GroupFixture: z.ZodType<GroupFixture> = z.lazy(() =>
  * Fixtures.parse({
  *   roles: [{ name: "auditor", capabilities: ["groups.list"] }],
  *   groups: [{ name: "platform", repos: [{ name: "app", tags: [{ name: "v1" }] }],
- *              advisories: [{ name: "CVE-2026-0001", severity: "HIGH", repo: "app" }] }],
+ *              advisories: [{ aliases: ["CVE-2026-0001"], artifactName: "app" }] }],
  * });
  */
 export const Fixtures = z.object({ groups: z.array(GroupFixture).optional(), ...contents });
@@ -155,21 +152,11 @@ export function loadFixtures(service: ResourceService, fixtures: Fixtures): Seed
     for (const { uid, role, ...fields } of node.groupInvites ?? []) {
       insert("groupInvites", groupUid, { ...fields, role: roleUid(groupUid, role) }, uid);
     }
-    const repoUids = new Map<string, string>();
     for (const { tags, uid, ...fields } of node.repos ?? []) {
       const repoUid = insert("repos", groupUid, fields, uid);
-      repoUids.set(fields.name, repoUid);
       for (const { uid: tagUid, ...tag } of tags ?? []) insert("tags", repoUid, tag, tagUid);
     }
-    for (const { repo, uid, ...fields } of node.advisories ?? []) {
-      const repoUid = repo === undefined ? undefined : repoUids.get(repo);
-      if (repo !== undefined && repoUid === undefined) {
-        throw new Error(
-          `fixtures: advisory ${fields.name} names repo ${JSON.stringify(repo)}, which its group lacks`,
-        );
-      }
-      insert("advisories", groupUid, { ...fields, repoUid }, uid);
-    }
+    for (const { uid, ...fields } of node.advisories ?? []) insert("advisories", groupUid, fields, uid);
     for (const { groups, uid, name, description, ...rest } of node.groups ?? []) {
       const child = insert("groups", groupUid, { name, description }, uid);
       fill(child, { groups, ...rest });

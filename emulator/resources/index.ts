@@ -1,3 +1,4 @@
+export { AdvisorySeed, newAdvisoryId } from "./advisories.js";
 export type { FreeFormLimits } from "./field-limits.js";
 export {
   FREE_FORM_LIMITS,
@@ -10,7 +11,9 @@ export type { GroupFixture, SeedCounts } from "./fixtures.js";
 export { Fixtures, loadFixtures } from "./fixtures.js";
 export type { KindRules } from "./kind-rules.js";
 export { KIND_RULES, RULES_BY_COLLECTION } from "./kind-rules.js";
+export { RepoSeed } from "./repos.js";
 export type { ResourceServiceOptions } from "./resource-service.js";
 export { MAX_LISTED_VIOLATIONS, ResourceService } from "./resource-service.js";
+export { TagSeed } from "./tags.js";
 export { applyPaths, maskPaths } from "./update-mask.js";
 export { requireObject, throwZodViolations } from "./violations.js";

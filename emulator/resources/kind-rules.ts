@@ -1,13 +1,17 @@
 import type { Capability, KindName, KindSpec } from "pulumi-irv/sdk";
 import { GROUP_NAME_PATTERN_SOURCE, KINDS, RoleBindingCreateSchema } from "pulumi-irv/sdk";
 import type { z } from "zod";
+import type { ListFilterParam } from "../lists/index.js";
+import { ADVISORY_HOOKS } from "./advisories.js";
 import { GROUP_INVITE_HOOKS } from "./group-invites.js";
 import { groupHooks } from "./groups.js";
 import { IDENTITY_HOOKS } from "./identities.js";
 import { IDENTITY_PROVIDER_HOOKS } from "./identity-providers.js";
 import type { KindHooks } from "./kind-context.js";
+import { REPO_HOOKS } from "./repos.js";
 import { ROLE_BINDING_HOOKS } from "./role-bindings.js";
 import { ROLE_HOOKS } from "./roles.js";
+import { TAG_HOOKS } from "./tags.js";
 
 /**
  * The capability family of a kind: its capabilities are `<family>.list|create|update|delete`.
@@ -41,6 +45,19 @@ export interface KindRules {
   family: CapabilityFamily;
   /** Whether two siblings of this kind may share a name (and whether the kind has one at all). */
   uniqueNames: boolean;
+  /**
+   * The field that plays the part of a name: the row's name column, held unique among siblings and
+   * sorted by `order_by=name` (`advisoryId` for advisories, which have no name).
+   */
+  nameField: string;
+  /**
+   * Whether the `name` list parameter filters this kind. Where the published List request has no
+   * `name` (advisories, `vulnerabilities/v2beta1/advisories.proto:355-448`) the gateway ignores it,
+   * and so does the emulator.
+   */
+  nameFilter: boolean;
+  /** The kind's own list filters beyond scoping and `name` (advisories: `advisory_ids`, `aliases`). */
+  listFilters: readonly ListFilterParam[];
   /** The rule the mutable fields must satisfy after an update. */
   validate: z.ZodType | undefined;
   /** Extra words for a violation of a field, e.g. the name pattern. */
@@ -72,6 +89,9 @@ const iamChild = (
   parentKind: "groups",
   family,
   uniqueNames: true,
+  nameField: "name",
+  nameFilter: true,
+  listFilters: [],
   validate: KINDS[name].create,
   hints: {},
   required: ["name"],
@@ -136,14 +156,25 @@ export const KIND_RULES: Readonly<Record<KindName, KindRules>> = {
   repos: {
     ...readOnly("repos", "repo", 1, "groups"),
     hooks: {
+      ...REPO_HOOKS,
       // Only the control API deletes repos; their tags go with them.
       beforeDelete(ctx, _caller, row) {
         for (const tag of ctx.table.children(row.uid, -1)) ctx.table.delete(tag.kind, tag.uid);
       },
     },
   },
-  tags: readOnly("tags", "tag", 2, "repos"),
-  advisories: readOnly("advisories", "advisories", 1, "groups"),
+  tags: { ...readOnly("tags", "tag", 2, "repos"), hooks: TAG_HOOKS },
+  advisories: {
+    ...readOnly("advisories", "advisories", 1, "groups"),
+    nameField: "advisoryId",
+    nameFilter: false,
+    // The published request's repeated filters (advisories.proto:360, :379): any of the values.
+    listFilters: [
+      { names: ["advisory_ids", "advisoryIds"], field: "advisoryId" },
+      { names: ["aliases"], field: "aliases" },
+    ],
+    hooks: ADVISORY_HOOKS,
+  },
 };
 
 /**

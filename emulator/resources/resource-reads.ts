@@ -37,14 +37,16 @@ export class ResourceReads {
    */
   list(caller: Caller, kind: KindName, query: QueryValues): string {
     const rules = KIND_RULES[kind];
-    const p = parseListParams(query);
+    const p = parseListParams(query, rules.listFilters);
     const key = queryKey(kind, p);
     const after = p.pageToken === undefined ? undefined : this.core.pageTokens.read(p.pageToken, key);
     const q: RowQuery = {
       kind,
       childrenOf: p.childrenOf,
       descendantsOf: p.descendantsOf,
-      name: p.name,
+      // A kind whose published List has no `name` ignores it, as the gateway does.
+      name: rules.nameFilter ? p.name : undefined,
+      anyOf: p.filters,
       sort: p.sort,
       descending: p.descending,
       ...this.readable(caller, rules),
@@ -96,6 +98,7 @@ export class ResourceReads {
       q.childrenOf,
       q.descendantsOf,
       q.name,
+      q.anyOf,
       q.readableScopes,
       q.readableExact,
     ]);

@@ -135,7 +135,7 @@ export class ResourceWrites {
       }
     }
     const checked = rules.hooks.beforeCreate?.(this.core, { caller, parentUid, fields }) ?? fields;
-    this.checkSiblingName(rules, parentUid, checked.name, undefined);
+    this.checkSiblingName(rules, parentUid, checked[rules.nameField], undefined);
     const newUid = uid ?? (rules.scopeDepth === undefined ? newRoleUid() : newChildUid(parentUid));
     return this.writeNew(rules, newUid, parentUid, checked);
   }
@@ -164,7 +164,7 @@ export class ResourceWrites {
       uid,
       parentUid,
       scopeUid: rules.scopeDepth === undefined ? parentUid : this.core.scopeOf(rules, uid),
-      name: typeof fields.name === "string" ? fields.name : "",
+      name: typeof fields[rules.nameField] === "string" ? (fields[rules.nameField] as string) : "",
       refIdentity: refs.identity,
       refRole: refs.role,
       data: JSON.stringify(data),
@@ -225,7 +225,7 @@ export class ResourceWrites {
     if (clash !== undefined && clash !== self) {
       throw new ApiFault(
         Code.ALREADY_EXISTS,
-        `a ${rules.spec.singular} named ${JSON.stringify(name)} already exists in ${JSON.stringify(parentUid)} (uid ${clash})`,
+        `a ${rules.spec.singular} ${rules.nameField === "name" ? "named" : `with ${rules.nameField}`} ${JSON.stringify(name)} already exists in ${JSON.stringify(parentUid)} (uid ${clash})`,
       );
     }
   }

@@ -36,6 +36,11 @@ export interface RowQuery {
   descendantsOf?: string | undefined;
   /** Only rows with exactly this name. */
   name?: string | undefined;
+  /**
+   * Only rows whose stored field (a string, or any item of a list of strings) is one of the values,
+   * for every filter. Fields come from the kinds' rules, never from a request.
+   */
+  anyOf?: readonly { field: string; values: readonly string[] }[] | undefined;
   sort: SortField;
   descending: boolean;
   /**
@@ -116,6 +121,13 @@ function where(q: RowQuery): { sql: string; params: SQLInputValue[] } {
   if (q.name !== undefined) {
     parts.push("name = ?");
     params.push(q.name);
+  }
+  for (const f of q.anyOf ?? []) {
+    // json_each walks a list's items, and yields a plain value as its only row.
+    parts.push(
+      `EXISTS (SELECT 1 FROM json_each(data, ?) WHERE value IN (${f.values.map(() => "?").join(", ")}))`,
+    );
+    params.push(`$.${f.field}`, ...f.values);
   }
   if (q.readableScopes !== undefined) {
     const alternatives = q.readableScopes.map(() => "scope_uid = ? OR (scope_uid > ? AND scope_uid < ?)");

@@ -1,0 +1,41 @@
+import { z } from "zod";
+import { isWellFormed } from "../core/index.js";
+import type { KindHooks } from "./kind-context.js";
+
+const Text = z
+  .string()
+  .refine(isWellFormed, { message: "is not well-formed Unicode (it holds a lone surrogate)" });
+
+/**
+ * The fields a seeded tag may set (control API and fixtures): the published `Tag`'s own fields
+ * (chainguard-dev/sdk, proto/chainguard/platform/registry/v2beta1/tags.proto:111-137). Unknown keys
+ * are dropped.
+ *
+ * @example
+ * TagSeed.parse({ name: "latest", digest: "sha256:…", bundles: ["base"] });
+ */
+export const TagSeed = z.object({
+  name: Text.min(1),
+  digest: Text.optional(),
+  deprecated: z.boolean().optional(),
+  bundles: z.array(Text).max(100).optional(),
+});
+
+/**
+ * Tags as the gateway writes them: the published message's fields in its order, unset ones at their
+ * proto3 defaults. No `createTime`: the published `Tag` has only `updateTime` (tags.proto:129), and
+ * the emulator sends nothing the service does not (docs/contract-decisions.md, "Read-only kinds").
+ *
+ * @example
+ * const rules = { ...rules, hooks: TAG_HOOKS };
+ */
+export const TAG_HOOKS: Pick<KindHooks, "stored"> = {
+  stored: (uid, _parentUid, f, now) => ({
+    uid,
+    name: f.name,
+    digest: f.digest ?? "",
+    updateTime: now,
+    deprecated: f.deprecated ?? false,
+    bundles: f.bundles ?? [],
+  }),
+};
