@@ -88,15 +88,19 @@ for (const name of ["payments-api", "search-indexer", "web-frontend"])
   await seed("repos", { parentUid: emulator.orgUid, name });
 await seed("advisories", {
   parentUid: emulator.orgUid,
-  name: "CVE-2026-0142",
-  severity: "CRITICAL",
-  description: "Remote code execution in an image parser",
+  aliases: ["CVE-2026-0142", "GHSA-2026-q3xv-9rmc"],
+  artifactName: "payments-api",
+  componentName: "imageparse",
+  componentType: "go-module",
+  severities: [{ type: "TYPE_CVSS_V3", score: "CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H" }],
 });
 await seed("advisories", {
   parentUid: emulator.orgUid,
-  name: "CVE-2026-0977",
-  severity: "MEDIUM",
-  description: "Denial of service in a TLS library",
+  aliases: ["CVE-2026-0977"],
+  artifactName: "search-indexer",
+  componentName: "tlslib",
+  componentType: "go-module",
+  severities: [{ type: "TYPE_CVSS_V3", score: "CVSS:3.1/AV:L/AC:H/PR:L/UI:N/S:U/C:N/I:N/A:H" }],
 });
 console.log(
   `  API ${emulator.baseUrl} · token exchange ${emulator.authUrl} · organization ${emulator.orgUid}`,

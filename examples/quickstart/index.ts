@@ -68,6 +68,14 @@ export const releaseIdentity = release.uid;
 export const releaseCapabilities = releaseReader.capabilities;
 export const repoNames = repos.repos.apply((r) => r.map((x) => x.name));
 export const advisoryCount = advisories.advisories.apply((a) => a.length);
-export const criticalAdvisories = advisories.advisories.apply((a) =>
-  a.filter((x) => x.severity === "CRITICAL").map((x) => x.name),
+// An advisory names its vulnerability by aliases (CVE, GHSA…) and scores it in `severities`.
+export const advisoryAliases = advisories.advisories.apply((a) =>
+  [...new Set(a.flatMap((x) => x.aliases))].sort(),
+);
+// Those whose CVSS v3 vector says the attack comes over the network (AV:N), by CGA id.
+export const networkExploitable = advisories.advisories.apply((a) =>
+  a
+    .filter((x) => x.severities.some((s) => s.type === "TYPE_CVSS_V3" && s.score.includes("/AV:N/")))
+    .map((x) => x.advisoryId)
+    .sort(),
 );

@@ -25,8 +25,12 @@ new irv.iam.RoleBinding("payments-ci-viewer", {
 // README: "Data sources"
 const roleNames = irv.iam.getRolesOutput({ orderBy: "name" }).roles.apply((r) => r.map((x) => x.name));
 const repos = irv.registry.getReposOutput({ descendantsOf: orgUid, orderBy: "name" });
-const advisories = irv.vulnerabilities.getAdvisoriesOutput({ descendantsOf: orgUid });
-export const critical = advisories.advisories.apply((a) => a.filter((x) => x.severity === "CRITICAL").length);
+// Advisories have no name: find them by the vulnerability ids they cover (aliases) or their CGA ids.
+const log4shell = irv.vulnerabilities.getAdvisoriesOutput({
+  descendantsOf: orgUid,
+  aliases: ["CVE-2021-44228"],
+});
+export const log4shellArtifacts = log4shell.advisories.apply((a) => a.map((x) => x.artifactName));
 export const owner = pulumi.output(irv.iam.getRole({ name: "owner" })).apply((r) => r.description);
 
 // README: "Resources" (import)

@@ -17,8 +17,16 @@ describe("examples/quickstart", () => {
   beforeAll(async () => {
     irv = await startTestEmulator();
     for (const name of ["web", "api"]) await seedRepo(irv, irv.emulator.orgUid, name);
-    await seedAdvisory(irv, irv.emulator.orgUid, { name: "CVE-2026-0001", severity: "CRITICAL" });
-    await seedAdvisory(irv, irv.emulator.orgUid, { name: "CVE-2026-0002", severity: "LOW" });
+    await seedAdvisory(irv, irv.emulator.orgUid, {
+      advisoryId: "CGA-2222-3333-4444",
+      aliases: ["GHSA-aaaa-bbbb-cccc", "CVE-2026-0001"],
+      severities: [{ type: "TYPE_CVSS_V3", score: "CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H" }],
+    });
+    await seedAdvisory(irv, irv.emulator.orgUid, {
+      advisoryId: "CGA-5555-6666-7777",
+      aliases: ["CVE-2026-0002"],
+      severities: [{ type: "TYPE_CVSS_V3", score: "CVSS:3.1/AV:L/AC:H/PR:L/UI:N/S:U/C:N/I:N/A:L" }],
+    });
     stack = await createStack({
       program: path.join(root, "examples", "quickstart"),
       config: { ...irv.config, teams: JSON.stringify(["payments", "search", "web"]) },
@@ -35,7 +43,8 @@ describe("examples/quickstart", () => {
     expect(outputs).toMatchObject({
       repoNames: ["api", "web"],
       advisoryCount: 2,
-      criticalAdvisories: ["CVE-2026-0001"],
+      advisoryAliases: ["CVE-2026-0001", "CVE-2026-0002", "GHSA-aaaa-bbbb-cccc"],
+      networkExploitable: ["CGA-2222-3333-4444"],
       ciRoles: { payments: "viewer", search: "viewer", web: "viewer" },
     });
     const platform = outputs?.platformUid as string;

@@ -17,7 +17,8 @@ describe("the README's program snippets", () => {
   beforeAll(async () => {
     irv = await startTestEmulator();
     await seedRepo(irv, irv.emulator.orgUid, "app");
-    await seedAdvisory(irv, irv.emulator.orgUid, { name: "CVE-2026-1", severity: "CRITICAL" });
+    await seedAdvisory(irv, irv.emulator.orgUid, { aliases: ["CVE-2021-44228"], artifactName: "log4j" });
+    await seedAdvisory(irv, irv.emulator.orgUid, { aliases: ["CVE-2026-1"], artifactName: "app" });
     const legacy = await irv.admin.groups.create(irv.emulator.orgUid, { name: "legacy" });
     stack = await createStack({
       program: path.join(root, "examples", "readme"),
@@ -32,7 +33,11 @@ describe("the README's program snippets", () => {
 
   it("runs as written: resources, data sources and an import", async () => {
     const { outputs } = await stack.up();
-    expect(outputs).toMatchObject({ critical: 1, repoNames: ["app"], roles: ["editor", "owner", "viewer"] });
+    expect(outputs).toMatchObject({
+      log4shellArtifacts: ["log4j"],
+      repoNames: ["app"],
+      roles: ["editor", "owner", "viewer"],
+    });
     expect(String(outputs?.owner)).toMatch(/built-in/i);
     expect(
       (await irv.admin.groups.collect({ childrenOf: irv.emulator.orgUid, orderBy: "name" })).map(

@@ -83,23 +83,47 @@ export async function seedRepo(t: TestEmulator, parentUid: string, name: string)
 }
 
 /**
+ * The fields of a seeded advisory: the published `Advisory`'s (all optional; `advisoryId` is
+ * generated when absent).
+ *
+ * @example
+ * const fields: AdvisorySeed = { aliases: ["CVE-2021-44228"], artifactName: "log4j" };
+ */
+export interface AdvisorySeed {
+  advisoryId?: string;
+  author?: string;
+  artifactName?: string;
+  artifactType?: string;
+  artifactArchitecture?: string;
+  componentName?: string;
+  componentLocation?: string;
+  componentType?: string;
+  aliases?: string[];
+  legacyAdvisoryId?: string;
+  severities?: { type: string; score?: string }[];
+}
+
+/**
  * Seeds an advisory under a group through the control API.
  *
  * @example
- * await seedAdvisory(irv, orgUid, { name: "CVE-2026-0001", severity: "CRITICAL" });
+ * await seedAdvisory(irv, orgUid, {
+ *   aliases: ["CVE-2026-0001"],
+ *   severities: [{ type: "TYPE_CVSS_V3", score: "CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H" }],
+ * });
  */
 export async function seedAdvisory(
   t: TestEmulator,
   parentUid: string,
-  fields: { name: string; severity?: string; description?: string },
-): Promise<{ uid: string }> {
+  fields: AdvisorySeed,
+): Promise<{ uid: string; advisoryId: string }> {
   const res = await fetch(`${t.emulator.baseUrl}/_emulator/advisories`, {
     method: "POST",
     headers: { authorization: `Bearer ${t.emulator.adminToken}`, "content-type": "application/json" },
     body: JSON.stringify({ parentUid, ...fields }),
   });
   if (!res.ok) throw new Error(`seeding advisory: HTTP ${res.status} ${await res.text()}`);
-  return (await res.json()) as { uid: string };
+  return (await res.json()) as { uid: string; advisoryId: string };
 }
 
 /** The route of the role lists the `getRole` data source makes (every program run that uses it). */
