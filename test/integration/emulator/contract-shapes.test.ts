@@ -264,28 +264,61 @@ describe("role bindings", () => {
 });
 
 describe("registry and vulnerabilities", () => {
-  test("repos, tags and advisories seeded through the control API are listed and read by uid", async () => {
+  test("repos, tags and advisories are answered in the published v2beta1 shapes, unset fields at their gateway defaults", async () => {
     const g = await emu.group("registry");
-    const repo = await emu.ok<{ uid: string; name: string; createTime: string }>("POST", "/_emulator/repos", {
+    const repo = await emu.ok<{ uid: string; createTime: string }>("POST", "/_emulator/repos", {
       body: { parentUid: g.uid, name: "app" },
     });
     expect(repo.uid).toMatch(new RegExp(`^${g.uid}/[0-9a-f]{16}$`));
-    expect(repo.createTime).toMatch(TIMESTAMP);
+    // reg/repos.proto:182-245 under protojson EmitUnpopulated: "" / [] / the zero enum / null.
+    expect(repo).toEqual({
+      uid: repo.uid,
+      name: "app",
+      description: "",
+      catalogTier: "CATALOG_TIER_UNSPECIFIED",
+      bundles: [],
+      aliases: [],
+      activeTags: [],
+      sync_config: null,
+      customOverlay: null,
+      createTime: expect.stringMatching(TIMESTAMP),
+      updateTime: repo.createTime,
+    });
     const tag = await emu.ok<{ uid: string }>("POST", "/_emulator/tags", {
       body: { repoUid: repo.uid, name: "v1", digest: "sha256:abc" },
     });
     expect(tag.uid).toMatch(new RegExp(`^${repo.uid}/[0-9a-f]{16}$`));
-    const adv = await emu.ok<{ uid: string }>("POST", "/_emulator/advisories", {
-      body: { parentUid: g.uid, name: "CVE-2026-0001", severity: "HIGH", repoUid: repo.uid },
-    });
-    expect(await emu.ok("GET", `/registry/v2beta1/repos/${repo.uid}`)).toEqual(repo);
-    expect(await emu.ok("GET", `/registry/v2beta1/tags/${tag.uid}`)).toMatchObject({
+    // reg/tags.proto:111-137: no createTime.
+    expect(await emu.ok("GET", `/registry/v2beta1/tags/${tag.uid}`)).toEqual({
+      uid: tag.uid,
       name: "v1",
       digest: "sha256:abc",
+      updateTime: expect.stringMatching(TIMESTAMP),
+      deprecated: false,
+      bundles: [],
     });
-    expect(await emu.ok("GET", `/vulnerabilities/v2beta1/advisories/${adv.uid}`)).toMatchObject({
-      severity: "HIGH",
+    // Fields the published Advisory lacks are dropped, like unknown keys at the gateway.
+    const adv = await emu.ok<{ uid: string; advisoryId: string }>("POST", "/_emulator/advisories", {
+      body: { parentUid: g.uid, name: "CVE-2026-0001", severity: "HIGH", aliases: ["CVE-2026-0001"] },
     });
+    // vuln/advisories.proto:63-115: `optional` deleteTime and legacyAdvisoryId are left out unset.
+    expect(await emu.ok("GET", `/vulnerabilities/v2beta1/advisories/${adv.uid}`)).toEqual({
+      uid: adv.uid,
+      advisoryId: expect.stringMatching(/^CGA(-[0-9a-z]{4}){3}$/),
+      createTime: expect.stringMatching(TIMESTAMP),
+      updateTime: expect.stringMatching(TIMESTAMP),
+      author: "",
+      artifactName: "",
+      artifactType: "",
+      artifactArchitecture: "",
+      componentName: "",
+      componentLocation: "",
+      componentType: "",
+      aliases: ["CVE-2026-0001"],
+      events: [],
+      severities: [],
+    });
+    expect(await emu.ok("GET", `/registry/v2beta1/repos/${repo.uid}`)).toEqual(repo);
     const repos = await emu.ok<{ repos: unknown[]; totalCount: string }>("GET", "/registry/v2beta1/repos", {
       query: { "uidp.children_of": g.uid },
     });
@@ -294,6 +327,77 @@ describe("registry and vulnerabilities", () => {
       query: { "uidp.descendants_of": g.uid },
     });
     expect(tags.tags.map((t) => t.uid)).toEqual([tag.uid]);
+  });
+
+  test("seeds take every published field of a repo, a tag and an advisory, and refuse badly typed ones", async () => {
+    const g = await emu.group("registry-full");
+    const repo = await emu.ok<Record<string, unknown> & { uid: string }>("POST", "/_emulator/repos", {
+      body: {
+        parentUid: g.uid,
+        name: "nginx",
+        description: "web server",
+        catalogTier: "CATALOG_TIER_APPLICATION",
+        bundles: ["web"],
+        aliases: ["nginx-fips"],
+        activeTags: ["latest", "1.27"],
+      },
+    });
+    expect(repo).toMatchObject({
+      description: "web server",
+      catalogTier: "CATALOG_TIER_APPLICATION",
+      bundles: ["web"],
+      aliases: ["nginx-fips"],
+      activeTags: ["latest", "1.27"],
+    });
+    const tag = await emu.ok("POST", "/_emulator/tags", {
+      body: { repoUid: repo.uid, name: "old", digest: "sha256:def", deprecated: true, bundles: ["web"] },
+    });
+    expect(tag).toMatchObject({ deprecated: true, bundles: ["web"] });
+    const severities = [
+      { type: "TYPE_CVSS_V3", score: "CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:C/C:H/I:H/A:H" },
+      { type: "TYPE_CVSS_V4", score: "" },
+    ];
+    const adv = await emu.ok("POST", "/_emulator/advisories", {
+      body: {
+        parentUid: g.uid,
+        advisoryId: "CGA-xvgw-cvr7-9g2q",
+        author: "scanner@example.com",
+        artifactName: "log4j",
+        artifactType: "apk",
+        artifactArchitecture: "x86_64",
+        componentName: "log4j-core",
+        componentLocation: "/usr/share/java",
+        componentType: "java-archive",
+        aliases: ["CVE-2021-44228", "GHSA-jfh8-c2jp-5v3q"],
+        events: [{ uid: "e1", detection: { manual: {} } }],
+        legacyAdvisoryId: "CGA-abcd-efgh-ijkl",
+        severities,
+        deleteTime: "2026-11-01T00:00:00Z",
+      },
+    });
+    expect(adv).toMatchObject({
+      advisoryId: "CGA-xvgw-cvr7-9g2q",
+      deleteTime: "2026-11-01T00:00:00Z",
+      legacyAdvisoryId: "CGA-abcd-efgh-ijkl",
+      aliases: ["CVE-2021-44228", "GHSA-jfh8-c2jp-5v3q"],
+      events: [{ uid: "e1", detection: { manual: {} } }],
+      severities,
+    });
+    const again = await emu.call<ErrorBody>("POST", "/_emulator/advisories", {
+      body: { parentUid: g.uid, advisoryId: "CGA-xvgw-cvr7-9g2q" },
+    });
+    expect(again.body.code).toBe(6);
+    const bad = await emu.call<ErrorBody>("POST", "/_emulator/advisories", {
+      body: { parentUid: g.uid, advisoryId: "CVE-1", severities: [{ type: "CRITICAL" }], aliases: "CVE-1" },
+    });
+    expect(bad.body.code).toBe(3);
+    const { fieldViolations } = detail<{ fieldViolations: { field: string }[] }>(bad.body, "BadRequest");
+    const fields = fieldViolations.map((v) => v.field);
+    expect(fields.sort()).toEqual(["advisoryId", "aliases", "severities.0.type"]);
+    const tier = await emu.call<ErrorBody>("POST", "/_emulator/repos", {
+      body: { parentUid: g.uid, name: "x", catalogTier: "base" },
+    });
+    expect(tier.body.code).toBe(3);
   });
 
   test("the read-only kinds offer no create, update or delete (code 12, HTTP 405 with Allow)", async () => {
@@ -321,7 +425,7 @@ describe("registry and vulnerabilities", () => {
               },
             ],
             repos: [{ name: "svc", tags: [{ name: "latest" }] }],
-            advisories: [{ name: "CVE-1", repo: "svc" }],
+            advisories: [{ aliases: ["CVE-1"], artifactName: "svc" }],
           },
         ],
       },
@@ -339,14 +443,11 @@ describe("registry and vulnerabilities", () => {
       query: { name: "fixture-team" },
     });
     const teamUid = team.groups[0]?.uid as string;
-    const advisories = await emu.ok<{ advisories: { repoUid: string }[] }>(
-      "GET",
-      "/vulnerabilities/v2beta1/advisories",
-      {
-        query: { "uidp.children_of": teamUid },
-      },
-    );
-    expect(advisories.advisories[0]?.repoUid.startsWith(`${teamUid}/`)).toBe(true);
+    const advisories = await emu.ok<{
+      advisories: { uid: string; aliases: string[]; artifactName: string }[];
+    }>("GET", "/vulnerabilities/v2beta1/advisories", { query: { "uidp.children_of": teamUid } });
+    expect(advisories.advisories).toMatchObject([{ aliases: ["CVE-1"], artifactName: "svc" }]);
+    expect(advisories.advisories[0]?.uid.startsWith(`${teamUid}/`)).toBe(true);
   });
 });
 

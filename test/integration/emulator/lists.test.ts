@@ -315,3 +315,76 @@ describe("other collections", () => {
     expect(scoped.roles).toEqual(all.roles);
   });
 });
+
+describe("the advisories list's own filters (vuln/advisories.proto:355-448)", () => {
+  interface AdvisoryPage {
+    advisories: { advisoryId: string; aliases: string[] }[];
+    nextPageToken?: string;
+    totalCount: string;
+  }
+  const path = "/vulnerabilities/v2beta1/advisories";
+  let group: Group;
+  const ids = (p: AdvisoryPage) => p.advisories.map((a) => a.advisoryId);
+
+  beforeAll(async () => {
+    group = await emu.group("advisory-filters");
+    for (const [advisoryId, aliases] of [
+      ["CGA-2222-2222-2222", ["CVE-2026-0001", "GHSA-aaaa-aaaa-aaaa"]],
+      ["CGA-3333-3333-3333", ["CVE-2026-0002"]],
+      ["CGA-4444-4444-4444", ["CVE-2026-0001"]],
+      ["CGA-5555-5555-5555", []],
+    ] as const)
+      await emu.ok("POST", "/_emulator/advisories", { body: { parentUid: group.uid, advisoryId, aliases } });
+  });
+  const scoped = (query: string) => `${path}?uidp.children_of=${group.uid}&order_by=uid${query}`;
+
+  test("name is ignored, as the gateway ignores a parameter the request lacks", async () => {
+    const page = await emu.ok<AdvisoryPage>("GET", scoped("&name=CVE-2026-0001"));
+    expect(page.totalCount).toBe("4");
+  });
+
+  test("aliases keeps advisories listing any of the given ids, the key repeated once per value", async () => {
+    const one = await emu.ok<AdvisoryPage>("GET", scoped("&aliases=CVE-2026-0001"));
+    expect(ids(one).sort()).toEqual(["CGA-2222-2222-2222", "CGA-4444-4444-4444"]);
+    expect(one.totalCount).toBe("2");
+    const two = await emu.ok<AdvisoryPage>(
+      "GET",
+      scoped("&aliases=GHSA-aaaa-aaaa-aaaa&aliases=CVE-2026-0002"),
+    );
+    expect(ids(two).sort()).toEqual(["CGA-2222-2222-2222", "CGA-3333-3333-3333"]);
+  });
+
+  test("advisory_ids (or advisoryIds) keeps the advisories with those CGA ids, and combines with aliases", async () => {
+    const byId = await emu.ok<AdvisoryPage>(
+      "GET",
+      scoped("&advisory_ids=CGA-3333-3333-3333&advisoryIds=CGA-5555-5555-5555"),
+    );
+    expect(ids(byId).sort()).toEqual(["CGA-3333-3333-3333", "CGA-5555-5555-5555"]);
+    const both = await emu.ok<AdvisoryPage>(
+      "GET",
+      scoped("&advisory_ids=CGA-2222-2222-2222&advisory_ids=CGA-3333-3333-3333&aliases=CVE-2026-0001"),
+    );
+    expect(ids(both)).toEqual(["CGA-2222-2222-2222"]);
+  });
+
+  test("a page token is bound to the filter values", async () => {
+    const first = await emu.ok<AdvisoryPage>("GET", `${scoped("&aliases=CVE-2026-0001")}&page_size=1`);
+    expect(first.nextPageToken).toBeTruthy();
+    const next = await emu.ok<AdvisoryPage>(
+      "GET",
+      `${scoped("&aliases=CVE-2026-0001")}&page_size=1&page_token=${first.nextPageToken}`,
+    );
+    expect([...ids(first), ...ids(next)].sort()).toEqual(["CGA-2222-2222-2222", "CGA-4444-4444-4444"]);
+    const other = await emu.call<ErrorBody>(
+      "GET",
+      `${scoped("&aliases=CVE-2026-0002")}&page_size=1&page_token=${first.nextPageToken}`,
+    );
+    expect(other.body.code).toBe(3);
+  });
+
+  test("other kinds take no such filter: aliases= on repos changes nothing", async () => {
+    const all = await emu.ok<{ totalCount: string }>("GET", "/registry/v2beta1/repos");
+    const filtered = await emu.ok<{ totalCount: string }>("GET", "/registry/v2beta1/repos?aliases=x");
+    expect(filtered.totalCount).toBe(all.totalCount);
+  });
+});

@@ -92,3 +92,43 @@ describe("getIdentityProviders and getTags", () => {
     expect(tags.map((t) => t.name)).toEqual(["v1", "v2"]);
   });
 });
+
+describe("getAdvisories", () => {
+  const seed = (body: object) =>
+    fetch(`${emulator.baseUrl}/_emulator/advisories`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${emulator.adminToken}`, "content-type": "application/json" },
+      body: JSON.stringify({ parentUid: platform, ...body }),
+    }).then((r) => r.json() as Promise<{ advisoryId: string }>);
+
+  it("finds advisories by the vulnerability ids they cover or by CGA id, in the published shape", async () => {
+    const log4j = await seed({
+      aliases: ["CVE-2021-44228", "GHSA-jfh8-c2jp-5v3q"],
+      artifactName: "log4j",
+      severities: [{ type: "TYPE_CVSS_V3", score: "CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:C/C:H/I:H/A:H" }],
+    });
+    const other = await seed({ aliases: ["CVE-2026-0002"], artifactName: "openssl" });
+    const byAlias = await irv.vulnerabilities.getAdvisories({
+      descendantsOf: platform,
+      aliases: ["GHSA-jfh8-c2jp-5v3q"],
+    });
+    expect(byAlias.advisories).toMatchObject([
+      {
+        advisoryId: log4j.advisoryId,
+        artifactName: "log4j",
+        severities: [{ type: "TYPE_CVSS_V3", score: "CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:C/C:H/I:H/A:H" }],
+      },
+    ]);
+    const byId = await irv.vulnerabilities
+      .getAdvisoriesOutput({ descendantsOf: platform, advisoryIds: [other.advisoryId] })
+      .advisories.apply((a) => a.map((x) => x.artifactName));
+    expect(await new Promise((resolve) => byId.apply(resolve))).toEqual(["openssl"]);
+    expect((await irv.vulnerabilities.getAdvisories({ descendantsOf: platform })).advisories).toHaveLength(2);
+  });
+
+  it("refuses a name, which the service would ignore and answer every advisory", async () => {
+    await expect(irv.vulnerabilities.getAdvisories({ name: "CVE-2021-44228" })).rejects.toThrow(
+      /irv\.vulnerabilities\.getAdvisories failed: advisories have no name, .*filter by advisoryIds \(CGA-…\) or aliases/,
+    );
+  });
+});
