@@ -26,7 +26,7 @@ beforeAll(async () => {
   ).uid;
   repo = await emu.ok("POST", "/_emulator/repos", { body: { parentUid: g.uid, name: "app" } });
   await emu.ok("POST", "/_emulator/tags", { body: { repoUid: repo.uid, name: "v1" } });
-  await emu.ok("POST", "/_emulator/advisories", { body: { parentUid: g.uid, name: "CVE-1" } });
+  await emu.ok("POST", "/_emulator/advisories", { body: { parentUid: g.uid, aliases: ["CVE-1"] } });
 });
 afterAll(() => emu.close());
 

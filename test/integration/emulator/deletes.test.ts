@@ -67,7 +67,7 @@ describe("groups", () => {
       },
     });
     const adv = await emu.ok<{ uid: string }>("POST", "/_emulator/advisories", {
-      body: { parentUid: g.uid, name: "CVE-9" },
+      body: { parentUid: g.uid, advisoryId: "CGA-9999-9999-9999", aliases: ["CVE-9"] },
     });
     const a = await emu.call<ErrorBody>("DELETE", `/iam/v2beta1/groups/${g.uid}`);
     expect(a.body.code).toBe(9);
@@ -76,6 +76,8 @@ describe("groups", () => {
     expect(v.every((x) => x.type === "RESOURCE_NOT_EMPTY")).toBe(true);
     expect(v[0]?.description).toBe(`group has child group "sub" (uid ${sub.uid})`);
     expect(v[2]?.description).toContain("role binding");
+    // Advisories have no name: a violation names one by its CGA id.
+    expect(v[4]?.description).toBe(`group has child advisory "CGA-9999-9999-9999" (uid ${adv.uid})`);
   });
 
   test("the violations list is capped at 20 and the message says how many more", async () => {
