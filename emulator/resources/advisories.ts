@@ -1,13 +1,9 @@
 import { randomInt } from "node:crypto";
 import { Timestamp } from "pulumi-irv/sdk";
 import { z } from "zod";
-import { isWellFormed } from "../core/index.js";
 import { freeFormRefinement } from "./field-limits.js";
 import type { KindHooks } from "./kind-context.js";
-
-const Text = z
-  .string()
-  .refine(isWellFormed, { message: "is not well-formed Unicode (it holds a lone surrogate)" });
+import { SeedText as Text } from "./seed-text.js";
 
 // The CGA identifier's shape, as the published request documents it: "CGA-xvgw-cvr7-9g2q"
 // (advisories.proto:359).
@@ -77,7 +73,8 @@ type Seed = z.output<typeof AdvisorySeed>;
  * in a row's name column (sibling uniqueness, `order_by=name`): advisories have no name.
  *
  * @example
- * const rules = { ...rules, hooks: ADVISORY_HOOKS };
+ * const fields = ADVISORY_HOOKS.beforeCreate?.(ctx, { caller, parentUid: groupUid, fields: {} }); // advisoryId set
+ * ADVISORY_HOOKS.stored?.(advisoryUid, groupUid, fields ?? {}, now)?.severities; // []
  */
 export const ADVISORY_HOOKS: Pick<KindHooks, "beforeCreate" | "stored"> = {
   beforeCreate: (_ctx, w) => ({ ...w.fields, advisoryId: w.fields.advisoryId ?? newAdvisoryId() }),

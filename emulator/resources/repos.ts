@@ -1,11 +1,8 @@
 import { z } from "zod";
-import { isWellFormed } from "../core/index.js";
 import type { KindHooks } from "./kind-context.js";
+import { SeedText as Text } from "./seed-text.js";
 
 // Seeded names are compared exactly, as over the API: a lone surrogate would become U+FFFD.
-const Text = z
-  .string()
-  .refine(isWellFormed, { message: "is not well-formed Unicode (it holds a lone surrogate)" });
 const Names = z.array(Text).max(100);
 
 /**
@@ -34,7 +31,7 @@ export const RepoSeed = z.object({
  * messages `null`.
  *
  * @example
- * const rules = { ...rules, hooks: { ...REPO_HOOKS, beforeDelete } };
+ * REPO_HOOKS.stored?.(repoUid, groupUid, { name: "app" }, now)?.catalogTier; // "CATALOG_TIER_UNSPECIFIED"
  */
 export const REPO_HOOKS: Pick<KindHooks, "stored"> = {
   stored: (uid, _parentUid, f, now) => ({

@@ -1,10 +1,6 @@
 import { z } from "zod";
-import { isWellFormed } from "../core/index.js";
 import type { KindHooks } from "./kind-context.js";
-
-const Text = z
-  .string()
-  .refine(isWellFormed, { message: "is not well-formed Unicode (it holds a lone surrogate)" });
+import { SeedText as Text } from "./seed-text.js";
 
 /**
  * The fields a seeded tag may set (control API and fixtures): the published `Tag`'s own fields
@@ -27,7 +23,7 @@ export const TagSeed = z.object({
  * the emulator sends nothing the service does not (docs/contract-decisions.md, "Read-only kinds").
  *
  * @example
- * const rules = { ...rules, hooks: TAG_HOOKS };
+ * "createTime" in (TAG_HOOKS.stored?.(tagUid, repoUid, { name: "v1" }, now) ?? {}); // false
  */
 export const TAG_HOOKS: Pick<KindHooks, "stored"> = {
   stored: (uid, _parentUid, f, now) => ({
