@@ -18,6 +18,7 @@ test("defaults: page size 50, creation order, no skip, no filters", () => {
     name: undefined,
     childrenOf: undefined,
     descendantsOf: undefined,
+    filters: [],
   });
 });
 
@@ -54,4 +55,23 @@ test("the query key ignores paging and depends on filters and order", () => {
   expect(queryKey("groups", a)).not.toBe(
     queryKey("groups", parseListParams({ name: "x", order_by: "name" })),
   );
+});
+
+test("a kind's own repeated filters take every value of their names, drop empty ones, and key the query", () => {
+  const ADVISORY_FILTERS = [
+    { names: ["advisory_ids", "advisoryIds"], field: "advisoryId" },
+    { names: ["aliases"], field: "aliases" },
+  ] as const;
+  const p = parseListParams(
+    { advisory_ids: ["CGA-b", "CGA-a"], advisoryIds: "CGA-a", aliases: "", page_size: "5" },
+    ADVISORY_FILTERS,
+  );
+  expect(p.filters).toEqual([{ field: "advisoryId", values: ["CGA-a", "CGA-b"] }]);
+  // A repeated filter key is not the "given at most once" violation of the single parameters.
+  expect(parseListParams({ aliases: ["CVE-1", "CVE-2"] }, ADVISORY_FILTERS).filters).toEqual([
+    { field: "aliases", values: ["CVE-1", "CVE-2"] },
+  ]);
+  expect(queryKey("advisories", p)).not.toBe(queryKey("advisories", parseListParams({}, ADVISORY_FILTERS)));
+  // Without the kind's filter list the parameters mean nothing (other kinds).
+  expect(parseListParams({ aliases: "CVE-1" }).filters).toEqual([]);
 });
