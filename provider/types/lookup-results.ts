@@ -35,7 +35,7 @@ export interface Role {
 export interface Repo {
   uid: string;
   name: string;
-  description: string | undefined;
+  description?: string | undefined;
   /** `CATALOG_TIER_UNSPECIFIED` when unset; a tier newer than this package is kept as sent. */
   catalogTier:
     | "CATALOG_TIER_UNSPECIFIED"
@@ -52,7 +52,7 @@ export interface Repo {
   /** The tags actively maintained in this repository. */
   activeTags: string[];
   createTime: string;
-  updateTime: string | undefined;
+  updateTime?: string | undefined;
 }
 
 /**
@@ -67,10 +67,10 @@ export interface Advisory {
   uid: string;
   /** The CGA identifier, e.g. `CGA-xvgw-cvr7-9g2q`. */
   advisoryId: string;
-  createTime: string | undefined;
-  updateTime: string | undefined;
+  createTime?: string | undefined;
+  updateTime?: string | undefined;
   /** Set only on a deleted advisory. */
-  deleteTime: string | undefined;
+  deleteTime?: string | undefined;
   author: string;
   artifactName: string;
   artifactType: string;
@@ -81,7 +81,7 @@ export interface Advisory {
   aliases: string[];
   /** Lifecycle events (detected, fixed…), as the service sends them. */
   events: Record<string, unknown>[];
-  legacyAdvisoryId: string | undefined;
+  legacyAdvisoryId?: string | undefined;
   /** CVSS scorings: `type` is `TYPE_CVSS_V2`, `TYPE_CVSS_V3` or `TYPE_CVSS_V4` (others kept as sent). */
   severities: {
     type: "TYPE_UNSPECIFIED" | "TYPE_CVSS_V2" | "TYPE_CVSS_V3" | "TYPE_CVSS_V4" | (string & {});
@@ -175,8 +175,8 @@ export interface Tag {
   name: string;
   /** The manifest digest the tag points to. */
   digest: string;
-  createTime: string | undefined;
-  updateTime: string | undefined;
+  createTime?: string | undefined;
+  updateTime?: string | undefined;
   deprecated: boolean;
   bundles: string[];
 }
