@@ -3,20 +3,11 @@
 // the gateway writes it (grpc-gateway v2 + protojson EmitUnpopulated).
 import { describe, expect, it } from "vitest";
 import { RepoSchema } from "../../../sdk/index.js";
+import { PUBLISHED } from "../../wire-facts.js";
 
-// The published fields the sdk reads, with their lines in repos.proto; `sync_config` (:230, its
-// json_name is snake_case) and `customOverlay` (:238) are not read (ignored when present).
-const READ_FIELDS: readonly (readonly [string, string])[] = [
-  ["uid", ":192"],
-  ["name", ":198"],
-  ["description", ":203"],
-  ["catalogTier", ":208"],
-  ["bundles", ":213"],
-  ["aliases", ":221"],
-  ["activeTags", ":226"],
-  ["createTime", ":241"],
-  ["updateTime", ":244"],
-];
+// The published fields the sdk reads: all but `sync_config` (repos.proto:230, its json_name is
+// snake_case) and `customOverlay` (:238), which are not read (ignored when present).
+const READ_FIELDS = PUBLISHED.Repo.fields.filter((f) => f !== "sync_config" && f !== "customOverlay");
 
 const UID = "0123456789abcdef0123456789abcdef01234567/0123456789abcdef";
 const FULL = {
@@ -47,7 +38,7 @@ describe("Repo as the published v2beta1 message", () => {
     const r = RepoSchema.parse(FULL);
     const { sync_config: _s, customOverlay: _c, ...expected } = FULL;
     expect(r).toEqual(expected);
-    expect(Object.keys(r).sort()).toEqual(READ_FIELDS.map(([f]) => f).sort());
+    expect(Object.keys(r).sort(), PUBLISHED.Repo.source).toEqual([...READ_FIELDS].sort());
   });
 
   it("reads an unset repo: '' description as absent, [] lists, the zero tier, a null updateTime", () => {

@@ -3,17 +3,8 @@
 // (grpc-gateway v2 + protojson EmitUnpopulated). The published Tag has no createTime.
 import { describe, expect, it } from "vitest";
 import { IrvClient, TagSchema } from "../../../sdk/index.js";
+import { PUBLISHED } from "../../wire-facts.js";
 import { mockApi } from "./mock-api.js";
-
-// The published fields, with their lines in tags.proto (facts, not a copy of the file).
-const PUBLISHED_FIELDS: readonly (readonly [string, string])[] = [
-  ["uid", ":120"],
-  ["name", ":123"],
-  ["digest", ":126"],
-  ["updateTime", ":129"],
-  ["deprecated", ":132"],
-  ["bundles", ":136"],
-];
 
 const REPO = "0123456789abcdef0123456789abcdef01234567/0123456789abcdef";
 const UID = `${REPO}/00000000000000aa`;
@@ -30,8 +21,11 @@ describe("Tag as the published v2beta1 message", () => {
   it("reads a published tag, which carries no createTime", () => {
     const t = TagSchema.parse(FULL);
     expect(t).toEqual({ ...FULL, createTime: undefined });
-    const published = PUBLISHED_FIELDS.map(([f]) => f);
-    expect(Object.keys(t).filter((k) => !published.includes(k))).toEqual([]);
+    const published: readonly string[] = PUBLISHED.Tag.fields;
+    expect(
+      Object.keys(t).filter((k) => !published.includes(k)),
+      PUBLISHED.Tag.source,
+    ).toEqual([]);
     expect(t.createTime).toBeUndefined();
   });
 

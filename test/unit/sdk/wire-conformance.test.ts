@@ -25,6 +25,9 @@ const MESSAGE_OF: Partial<Record<KindName, keyof typeof PUBLISHED>> = {
   roles: "Role",
   roleBindings: "RoleBinding",
   identityProviders: "IdentityProvider",
+  repos: "Repo",
+  tags: "Tag",
+  advisories: "Advisory",
 };
 
 describe.each(Object.entries(MESSAGE_OF))("kind %s", (kind, message) => {
