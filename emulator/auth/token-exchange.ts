@@ -1,6 +1,6 @@
 import type { JWTPayload, JWTVerifyGetKey } from "jose";
 import { createLocalJWKSet, decodeJwt, jwtVerify } from "jose";
-import type { Identity, StaticIdentity } from "pulumi-irv/sdk";
+import type { Identity, StaticKeys } from "pulumi-irv/sdk";
 import { Code } from "pulumi-irv/sdk";
 import type { Clock } from "../core/index.js";
 import { ApiFault, invalidArgument, unauthenticated } from "../core/index.js";
@@ -45,8 +45,9 @@ export interface TokenExchangeOptions {
  * token and checks it against the identity, then mints an API token. Identity variants:
  * - `claimMatch`: a token of a trusted issuer, verified through that issuer's JWKS (fetched over
  *   HTTP, cached), whose claims match exactly or by pattern (see {@link claimsMatch});
- * - `static`: a token of the identity's issuer, signed by one of its `issuerKeys`, before its
- *   `expiration` (no fetch: the keys are in the identity);
+ * - `staticKeys`: a token of the identity's issuer, signed by one of its `issuerKeys`, before its
+ *   `expirationTime` (no fetch: the keys are in the identity), carrying one of its `audiences` when
+ *   it names some, else the STS's own;
  * - `awsIdentity`: refused (code 9): the emulator cannot verify AWS signatures;
  * - `servicePrincipal`: refused (code 7): only the service assumes its own principals.
  *
@@ -91,8 +92,9 @@ export class TokenExchange {
         `the identity token may not assume identity ${JSON.stringify(identityUid)}`,
       );
     let claims: JWTPayload;
-    if (identity?.static !== undefined && identity.static.issuer === issuer) {
-      claims = await this.verifyStatic(token, identity.static);
+    const keys = identity?.staticKeys ?? undefined;
+    if (keys !== undefined && keys.issuer === issuer) {
+      claims = await this.verifyStatic(token, keys);
     } else {
       if (issuer === undefined || !this.o.trustedIssuers.includes(issuer)) {
         throw unauthenticated(
@@ -128,8 +130,8 @@ export class TokenExchange {
         `identity ${JSON.stringify(identityUid)} stands for the service principal ${identity.servicePrincipal}, which only the service itself assumes`,
       );
     }
-    if (identity?.static !== undefined) {
-      if (claims.sub !== identity.static.subject) throw mayNot();
+    if (keys !== undefined) {
+      if (claims.sub !== keys.subject) throw mayNot();
     } else if (identity?.claimMatch === undefined || !claimsMatch(identity.claimMatch, claims)) {
       throw mayNot();
     }
@@ -157,15 +159,18 @@ export class TokenExchange {
     }
   }
 
-  // A static identity carries its issuer's public keys: nothing is fetched. Its tokens are for this
-  // STS, and accepted until the identity's expiration.
-  private async verifyStatic(token: string, s: StaticIdentity): Promise<JWTPayload> {
-    if (this.o.clock() >= Date.parse(s.expiration)) {
-      throw unauthenticated(`the identity's static keys expired at ${s.expiration}`);
+  // Static keys carry their issuer's public keys: nothing is fetched. Their tokens are for the
+  // identity's own audiences when it names some ("the global allowed audiences are bypassed
+  // entirely", identities.proto:280-286), else for this STS; accepted until the keys' expiration
+  // (always stored: the emulator sets the service's default at the create).
+  private async verifyStatic(token: string, s: StaticKeys): Promise<JWTPayload> {
+    if (s.expirationTime !== undefined && this.o.clock() >= Date.parse(s.expirationTime)) {
+      throw unauthenticated(`the identity's static keys expired at ${s.expirationTime}`);
     }
     const claims = await this.verify(token, s.issuer, createLocalJWKSet(JSON.parse(s.issuerKeys)));
-    if (!audiences(claims).includes(this.o.stsAudience)) {
-      throw unauthenticated(`the identity token's audience is not ${this.o.stsAudience}`);
+    const accepted = s.audiences?.length ? s.audiences : [this.o.stsAudience];
+    if (!audiences(claims).some((a) => accepted.includes(a))) {
+      throw unauthenticated(`the identity token's audience is not ${accepted.join(" or ")}`);
     }
     return claims;
   }

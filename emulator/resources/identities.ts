@@ -1,5 +1,6 @@
 import type { Identity } from "pulumi-irv/sdk";
-import { IDENTITY_VARIANTS } from "pulumi-irv/sdk";
+import { IDENTITY_VARIANTS, MAX_STATIC_KEYS_LIFETIME_MS } from "pulumi-irv/sdk";
+import { formatTimestamp, invalidArgument } from "../core/index.js";
 import { refuseIdentityTakeover } from "./escalation.js";
 import type { KindHooks } from "./kind-context.js";
 
@@ -16,22 +17,87 @@ export function identityIssuerSubject(identity: Partial<Identity>): { issuer?: s
   if (m !== undefined) {
     return { issuer: m.issuer ?? m.issuerPattern ?? "", subject: m.subject ?? m.subjectPattern ?? "" };
   }
-  const s = identity.static;
+  const s = identity.staticKeys;
   if (s !== undefined) return { issuer: s.issuer, subject: s.subject };
   return {};
 }
 
 const decidesWho = (path: string) => IDENTITY_VARIANTS.some((v) => path === v || path.startsWith(`${v}.`));
 
+type Fields = Record<string, unknown>;
+const isObject = (v: unknown): v is Fields => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/**
+ * Gives static keys their `expirationTime`: "Defaults to / Maximum of 365 days after creation"
+ * (`iam/v2beta1/identities.proto:276-278`). Left out, it is creation + 365 days; given, it must be
+ * in the future and no later than that (code 3 naming the field). Returns the fields to store.
+ *
+ * @example
+ * withKeysExpiration({ staticKeys: { issuer, subject, issuerKeys } }, createMs, Date.now());
+ * // staticKeys.expirationTime = creation + 365 days
+ */
+export function withKeysExpiration(fields: Fields, createdMs: number, nowMs: number): Fields {
+  const keys = fields.staticKeys;
+  if (!isObject(keys)) return fields;
+  const latest = createdMs + MAX_STATIC_KEYS_LIFETIME_MS;
+  if (keys.expirationTime === undefined || keys.expirationTime === null) {
+    return { ...fields, staticKeys: { ...keys, expirationTime: formatTimestamp(latest) } };
+  }
+  const expires = Date.parse(String(keys.expirationTime));
+  if (!(expires > nowMs) || expires > latest) {
+    throw invalidArgument([
+      {
+        field: "staticKeys.expirationTime",
+        description: `must be in the future and at most 365 days after the identity's creation (${formatTimestamp(latest)})`,
+      },
+    ]);
+  }
+  return fields;
+}
+
+/**
+ * The identity as the gateway writes it (protojson with `EmitUnpopulated`): an unset description
+ * is `""`, an unset `lastSeenTime` is `null`, empty maps `{}` and lists `[]`; the members of the
+ * `relationship` oneof that are not set are left out (`iam/v2beta1/identities.proto:186-309`).
+ *
+ * @example
+ * publishedIdentity({ uid, name: "ci", claimMatch: { issuer, subject } });
+ * // { uid, name: "ci", description: "", claimMatch: { issuer, subject, claims: {}, claimPatterns: {} }, lastSeenTime: null, … }
+ */
+export function publishedIdentity(stored: Fields): Fields {
+  const { uid, name, description, lastSeenTime, createTime, updateTime, ...variants } = stored;
+  const out: Fields = { uid, name, description: description ?? "" };
+  for (const [k, v] of Object.entries(variants)) {
+    if (k === "claimMatch" && isObject(v))
+      out[k] = { ...v, claims: v.claims ?? {}, claimPatterns: v.claimPatterns ?? {} };
+    else if (k === "staticKeys" && isObject(v))
+      out[k] = { ...v, expirationTime: v.expirationTime ?? null, audiences: v.audiences ?? [] };
+    else out[k] = v;
+  }
+  return { ...out, lastSeenTime: lastSeenTime ?? null, createTime, updateTime };
+}
+
 /**
  * Identities: whoever changes who may assume one, or deletes it, must hold everything it holds
- * (issue 10 item 8); a delete takes the identity's role bindings with it.
+ * (issue 10 item 8); a delete takes the identity's role bindings with it. Static keys get their
+ * expiration (see {@link withKeysExpiration}); answers are in the gateway's form
+ * ({@link publishedIdentity}).
  *
  * @example
  * KIND_RULES.identities.hooks === IDENTITY_HOOKS; // true
  */
 export const IDENTITY_HOOKS: KindHooks = {
+  beforeCreate(ctx, w) {
+    const now = ctx.clock();
+    return withKeysExpiration(w.fields, now, now);
+  },
   beforeUpdate(ctx, u) {
+    // Only a written expiration (or a whole new staticKeys) is checked: keys past their time keep
+    // taking other changes.
+    if (u.paths.some((p) => p === "staticKeys" || p === "staticKeys.expirationTime")) {
+      const created = Date.parse(String(u.current.createTime));
+      Object.assign(u.next, withKeysExpiration(u.next, created, ctx.clock()));
+    }
     if (u.paths.some(decidesWho)) {
       refuseIdentityTakeover(
         ctx,
@@ -45,4 +111,5 @@ export const IDENTITY_HOOKS: KindHooks = {
     refuseIdentityTakeover(ctx, caller, row.uid, `delete identity ${JSON.stringify(row.uid)}`);
     ctx.table.deleteReferringToIdentity(row.uid);
   },
+  output: (_ctx, _caller, row) => JSON.stringify(publishedIdentity(JSON.parse(row.data) as Fields)),
 };

@@ -128,7 +128,8 @@ export const KIND_RULES: Readonly<Record<KindName, KindRules>> = {
     }),
   }),
   identities: iamChild("identities", "identity", {
-    serviceFields: (now) => ({ lastSeenTime: now }),
+    // Never federated yet: the gateway writes the unset Timestamp as null (identities.proto:206).
+    serviceFields: () => ({ lastSeenTime: null }),
     freeForm: ["claimMatch.claims", "claimMatch.claimPatterns"],
     hooks: IDENTITY_HOOKS,
   }),

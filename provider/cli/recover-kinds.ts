@@ -76,8 +76,8 @@ const IdentityRequest = z.object({
   name: z.string(),
   description: z.string().optional(),
   claimMatch: Block,
+  staticKeys: Block,
   awsIdentity: Block,
-  static: Block,
   servicePrincipal: z.string().optional(),
 });
 const BindingRequest = z.object({ groupUid: z.string(), identityUid: z.string(), roleUid: z.string() });

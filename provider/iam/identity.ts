@@ -30,46 +30,58 @@ export interface ClaimMatchArgs {
 }
 
 /**
- * An AWS role or user that may assume an identity.
+ * An AWS role or user that may assume an identity: the account, then exactly one of `arn` and
+ * `arnPattern` and exactly one of `userId` and `userIdPattern` (as AWS `GetCallerIdentity` returns
+ * them). 0.x called these `awsArn`, `awsArnPattern`, `awsUserId`, `awsUserIdPattern`.
  *
  * @example
  * const awsIdentity: irv.iam.AwsIdentityArgs = {
  *   awsAccount: "123456789012",
- *   awsArnPattern: "arn:aws:sts::123456789012:assumed-role/deployer/.*",
- *   awsUserIdPattern: ".*",
+ *   arnPattern: "arn:aws:sts::123456789012:assumed-role/deployer/.*",
+ *   userIdPattern: "AROA[A-Z0-9]+:.*",
  * };
  */
 export interface AwsIdentityArgs {
   /** The 12-digit account id. */
   awsAccount: pulumi.Input<string>;
-  awsArn?: pulumi.Input<string>;
-  awsArnPattern?: pulumi.Input<string>;
-  awsUserId?: pulumi.Input<string>;
-  awsUserIdPattern?: pulumi.Input<string>;
+  /** The exact ARN. */
+  arn?: pulumi.Input<string>;
+  /** Instead of `arn`: a pattern the ARN must match (anchored). */
+  arnPattern?: pulumi.Input<string>;
+  /** The exact user id. */
+  userId?: pulumi.Input<string>;
+  /** Instead of `userId`: a pattern the user id must match (anchored). */
+  userIdPattern?: pulumi.Input<string>;
 }
 
 /**
- * A static identity: tokens of an issuer the service cannot reach, checked against its public keys.
+ * Static keys: tokens of an issuer the service cannot reach, checked against its public keys.
+ * 0.x called this `static`, with a required `expiration`.
  *
  * @example
- * const staticArgs: irv.iam.StaticIdentityArgs = {
+ * const staticKeys: irv.iam.StaticKeysArgs = {
  *   issuer: "https://ci.internal.example",
  *   subject: "deployer",
  *   issuerKeys: JSON.stringify({ keys: [publicJwk] }),
- *   expiration: "2027-06-01T00:00:00Z",
+ *   expirationTime: "2027-06-01T00:00:00Z",
  * };
  */
-export interface StaticIdentityArgs {
+export interface StaticKeysArgs {
   issuer: pulumi.Input<string>;
   subject: pulumi.Input<string>;
   /** The issuer's JWKS as JSON text, public keys only. Pass a `pulumi.secret` to keep it secret in state. */
   issuerKeys: pulumi.Input<string>;
-  /** RFC 3339 time after which the identity is no longer accepted. */
-  expiration: pulumi.Input<string>;
+  /**
+   * RFC 3339 time after which the keys are no longer accepted: at most 365 days after the
+   * identity's creation, which is also the service's default (then an output, never a diff).
+   */
+  expirationTime?: pulumi.Input<string>;
+  /** The one audience the tokens must carry instead of the service's own (the service takes one for now). */
+  audiences?: pulumi.Input<pulumi.Input<string>[]>;
 }
 
 /**
- * Arguments of {@link Identity}: exactly one of `claimMatch`, `awsIdentity`, `static` and
+ * Arguments of {@link Identity}: exactly one of `claimMatch`, `staticKeys`, `awsIdentity` and
  * `servicePrincipal` (checked at preview).
  *
  * @example
@@ -84,11 +96,15 @@ export interface IdentityArgs {
   description?: pulumi.Input<string>;
   /** OIDC workload tokens (GitHub Actions, GitLab, Kubernetes, …). */
   claimMatch?: pulumi.Input<ClaimMatchArgs>;
+  /** Tokens of an unreachable issuer, checked against its keys. */
+  staticKeys?: pulumi.Input<StaticKeysArgs>;
   /** An AWS role or user. */
   awsIdentity?: pulumi.Input<AwsIdentityArgs>;
-  /** Tokens of an unreachable issuer, checked against its keys. */
-  static?: pulumi.Input<StaticIdentityArgs>;
-  /** One of the service's own principals (`REGISTRY`, `INGESTER`, `COSIGNED`, `CATALOG_SYNCER`, `APKO_BUILDER`). */
+  /**
+   * One of the service's own principals, by its published name: `SERVICE_PRINCIPAL_COSIGNED`,
+   * `SERVICE_PRINCIPAL_INGESTER`, `SERVICE_PRINCIPAL_CATALOG_SYNCER`, … (the `SERVICE_PRINCIPALS`
+   * list of `pulumi-irv/sdk`).
+   */
   servicePrincipal?: pulumi.Input<string>;
 }
 
@@ -110,8 +126,8 @@ export class Identity extends IrvResource {
   declare readonly name: pulumi.Output<string>;
   declare readonly description: pulumi.Output<string | undefined>;
   declare readonly claimMatch: pulumi.Output<Record<string, unknown> | undefined>;
+  declare readonly staticKeys: pulumi.Output<Record<string, unknown> | undefined>;
   declare readonly awsIdentity: pulumi.Output<Record<string, string> | undefined>;
-  declare readonly static: pulumi.Output<Record<string, string> | undefined>;
   declare readonly servicePrincipal: pulumi.Output<string | undefined>;
   /** When a token last assumed the identity. */
   declare readonly lastSeenTime: pulumi.Output<string | undefined>;
@@ -127,8 +143,8 @@ export class Identity extends IrvResource {
         name: args.name ?? name,
         description: args.description,
         claimMatch: args.claimMatch,
+        staticKeys: args.staticKeys,
         awsIdentity: args.awsIdentity,
-        static: args.static,
         servicePrincipal: args.servicePrincipal,
       },
       ["lastSeenTime", "createTime", "updateTime"],

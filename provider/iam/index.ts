@@ -12,7 +12,7 @@ export type { GroupArgs } from "./group.js";
 export { Group } from "./group.js";
 export type { GroupInviteArgs } from "./group-invite.js";
 export { GroupInvite } from "./group-invite.js";
-export type { AwsIdentityArgs, ClaimMatchArgs, IdentityArgs, StaticIdentityArgs } from "./identity.js";
+export type { AwsIdentityArgs, ClaimMatchArgs, IdentityArgs, StaticKeysArgs } from "./identity.js";
 export { Identity } from "./identity.js";
 export type { IdentityProviderArgs, OidcArgs } from "./identity-provider.js";
 export { IdentityProvider } from "./identity-provider.js";

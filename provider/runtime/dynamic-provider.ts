@@ -44,8 +44,8 @@ export function makeProvider<Inputs extends Props, Server extends { uid: string 
     },
 
     async diff(_id: string, oldState: Props, newInputs: Props) {
-      const olds = comparable(oldState);
       const news = comparable(unlessUnknown(kind.writeOnly, newInputs, oldState));
+      const olds = comparable(unlessSet(kind.defaultedByServer, oldState, newInputs));
       const changed = kind.inputKeys.filter((k) => news[k] === UNKNOWN || !sameInput(olds[k], news[k]));
       if (changed.length === 0) return { changes: false };
       const replaces = changed.filter((k) => kind.replaceKeys.includes(k));
@@ -83,7 +83,7 @@ export function makeProvider<Inputs extends Props, Server extends { uid: string 
     async update(id: string, olds: Props, news: Props) {
       const desired = kind.inputs.parse(stripProvider(news));
       const patch = computeUpdate(
-        present(comparable(olds), kind.mutableKeys),
+        present(comparable(unlessSet(kind.defaultedByServer, olds, news)), kind.mutableKeys),
         present(comparable(desired), kind.mutableKeys),
         kind.mutableKeys,
       );
@@ -107,6 +107,15 @@ function keepWriteOnly(paths: readonly string[] = [], fresh: Props, state: Props
   if (paths.length === 0) return fresh;
   const out = structuredClone(fresh);
   for (const path of paths) setAt(out, path.split("."), valueAt(state, path.split(".")));
+  return out;
+}
+
+// A value the service filled in is no change while the new inputs still leave it out.
+function unlessSet(paths: readonly string[] = [], state: Props, news: Props): Props {
+  const unset = paths.filter((p) => valueAt(news, p.split(".")) === undefined);
+  if (unset.length === 0) return state;
+  const out = structuredClone(state);
+  for (const path of unset) setAt(out, path.split("."), undefined);
   return out;
 }
 

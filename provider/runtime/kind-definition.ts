@@ -43,6 +43,11 @@ export interface KindDefinition<
    */
   writeOnly?: readonly string[];
   /**
+   * Dotted paths the service fills in when the inputs leave them out (a default it computes). A
+   * diff compares one only when the new inputs set it, so the filled-in value is no change.
+   */
+  defaultedByServer?: readonly string[];
+  /**
    * The form in which two sets of inputs (or old outputs) are compared, when it is not the inputs
    * as given: a set kept in any order, an input that stands in for another.
    */

@@ -132,17 +132,26 @@ export interface Identity {
         claimPatterns?: Record<string, string> | undefined;
       }
     | undefined;
+  staticKeys?:
+    | {
+        issuer: string;
+        subject: string;
+        issuerKeys: string;
+        expirationTime?: string | undefined;
+        audiences?: string[] | undefined;
+      }
+    | undefined;
   awsIdentity?:
     | {
         awsAccount: string;
-        awsArn?: string | undefined;
-        awsArnPattern?: string | undefined;
-        awsUserId?: string | undefined;
-        awsUserIdPattern?: string | undefined;
+        arn?: string | undefined;
+        arnPattern?: string | undefined;
+        userId?: string | undefined;
+        userIdPattern?: string | undefined;
       }
     | undefined;
-  static?: { issuer: string; subject: string; issuerKeys: string; expiration: string } | undefined;
-  servicePrincipal?: "REGISTRY" | "INGESTER" | "COSIGNED" | "CATALOG_SYNCER" | "APKO_BUILDER" | undefined;
+  /** A published `SERVICE_PRINCIPAL_*` name; one this version does not know yet is passed through. */
+  servicePrincipal?: string | undefined;
   lastSeenTime?: string | undefined;
   createTime: string;
   updateTime: string;

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { Timestamp, Uid } from "./common.js";
+import { OptionalString, OptionalTimestamp, optionalMessage, Timestamp, Uid } from "./common.js";
+import { ServicePrincipal, ServicePrincipalRead } from "./service-principal.js";
 
 // A pattern is an anchored regular expression (the whole value must match); one that does not
 // compile is refused on write with the field named.
@@ -93,30 +94,30 @@ export const ClaimMatch = z
 export type ClaimMatch = z.infer<typeof ClaimMatch>;
 
 /**
- * An AWS role or user that may assume the identity: the account, and the ARN and user id each
- * exactly or by pattern. Stored and returned; the emulator cannot verify AWS signatures, so its
- * STS refuses these exchanges (see docs/emulator.md).
+ * An AWS role or user that may assume the identity (`AWSIdentity`, `iam/v2beta1/identities.proto:290-309`):
+ * the account, and the ARN and user id each exactly or by pattern. Stored and returned; the
+ * emulator cannot verify AWS signatures, so its STS refuses these exchanges (see docs/emulator.md).
  *
  * @example
- * AwsIdentity.parse({ awsAccount: "123456789012", awsArnPattern: "arn:aws:sts::123456789012:assumed-role/ci/.*", awsUserIdPattern: ".*" });
+ * AwsIdentity.parse({ awsAccount: "123456789012", arnPattern: "arn:aws:sts::123456789012:assumed-role/ci/.*", userIdPattern: "AROA.*" });
  */
 export const AwsIdentity = z
   .object({
     awsAccount: z.string().regex(/^\d{12}$/, { message: "must be a 12-digit AWS account id" }),
-    awsArn: nonEmpty.optional(),
-    awsArnPattern: Pattern.optional(),
-    awsUserId: nonEmpty.optional(),
-    awsUserIdPattern: Pattern.optional(),
+    arn: nonEmpty.optional(),
+    arnPattern: Pattern.optional(),
+    userId: nonEmpty.optional(),
+    userIdPattern: Pattern.optional(),
   })
   .superRefine((a, ctx) => {
-    oneOf(ctx, a, ["awsArn", "awsArnPattern"], true);
-    oneOf(ctx, a, ["awsUserId", "awsUserIdPattern"], true);
+    oneOf(ctx, a, ["arn", "arnPattern"], true);
+    oneOf(ctx, a, ["userId", "userIdPattern"], true);
   });
 /**
  * An AWS principal that may assume an identity.
  *
  * @example
- * const aws: AwsIdentity = { awsAccount: "123456789012", awsArn: "arn:aws:iam::123456789012:role/ci", awsUserId: "AROA…" };
+ * const aws: AwsIdentity = { awsAccount: "123456789012", arn: "arn:aws:iam::123456789012:role/ci", userId: "AROA…" };
  */
 export type AwsIdentity = z.infer<typeof AwsIdentity>;
 
@@ -141,68 +142,104 @@ const isJwks = (text: string): boolean => {
 };
 
 /**
- * A static identity: tokens with this issuer and subject, signed by one of `issuerKeys` (a JWKS as
- * JSON text, public keys only), are accepted until `expiration`. For issuers the STS cannot reach.
+ * How long static keys may be trusted: "Defaults to / Maximum of 365 days after creation"
+ * (`iam/v2beta1/identities.proto:276-278`).
  *
  * @example
- * StaticIdentity.parse({ issuer: "https://ci.internal", subject: "deployer", issuerKeys: JSON.stringify({ keys: [jwk] }), expiration: "2027-01-01T00:00:00Z" });
+ * Date.parse(identity.staticKeys.expirationTime) - Date.parse(identity.createTime) <= MAX_STATIC_KEYS_LIFETIME_MS; // true
  */
-export const StaticIdentity = z.object({
+export const MAX_STATIC_KEYS_LIFETIME_MS = 365 * 86_400_000;
+
+/**
+ * Static keys (`StaticKeys`, `iam/v2beta1/identities.proto:264-287`): tokens with this issuer and
+ * subject, signed by one of `issuerKeys` (a JWKS as JSON text, public keys only), are accepted
+ * until `expirationTime` (optional: the service sets creation + 365 days, also the latest it
+ * accepts). `audiences`, when given, replaces the STS's own audience; the service takes exactly one
+ * value for now. For issuers the STS cannot reach.
+ *
+ * @example
+ * StaticKeys.parse({ issuer: "https://ci.internal", subject: "deployer", issuerKeys: JSON.stringify({ keys: [jwk] }), expirationTime: "2027-01-01T00:00:00Z" });
+ */
+export const StaticKeys = z.object({
   issuer: nonEmpty,
   subject: nonEmpty,
   issuerKeys: z.string().refine(isJwks, {
     message: 'must be a JWKS of public keys as JSON text: {"keys": [{"kty": …}, …]}',
   }),
-  expiration: Timestamp,
+  expirationTime: Timestamp.optional(),
+  // "Currently only a single audience is supported — callers must specify exactly one value"
+  // (identities.proto:284-285): none (the STS's own) or one.
+  audiences: z
+    .array(nonEmpty)
+    .max(1, { message: "takes at most one audience (the service supports a single one for now)" })
+    .optional(),
 });
 /**
- * A static identity.
+ * Static keys, as written.
  *
  * @example
- * const s: StaticIdentity = { issuer, subject, issuerKeys: JSON.stringify(jwks), expiration };
+ * const s: StaticKeys = { issuer, subject, issuerKeys: JSON.stringify(jwks), expirationTime };
  */
-export type StaticIdentity = z.infer<typeof StaticIdentity>;
+export type StaticKeys = z.infer<typeof StaticKeys>;
+
+// Reads take what the service writes, without the write rules: a pattern in the service's regex
+// dialect may not compile here, and a later service may relax a rule. proto3 maps and lists have
+// no presence, so `{}`/`[]` (protojson EmitUnpopulated) read as absent, like "" strings. Each
+// reader ends in `.optional()` so that its key is optional in the type, as absent on the wire.
+const emptyAsAbsent = <T extends z.ZodType>(schema: T) =>
+  schema
+    .nullish()
+    .transform((v) => {
+      if (v == null) return undefined;
+      if (Array.isArray(v) ? v.length === 0 : Object.keys(v as object).length === 0) return undefined;
+      return v as z.output<T>;
+    })
+    .optional();
+const Text = OptionalString.optional();
+const StringMap = emptyAsAbsent(z.record(z.string(), z.string()));
+
+const ClaimMatchRead = z.object({
+  issuer: Text,
+  issuerPattern: Text,
+  subject: Text,
+  subjectPattern: Text,
+  audience: Text,
+  audiencePattern: Text,
+  claims: StringMap,
+  claimPatterns: StringMap,
+});
+const AwsIdentityRead = z.object({
+  awsAccount: z.string(),
+  arn: Text,
+  arnPattern: Text,
+  userId: Text,
+  userIdPattern: Text,
+});
+const StaticKeysRead = z.object({
+  issuer: z.string(),
+  subject: z.string(),
+  issuerKeys: z.string(),
+  expirationTime: OptionalTimestamp.optional(),
+  audiences: emptyAsAbsent(z.array(z.string())),
+});
 
 /**
- * The service's own principals an identity can stand for (assumed by the service, not by workloads).
+ * The fields that decide who may assume an identity (the `relationship` oneof,
+ * `iam/v2beta1/identities.proto:216-228`): exactly one of them is set.
  *
  * @example
- * ServicePrincipal.parse("REGISTRY");
+ * IDENTITY_VARIANTS.filter((v) => identity[v] !== undefined); // ["claimMatch"]
  */
-export const ServicePrincipal = z.enum([
-  "REGISTRY",
-  "INGESTER",
-  "COSIGNED",
-  "CATALOG_SYNCER",
-  "APKO_BUILDER",
-]);
-/**
- * One of the service's own principals.
- *
- * @example
- * const p: ServicePrincipal = "INGESTER";
- */
-export type ServicePrincipal = z.infer<typeof ServicePrincipal>;
+export const IDENTITY_VARIANTS = ["claimMatch", "staticKeys", "awsIdentity", "servicePrincipal"] as const;
 
-/**
- * The fields that decide who may assume an identity: exactly one of them is set.
- *
- * @example
- * IDENTITY_VARIANTS.filter((v) => v in identity); // ["claimMatch"]
- */
-export const IDENTITY_VARIANTS = ["claimMatch", "awsIdentity", "static", "servicePrincipal"] as const;
-
-const variantFields = {
-  claimMatch: ClaimMatch.optional(),
-  awsIdentity: AwsIdentity.optional(),
-  static: StaticIdentity.optional(),
-  servicePrincipal: ServicePrincipal.optional(),
-};
 const exactlyOneVariant = (i: Record<string, unknown>, ctx: z.RefinementCtx) =>
   oneOf(ctx, i, IDENTITY_VARIANTS, true);
 
 /**
- * An identity that workloads (or the service) may assume.
+ * An identity that workloads (or the service) may assume, as the service answers it
+ * (`iam/v2beta1/identities.proto:171-228`), read leniently: an unset `lastSeenTime` (`null`), an
+ * empty description, empty maps and lists read as absent; a service principal this client does not
+ * know yet is kept as its name.
  *
  * @example
  * const id: Identity = Identity.parse(body);
@@ -210,9 +247,14 @@ const exactlyOneVariant = (i: Record<string, unknown>, ctx: z.RefinementCtx) =>
 export const Identity = z.object({
   uid: Uid,
   name: z.string(),
-  description: z.string().optional(),
-  ...variantFields,
-  lastSeenTime: Timestamp.optional(),
+  description: Text,
+  claimMatch: optionalMessage(ClaimMatchRead).optional(),
+  staticKeys: optionalMessage(StaticKeysRead).optional(),
+  awsIdentity: optionalMessage(AwsIdentityRead).optional(),
+  servicePrincipal: ServicePrincipalRead.nullish()
+    .transform((v) => v ?? undefined)
+    .optional(),
+  lastSeenTime: OptionalTimestamp.optional(),
   createTime: Timestamp,
   updateTime: Timestamp,
 });
@@ -226,7 +268,7 @@ export type Identity = z.infer<typeof Identity>;
 
 /**
  * Body of `POST /iam/v2beta1/identities/<group_uid>`: a name and exactly one of `claimMatch`,
- * `awsIdentity`, `static`, `servicePrincipal`.
+ * `staticKeys`, `awsIdentity`, `servicePrincipal`.
  *
  * @example
  * IdentityCreate.parse({ name: "ci", claimMatch: { issuer: "https://issuer.example", subject: "ci" } });
@@ -235,7 +277,10 @@ export const IdentityCreate = z
   .object({
     name: z.string().min(1, { message: "is required" }),
     description: z.string().optional(),
-    ...variantFields,
+    claimMatch: ClaimMatch.optional(),
+    staticKeys: StaticKeys.optional(),
+    awsIdentity: AwsIdentity.optional(),
+    servicePrincipal: ServicePrincipal.optional(),
   })
   .superRefine(exactlyOneVariant);
 /**
@@ -258,9 +303,9 @@ export const IDENTITY_MUTABLE_FIELDS = [
   "description",
   "claimMatch",
   ...Object.keys(ClaimMatch.shape).map((k) => `claimMatch.${k}`),
+  "staticKeys",
+  ...Object.keys(StaticKeys.shape).map((k) => `staticKeys.${k}`),
   "awsIdentity",
   ...Object.keys(AwsIdentity.shape).map((k) => `awsIdentity.${k}`),
-  "static",
-  ...Object.keys(StaticIdentity.shape).map((k) => `static.${k}`),
   "servicePrincipal",
 ] as const;

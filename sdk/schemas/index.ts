@@ -55,10 +55,10 @@ export {
   IDENTITY_VARIANTS,
   Identity as IdentitySchema,
   IdentityCreate as IdentityCreateSchema,
+  MAX_STATIC_KEYS_LIFETIME_MS,
   matchesPattern,
   Pattern,
-  ServicePrincipal,
-  StaticIdentity,
+  StaticKeys,
 } from "./identity.js";
 export type { IdentityProvider, IdentityProviderCreate } from "./identity-provider.js";
 export {
@@ -89,6 +89,11 @@ export {
   RoleBinding as RoleBindingSchema,
   RoleBindingCreate as RoleBindingCreateSchema,
 } from "./role-binding.js";
+export {
+  SERVICE_PRINCIPALS,
+  ServicePrincipal,
+  ServicePrincipalRead,
+} from "./service-principal.js";
 export type { FieldViolation, PreconditionViolation } from "./status.js";
 export {
   BadRequest,

@@ -6,9 +6,10 @@ import {
   IDENTITY_MUTABLE_FIELDS,
   IDENTITY_VARIANTS,
   ServicePrincipal,
-  StaticIdentity,
+  StaticKeys,
 } from "../../../sdk/index.js";
 import { defineKind } from "../kind-definition.js";
+import { refuse0xNames } from "./identity-renames.js";
 import { ISSUER_URL_RULE, isIssuerUrl, nameInput, uidInput } from "./inputs.js";
 import { maskWithin } from "./mask.js";
 import { defined, parentUidOf } from "./parent-uid.js";
@@ -22,31 +23,35 @@ const ClaimMatchInput = ClaimMatch.superRefine((m, ctx) => {
 const VARIANTS_RULE = `exactly one of ${IDENTITY_VARIANTS.join(", ")} is required (they say who may assume the identity)`;
 
 /**
- * Inputs of `irv.iam.Identity`: exactly one of the variants `claimMatch`, `awsIdentity`, `static`
- * and `servicePrincipal`.
+ * Inputs of `irv.iam.Identity`: exactly one of the variants `claimMatch`, `staticKeys`,
+ * `awsIdentity` and `servicePrincipal` (the published names). A name 0.x used (`static`,
+ * `awsIdentity.awsArn`, `servicePrincipal: "INGESTER"`, …) fails the check naming its new form.
  *
  * @example
  * IdentityInputs.parse({ groupUid, name: "ci", claimMatch: { issuer: "https://…", subjectPattern: "repo:acme/app:.*" } });
  */
-export const IdentityInputs = z
-  .object({
-    groupUid: uidInput("the uid of the group the identity belongs to"),
-    name: nameInput("the identity name"),
-    description: z.string().optional(),
-    claimMatch: ClaimMatchInput.optional(),
-    awsIdentity: AwsIdentity.optional(),
-    static: StaticIdentity.optional(),
-    servicePrincipal: ServicePrincipal.optional(),
-  })
-  .superRefine((i, ctx) => {
-    const given = IDENTITY_VARIANTS.filter((v) => i[v] !== undefined);
-    if (given.length === 1) return;
-    ctx.addIssue({
-      code: "custom",
-      path: [given[1] ?? "claimMatch"],
-      message: `${VARIANTS_RULE}${given.length ? `, got ${given.join(" and ")}` : ", got none"}`,
-    });
-  });
+export const IdentityInputs = z.preprocess(
+  refuse0xNames,
+  z
+    .object({
+      groupUid: uidInput("the uid of the group the identity belongs to"),
+      name: nameInput("the identity name"),
+      description: z.string().optional(),
+      claimMatch: ClaimMatchInput.optional(),
+      staticKeys: StaticKeys.optional(),
+      awsIdentity: AwsIdentity.optional(),
+      servicePrincipal: ServicePrincipal.optional(),
+    })
+    .superRefine((i, ctx) => {
+      const given = IDENTITY_VARIANTS.filter((v) => i[v] !== undefined);
+      if (given.length === 1) return;
+      ctx.addIssue({
+        code: "custom",
+        path: [given[1] ?? "claimMatch"],
+        message: `${VARIANTS_RULE}${given.length ? `, got ${given.join(" and ")}` : ", got none"}`,
+      });
+    }),
+);
 type IdentityInputs = z.infer<typeof IdentityInputs>;
 
 const findByName = (client: IrvClient, groupUid: string, name: string) => async () =>
@@ -55,9 +60,11 @@ const findByName = (client: IrvClient, groupUid: string, name: string) => async 
 const variantsOf = (s: Identity | IdentityInputs) =>
   defined({
     claimMatch: s.claimMatch,
+    staticKeys: s.staticKeys,
     awsIdentity: s.awsIdentity,
-    static: s.static,
-    servicePrincipal: s.servicePrincipal,
+    // A principal the service added after this version is kept as read: refresh and import show
+    // it; only writing one needs a version that knows it (check refuses unknown names).
+    servicePrincipal: s.servicePrincipal as ServicePrincipal | undefined,
   });
 
 /**
@@ -74,6 +81,8 @@ export const identityKind = defineKind({
   inputKeys: ["groupUid", "name", "description", ...IDENTITY_VARIANTS],
   replaceKeys: ["groupUid"],
   mutableKeys: ["name", "description", ...IDENTITY_VARIANTS],
+  // Left out, the service sets it to creation + 365 days: not a change of the program's.
+  defaultedByServer: ["staticKeys.expirationTime"],
   create: (client, i) =>
     client.identities.create(
       i.groupUid,
