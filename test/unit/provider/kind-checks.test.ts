@@ -17,6 +17,9 @@ const noClient = (): IrvClient => {
 };
 const G = "0123456789abcdef0123456789abcdef01234567/0123456789abcdef";
 const ROLE = "0123456789abcdef";
+const JWKS = JSON.stringify({
+  keys: [{ kty: "OKP", crv: "Ed25519", x: "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo" }],
+});
 
 describe("Role check", () => {
   const role = makeProvider(roleKind, noClient);
@@ -49,13 +52,17 @@ describe("Identity check", () => {
   it("refuses two variants, naming both", async () => {
     const r = await identity.check(
       {},
-      { ...base, claimMatch: { issuer: "https://i.example", subject: "s" }, servicePrincipal: "REGISTRY" },
+      {
+        ...base,
+        claimMatch: { issuer: "https://i.example", subject: "s" },
+        servicePrincipal: "SERVICE_PRINCIPAL_COSIGNED",
+      },
     );
     expect(r.failures).toEqual([
       {
         property: "servicePrincipal",
         reason:
-          "identity servicePrincipal exactly one of claimMatch, awsIdentity, static, servicePrincipal is required (they say who may assume the identity), got claimMatch and servicePrincipal (got a string of 8 characters)",
+          "identity servicePrincipal exactly one of claimMatch, staticKeys, awsIdentity, servicePrincipal is required (they say who may assume the identity), got claimMatch and servicePrincipal (got a string of 26 characters)",
       },
     ]);
   });
@@ -63,7 +70,7 @@ describe("Identity check", () => {
   it("refuses an identity with no variant, naming the fields to choose from", async () => {
     const r = await identity.check({}, base);
     expect(r.failures?.[0]?.reason).toContain(
-      "exactly one of claimMatch, awsIdentity, static, servicePrincipal is required (they say who may assume the identity), got none",
+      "exactly one of claimMatch, staticKeys, awsIdentity, servicePrincipal is required (they say who may assume the identity), got none",
     );
   });
 
@@ -89,11 +96,22 @@ describe("Identity check", () => {
       {
         awsIdentity: {
           awsAccount: "123456789012",
-          awsArn: "arn:aws:iam::123456789012:role/ci",
-          awsUserId: "AROA1",
+          arn: "arn:aws:iam::123456789012:role/ci",
+          userId: "AROA1",
         },
       },
-      { servicePrincipal: "INGESTER" },
+      { staticKeys: { issuer: "https://ci.internal", subject: "deployer", issuerKeys: JWKS } },
+      {
+        staticKeys: {
+          issuer: "https://ci.internal",
+          subject: "deployer",
+          issuerKeys: JWKS,
+          expirationTime: "2027-01-01T00:00:00Z",
+          audiences: ["ci"],
+        },
+      },
+      { servicePrincipal: "SERVICE_PRINCIPAL_INGESTER" },
+      { servicePrincipal: "SERVICE_PRINCIPAL_SKILLS" },
       { claimMatch: UNKNOWN },
     ])
       expect((await identity.check({}, { ...base, ...variant })).failures).toEqual([]);
@@ -101,8 +119,71 @@ describe("Identity check", () => {
 
   it("switches variant in place, never by replace", async () => {
     const olds = { ...base, claimMatch: { issuer: "https://i.example", subject: "s" } };
-    const r = await identity.diff("id", olds, { ...base, servicePrincipal: "REGISTRY" });
+    const r = await identity.diff("id", olds, { ...base, servicePrincipal: "SERVICE_PRINCIPAL_COSIGNED" });
     expect(r.replaces).toEqual([]);
+  });
+
+  it("refuses the names 0.x used, naming their published form", async () => {
+    const r = await identity.check(
+      {},
+      {
+        ...base,
+        static: {
+          issuer: "https://ci.internal",
+          subject: "d",
+          issuerKeys: JWKS,
+          expiration: "2027-01-01T00:00:00Z",
+        },
+      },
+    );
+    expect(r.failures).toEqual([
+      {
+        property: "static",
+        reason: expect.stringMatching(
+          /^identity static was renamed staticKeys in 1\.0, the published API's name \(its expiration is now expirationTime, optional\): see "Migrating from 0\.x" in the README/,
+        ),
+      },
+    ]);
+    const aws = await identity.check(
+      {},
+      {
+        ...base,
+        awsIdentity: { awsAccount: "123456789012", awsArn: "arn:aws:iam::1:role/ci", awsUserIdPattern: ".*" },
+      },
+    );
+    expect(aws.failures?.map((f) => f.reason.split(":")[0])).toEqual([
+      "identity awsIdentity.awsArn was renamed awsIdentity.arn in 1.0, the published API's name",
+      "identity awsIdentity.awsUserIdPattern was renamed awsIdentity.userIdPattern in 1.0, the published API's name",
+    ]);
+    const old = await identity.check({}, { ...base, servicePrincipal: "INGESTER" });
+    expect(old.failures?.[0]?.reason).toContain(
+      "identity servicePrincipal is written SERVICE_PRINCIPAL_INGESTER since 1.0 (the published enum name)",
+    );
+    const gone = await identity.check({}, { ...base, servicePrincipal: "REGISTRY" });
+    expect(gone.failures?.[0]?.reason).toContain(
+      "identity servicePrincipal is not a published service principal; must be one of SERVICE_PRINCIPAL_COSIGNED, SERVICE_PRINCIPAL_INGESTER,",
+    );
+  });
+
+  it("refuses static keys with two audiences, naming the field and the rule", async () => {
+    const r = await identity.check(
+      {},
+      {
+        ...base,
+        staticKeys: { issuer: "https://ci.internal", subject: "d", issuerKeys: JWKS, audiences: ["a", "b"] },
+      },
+    );
+    expect(r.failures?.map((f) => f.reason.replace(/ \(got .*\)$/, ""))).toEqual([
+      "identity staticKeys.audiences takes at most one audience (the service supports a single one for now)",
+    ]);
+  });
+
+  it("sees no change in the keys' expiration the service chose while the program leaves it out", async () => {
+    const keys = { issuer: "https://ci.internal", subject: "d", issuerKeys: JWKS };
+    const olds = { ...base, staticKeys: { ...keys, expirationTime: "2027-11-25T13:00:00.000Z" } };
+    expect((await identity.diff("id", olds, { ...base, staticKeys: keys })).changes).toBe(false);
+    const set = { ...base, staticKeys: { ...keys, expirationTime: "2027-06-01T00:00:00Z" } };
+    expect((await identity.diff("id", olds, set)).changes).not.toBe(false);
   });
 });
 

@@ -77,7 +77,11 @@ describe("wire schemas", () => {
   it("identity variants: exactly one, patterns compile and match whole values only", () => {
     const claimMatch = { issuer: "https://i", subjectPattern: "repo:acme/.*" };
     expect(IdentityCreateSchema.safeParse({ name: "ci", claimMatch }).success).toBe(true);
-    const two = IdentityCreateSchema.safeParse({ name: "ci", claimMatch, servicePrincipal: "REGISTRY" });
+    const two = IdentityCreateSchema.safeParse({
+      name: "ci",
+      claimMatch,
+      servicePrincipal: "SERVICE_PRINCIPAL_COSIGNED",
+    });
     expect(two.error?.issues[0]?.path).toEqual(["servicePrincipal"]);
     expect(IdentityCreateSchema.safeParse({ name: "ci" }).error?.issues[0]?.message).toMatch(
       /exactly one of/,

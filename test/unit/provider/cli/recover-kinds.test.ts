@@ -47,24 +47,29 @@ describe("recover kinds", () => {
     });
   });
 
-  it("match an identity by its variant, a secret static issuerKeys by its plaintext", () => {
+  it("match an identity by its variant, a secret staticKeys.issuerKeys by its plaintext", () => {
     const keys = JSON.stringify({ keys: [{ kty: "EC" }] });
     const r = kind("Identity").request({
       __provider: PROVIDER,
       groupUid: GROUP,
       name: "ci",
-      static: {
+      staticKeys: {
         issuer: "https://ci",
         subject: "d",
         issuerKeys: secret(keys),
-        expiration: "2030-01-01T00:00:00Z",
+        expirationTime: "2027-01-01T00:00:00Z",
       },
     });
     expect(r).toEqual({
       parentUid: GROUP,
       body: {
         name: "ci",
-        static: { issuer: "https://ci", subject: "d", issuerKeys: keys, expiration: "2030-01-01T00:00:00Z" },
+        staticKeys: {
+          issuer: "https://ci",
+          subject: "d",
+          issuerKeys: keys,
+          expirationTime: "2027-01-01T00:00:00Z",
+        },
       },
     });
     const aws = kind("Identity").request({

@@ -246,24 +246,34 @@ describe("import-org arguments of every kind", () => {
     });
     const aws = argsOf(identityKind.inputsOf(identity({ awsIdentity: { awsAccount: "123456789012" } })), []);
     expect(aws.awsIdentity).toEqual({ fields: { awsAccount: "123456789012" } });
-    const sp = argsOf(identityKind.inputsOf(identity({ servicePrincipal: "INGESTER" })), []);
-    expect(sp.servicePrincipal).toBe("INGESTER");
+    const sp = argsOf(
+      identityKind.inputsOf(identity({ servicePrincipal: "SERVICE_PRINCIPAL_INGESTER" })),
+      [],
+    );
+    expect(sp.servicePrincipal).toBe("SERVICE_PRINCIPAL_INGESTER");
     const keys = JSON.stringify({ keys: [{ kty: "EC" }] });
     const st = argsOf(
       identityKind.inputsOf(
         identity({
-          static: {
+          staticKeys: {
             issuer: "https://ci",
             subject: "d",
             issuerKeys: keys,
-            expiration: "2027-01-01T00:00:00Z",
+            expirationTime: "2027-01-01T00:00:00Z",
+            audiences: ["ci"],
           },
         }),
       ),
       [],
     );
-    expect(st.static).toEqual({
-      fields: { issuer: "https://ci", subject: "d", issuerKeys: keys, expiration: "2027-01-01T00:00:00Z" },
+    expect(st.staticKeys).toEqual({
+      fields: {
+        issuer: "https://ci",
+        subject: "d",
+        issuerKeys: keys,
+        expirationTime: "2027-01-01T00:00:00Z",
+        audiences: ["ci"],
+      },
     });
     const g = group(ROOT, 1, "payments");
     const withClaims: OrgObject = {
