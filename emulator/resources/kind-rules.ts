@@ -128,8 +128,10 @@ export const KIND_RULES: Readonly<Record<KindName, KindRules>> = {
     }),
   }),
   identities: iamChild("identities", "identity", {
-    // Never federated yet: the gateway writes the unset Timestamp as null (identities.proto:206).
-    serviceFields: () => ({ lastSeenTime: null }),
+    // The spec speaks here ("present in the create response", api-v2beta1.md, Identity), so it wins
+    // over the published `null` of a never-federated identity (identities.proto:206); clients read
+    // both (OptionalTimestamp).
+    serviceFields: (now) => ({ lastSeenTime: now }),
     freeForm: ["claimMatch.claims", "claimMatch.claimPatterns"],
     hooks: IDENTITY_HOOKS,
   }),

@@ -125,7 +125,13 @@ describe("identities", () => {
     const id = await emu.identity(g.uid, "ci", "repo:acme/app");
     expect(IdentitySchema.parse(id)).toBeTruthy();
     expect(id.uid).toMatch(new RegExp(`^${g.uid}/[0-9a-f]{16}$`));
-    expect(id.claimMatch).toEqual({ issuer: emu.issuerUrl, subject: "repo:acme/app" });
+    // Empty maps are written `{}` (protojson EmitUnpopulated; identities.proto:258,261).
+    expect(id.claimMatch).toEqual({
+      issuer: emu.issuerUrl,
+      subject: "repo:acme/app",
+      claims: {},
+      claimPatterns: {},
+    });
     expect(id.lastSeenTime).toMatch(TIMESTAMP);
     expect(id.createTime).toMatch(TIMESTAMP);
     expect(id.updateTime).toMatch(TIMESTAMP);

@@ -52,11 +52,11 @@ describe("identities (issue 10 item 8)", () => {
     for (const body of [
       { claimMatch: { issuer: emu.issuerUrl, subjectPattern: ".*" } },
       {
-        static: {
+        staticKeys: {
           issuer: "https://x",
           subject: "y",
           issuerKeys: '{"keys":[{"kty":"EC"}]}',
-          expiration: day(),
+          expirationTime: day(),
         },
       },
     ]) {

@@ -260,57 +260,157 @@ describe("identity variants", () => {
   const at = () => iam("identities", g.uid);
   const jwks = JSON.stringify({ keys: [{ kty: "EC", crv: "P-256", x: "x", y: "y" }] });
 
-  test("each variant is stored and returned; switching variants with a mask replaces the old one", async () => {
+  test("each variant is answered in the gateway's form; switching variants with a mask replaces the old one", async () => {
+    const unset = { description: "" };
+    const expirationTime = inDays(10);
     const variants = [
       {
-        claimMatch: {
-          issuerPattern: "https://.*\\.example",
-          subjectPattern: "repo:acme/.*",
-          claims: { ref: "main" },
+        sent: {
+          claimMatch: {
+            issuerPattern: "https://.*\\.example",
+            subjectPattern: "repo:acme/.*",
+            claims: { ref: "main" },
+          },
+        },
+        answered: {
+          claimMatch: {
+            issuerPattern: "https://.*\\.example",
+            subjectPattern: "repo:acme/.*",
+            claims: { ref: "main" },
+            claimPatterns: {},
+          },
         },
       },
       {
-        awsIdentity: {
-          awsAccount: "123456789012",
-          awsArn: "arn:aws:iam::123456789012:role/ci",
-          awsUserIdPattern: "AROA.*",
+        sent: {
+          awsIdentity: {
+            awsAccount: "123456789012",
+            arn: "arn:aws:iam::123456789012:role/ci",
+            userIdPattern: "AROA.*",
+          },
+        },
+        answered: {
+          awsIdentity: {
+            awsAccount: "123456789012",
+            arn: "arn:aws:iam::123456789012:role/ci",
+            userIdPattern: "AROA.*",
+          },
         },
       },
       {
+        sent: {
+          staticKeys: {
+            issuer: "https://ci.internal",
+            subject: "deployer",
+            issuerKeys: jwks,
+            expirationTime,
+          },
+        },
+        answered: {
+          staticKeys: {
+            issuer: "https://ci.internal",
+            subject: "deployer",
+            issuerKeys: jwks,
+            expirationTime,
+            audiences: [],
+          },
+        },
+      },
+      {
+        sent: { servicePrincipal: "SERVICE_PRINCIPAL_INGESTER" },
+        answered: { servicePrincipal: "SERVICE_PRINCIPAL_INGESTER" },
+      },
+    ];
+    for (const v of variants) {
+      const made = await emu.ok<Json>("POST", at(), { body: { name: `v${++seq}`, ...v.sent } });
+      const others = ["claimMatch", "staticKeys", "awsIdentity", "servicePrincipal"].filter(
+        (k) => !(k in v.sent),
+      );
+      expect(made).toMatchObject({ ...unset, ...v.answered });
+      for (const k of others) expect(made).not.toHaveProperty(k); // unset oneof members are left out
+      expect(IdentitySchema.parse(made)).toMatchObject(v.sent);
+    }
+    const id = await emu.identity(g.uid, `switch-${++seq}`);
+    const switched = await emu.ok<Json>("PATCH", iam("identities", id.uid), {
+      body: { servicePrincipal: "SERVICE_PRINCIPAL_COSIGNED" },
+      query: { updateMask: "claimMatch,servicePrincipal" },
+    });
+    expect(switched).not.toHaveProperty("claimMatch");
+    expect(switched.servicePrincipal).toBe("SERVICE_PRINCIPAL_COSIGNED");
+  });
+
+  test("static keys expire by default, and at the latest, 365 days after the identity's creation", async () => {
+    const keys = { issuer: "https://ci.internal", subject: "deployer", issuerKeys: jwks };
+    const made = await emu.ok<Json>("POST", at(), { body: { name: `k${++seq}`, staticKeys: keys } });
+    const created = Date.parse(String(made.createTime));
+    const expires = (made.staticKeys as Json).expirationTime;
+    expect(Date.parse(String(expires)) - created).toBe(365 * 86_400_000);
+    const rule =
+      "staticKeys.expirationTime: must be in the future and at most 365 days after the identity's creation";
+    expect(
+      (
+        await refused("POST", at(), { name: "n", staticKeys: { ...keys, expirationTime: inDays(366) } })
+      ).join(),
+    ).toContain(rule);
+    expect(
+      (
+        await refused("POST", at(), { name: "n", staticKeys: { ...keys, expirationTime: inDays(-1) } })
+      ).join(),
+    ).toContain(rule);
+    const later = await refused(
+      "PATCH",
+      iam("identities", String(made.uid)),
+      { staticKeys: { expirationTime: inDays(400) } },
+      { updateMask: "staticKeys.expirationTime" },
+    );
+    expect(later.join()).toContain(rule);
+    expect(
+      await refused("POST", at(), { name: "n", staticKeys: { ...keys, audiences: ["a", "b"] } }),
+    ).toEqual([
+      "staticKeys.audiences: takes at most one audience (the service supports a single one for now)",
+    ]);
+  });
+
+  test("the names 0.x sent are not published fields: dropped on create like any unknown key", async () => {
+    expect(
+      await refused("POST", at(), {
+        name: "n",
         static: {
           issuer: "https://ci.internal",
           subject: "deployer",
           issuerKeys: jwks,
-          expiration: inDays(10),
+          expiration: inDays(1),
         },
+      }),
+    ).toEqual([
+      "claimMatch: exactly one of claimMatch, staticKeys, awsIdentity, servicePrincipal is required",
+    ]);
+    const aws = await refused("POST", at(), {
+      name: "n",
+      awsIdentity: {
+        awsAccount: "123456789012",
+        awsArn: "arn:aws:iam::123456789012:role/ci",
+        awsUserId: "AROA1",
       },
-      { servicePrincipal: "INGESTER" },
-    ];
-    for (const v of variants) {
-      const made = IdentitySchema.parse(await emu.ok("POST", at(), { body: { name: `v${++seq}`, ...v } }));
-      expect(made).toMatchObject(v);
-    }
-    const id = await emu.identity(g.uid, `switch-${++seq}`);
-    const switched = await emu.ok<Json>("PATCH", iam("identities", id.uid), {
-      body: { servicePrincipal: "REGISTRY" },
-      query: { updateMask: "claimMatch,servicePrincipal" },
     });
-    expect(switched).not.toHaveProperty("claimMatch");
-    expect(switched.servicePrincipal).toBe("REGISTRY");
+    expect(aws).toEqual([
+      "awsIdentity.arn: exactly one of arn, arnPattern is required",
+      "awsIdentity.userId: exactly one of userId, userIdPattern is required",
+    ]);
   });
 
   test("each validation rule is code 3 naming the field", async () => {
     expect(await refused("POST", at(), { name: "n" })).toEqual([
-      "claimMatch: exactly one of claimMatch, awsIdentity, static, servicePrincipal is required",
+      "claimMatch: exactly one of claimMatch, staticKeys, awsIdentity, servicePrincipal is required",
     ]);
     expect(
       await refused("POST", at(), {
         name: "n",
         claimMatch: { issuer: "https://i", subject: "s" },
-        servicePrincipal: "REGISTRY",
+        servicePrincipal: "SERVICE_PRINCIPAL_COSIGNED",
       }),
     ).toEqual([
-      "servicePrincipal: exactly one of claimMatch, awsIdentity, static, servicePrincipal is required (got claimMatch and servicePrincipal)",
+      "servicePrincipal: exactly one of claimMatch, staticKeys, awsIdentity, servicePrincipal is required (got claimMatch and servicePrincipal)",
     ]);
     expect(
       await refused("POST", at(), {
@@ -335,23 +435,25 @@ describe("identity variants", () => {
     expect(
       await refused("POST", at(), {
         name: "n",
-        awsIdentity: { awsAccount: "1", awsArn: "a", awsUserId: "u" },
+        awsIdentity: { awsAccount: "1", arn: "a", userId: "u" },
       }),
     ).toEqual(["awsIdentity.awsAccount: must be a 12-digit AWS account id"]);
     expect(
       await refused("POST", at(), {
         name: "n",
-        static: { issuer: "https://i", subject: "s", issuerKeys: "{}", expiration: inDays(1) },
+        staticKeys: { issuer: "https://i", subject: "s", issuerKeys: "{}", expirationTime: inDays(1) },
       }),
-    ).toEqual(['static.issuerKeys: must be a JWKS of public keys as JSON text: {"keys": [{"kty": …}, …]}']);
+    ).toEqual([
+      'staticKeys.issuerKeys: must be a JWKS of public keys as JSON text: {"keys": [{"kty": …}, …]}',
+    ]);
     const privateJwks = JSON.stringify({ keys: [{ kty: "EC", crv: "P-256", x: "x", y: "y", d: "secret" }] });
     const withPrivate = await refused("POST", at(), {
       name: "n",
-      static: { issuer: "https://i", subject: "s", issuerKeys: privateJwks, expiration: inDays(1) },
+      staticKeys: { issuer: "https://i", subject: "s", issuerKeys: privateJwks, expirationTime: inDays(1) },
     });
-    expect(withPrivate.join()).toMatch(/^static\.issuerKeys: must be a JWKS of public keys/);
-    expect((await refused("POST", at(), { name: "n", servicePrincipal: "ROOT" })).join()).toMatch(
-      /^servicePrincipal: /,
+    expect(withPrivate.join()).toMatch(/^staticKeys\.issuerKeys: must be a JWKS of public keys/);
+    expect((await refused("POST", at(), { name: "n", servicePrincipal: "REGISTRY" })).join()).toMatch(
+      /^servicePrincipal: must be one of SERVICE_PRINCIPAL_COSIGNED, SERVICE_PRINCIPAL_INGESTER, /,
     );
     const id = await emu.identity(g.uid, `clear-${++seq}`);
     expect(
@@ -376,8 +478,8 @@ describe("fixtures", () => {
                     name: "aws",
                     awsIdentity: {
                       awsAccount: "123456789012",
-                      awsArn: "arn:aws:iam::123456789012:role/x",
-                      awsUserIdPattern: ".*",
+                      arn: "arn:aws:iam::123456789012:role/x",
+                      userIdPattern: ".*",
                     },
                   },
                   {

@@ -1,6 +1,7 @@
 // The STS and the identity variants: exact and pattern claim matches (issuer, subject, audience,
-// extra claims) against a trusted issuer; static identities verified with their own issuerKeys
-// until their expiration; AWS identities and service principals refused with a clear message.
+// extra claims) against a trusted issuer; staticKeys identities verified with their own issuerKeys
+// and audiences until their expirationTime; AWS identities and service principals refused with a
+// clear message.
 import type { Server } from "node:http";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -43,9 +44,11 @@ async function startIssuer(): Promise<{
 let emu: TestEmulator;
 let issuer: Awaited<ReturnType<typeof startIssuer>>;
 let seq = 0;
+// How far the emulator's clock runs ahead of ours (to reach an expiration without waiting for it).
+let ahead = 0;
 beforeAll(async () => {
   issuer = await startIssuer();
-  emu = await startTestEmulator({ trustedIssuers: [issuer.url] });
+  emu = await startTestEmulator({ trustedIssuers: [issuer.url], clock: () => Date.now() + ahead });
 });
 afterAll(async () => {
   await emu.close();
@@ -125,27 +128,32 @@ describe("claimMatch", () => {
   });
 });
 
-describe("static identities", () => {
-  async function staticSetup(expiration: string) {
+describe("staticKeys identities", () => {
+  async function staticSetup(more: { expirationTime?: string; audiences?: string[] } = {}) {
     const { privateKey, publicKey } = await generateKeyPair("ES256");
     const issuerKeys = JSON.stringify({
       keys: [{ ...(await exportJWK(publicKey)), kid: "s1", alg: "ES256" }],
     });
     const id = await identity({
-      static: { issuer: "https://ci.internal", subject: "deployer", issuerKeys, expiration },
+      staticKeys: { issuer: "https://ci.internal", subject: "deployer", issuerKeys, ...more },
     });
-    const sign = (claims: JWTPayload, key = privateKey) =>
-      new SignJWT(claims)
+    // Signed on the emulator's clock, which a test may move ahead.
+    const sign = (claims: JWTPayload, key = privateKey) => {
+      const now = Math.floor((Date.now() + ahead) / 1000);
+      return new SignJWT(claims)
         .setProtectedHeader({ alg: "ES256", kid: "s1" })
         .setIssuer("https://ci.internal")
-        .setIssuedAt()
-        .setExpirationTime("10m")
+        .setIssuedAt(now)
+        .setExpirationTime(now + 600)
         .sign(key);
+    };
     return { id, sign };
   }
 
   test("a token signed by the identity's issuerKeys is exchanged, with no fetch; other keys or subjects are not", async () => {
-    const { id, sign } = await staticSetup(new Date(Date.now() + 86_400_000).toISOString());
+    const { id, sign } = await staticSetup({
+      expirationTime: new Date(Date.now() + 86_400_000).toISOString(),
+    });
     expect(await codeOf(await sign({ sub: "deployer", aud: emu.authUrl }), id.uid)).toBe(0);
     expect(await codeOf(await sign({ sub: "someone", aud: emu.authUrl }), id.uid)).toBe(7);
     expect(await codeOf(await sign({ sub: "deployer", aud: "elsewhere" }), id.uid)).toBe(16);
@@ -155,11 +163,39 @@ describe("static identities", () => {
     expect((await emu.call("GET", "/iam/v2beta1/roles", { token: api.body.token })).status).toBe(200);
   });
 
-  test("after its expiration a static identity's tokens are refused (16) with the date", async () => {
-    const { id, sign } = await staticSetup(new Date(Date.now() - 1000).toISOString());
+  test("after its expirationTime a static identity's tokens are refused (16) with the date", async () => {
+    const expirationTime = new Date(Date.now() + 86_400_000).toISOString();
+    const { id, sign } = await staticSetup({ expirationTime });
+    const token = await sign({ sub: "deployer", aud: emu.authUrl });
+    ahead = 2 * 86_400_000;
+    try {
+      const a = await emu.exchange(token, id.uid);
+      expect(a.body.code).toBe(16);
+      expect(a.body.message).toContain(`static keys expired at ${expirationTime}`);
+    } finally {
+      ahead = 0;
+    }
+  });
+
+  test("without an expirationTime the keys are accepted for the service's default of 365 days", async () => {
+    const { id, sign } = await staticSetup();
+    ahead = 364 * 86_400_000;
+    try {
+      expect(await codeOf(await sign({ sub: "deployer", aud: emu.authUrl }), id.uid)).toBe(0);
+      ahead = 366 * 86_400_000;
+      expect(await codeOf(await sign({ sub: "deployer", aud: emu.authUrl }), id.uid)).toBe(16);
+    } finally {
+      ahead = 0;
+    }
+  });
+
+  test("audiences, when given, replace the STS's own audience", async () => {
+    const { id, sign } = await staticSetup({ audiences: ["sigstore"] });
+    expect(await codeOf(await sign({ sub: "deployer", aud: "sigstore" }), id.uid)).toBe(0);
+    expect(await codeOf(await sign({ sub: "deployer", aud: ["other", "sigstore"] }), id.uid)).toBe(0);
     const a = await emu.exchange(await sign({ sub: "deployer", aud: emu.authUrl }), id.uid);
     expect(a.body.code).toBe(16);
-    expect(a.body.message).toMatch(/static keys expired at/);
+    expect(a.body.message).toContain("audience is not sigstore");
   });
 });
 
@@ -168,8 +204,8 @@ describe("variants the emulator cannot exchange", () => {
     const id = await identity({
       awsIdentity: {
         awsAccount: "123456789012",
-        awsArn: "arn:aws:iam::123456789012:role/ci",
-        awsUserId: "AROAX",
+        arn: "arn:aws:iam::123456789012:role/ci",
+        userId: "AROAX",
       },
     });
     const a = await emu.exchange(await issuer.sign({ sub: "ci", aud: emu.authUrl }), id.uid);
@@ -181,8 +217,8 @@ describe("variants the emulator cannot exchange", () => {
     const id = await identity({
       awsIdentity: {
         awsAccount: "123456789012",
-        awsArn: "arn:aws:iam::123456789012:role/probe",
-        awsUserId: "AROAY",
+        arn: "arn:aws:iam::123456789012:role/probe",
+        userId: "AROAY",
       },
     });
     const forged = `${(await issuer.sign({ sub: "ci", aud: emu.authUrl })).slice(0, -4)}AAAA`;
@@ -195,9 +231,9 @@ describe("variants the emulator cannot exchange", () => {
   });
 
   test("a service principal is assumed only by the service (7)", async () => {
-    const id = await identity({ servicePrincipal: "REGISTRY" });
+    const id = await identity({ servicePrincipal: "SERVICE_PRINCIPAL_INGESTER" });
     const a = await emu.exchange(await emu.workloadToken("anyone"), id.uid);
     expect(a.body.code).toBe(7);
-    expect(a.body.message).toContain("service principal REGISTRY");
+    expect(a.body.message).toContain("service principal SERVICE_PRINCIPAL_INGESTER");
   });
 });

@@ -163,6 +163,8 @@ describe("groups", () => {
 });
 
 describe("identities", () => {
+  // The gateway writes the empty claim maps as `{}` (protojson EmitUnpopulated; identities.proto:258,261).
+  const EMPTY_MAPS = { claims: {}, claimPatterns: {} };
   const freshIdentity = async () => emu.identity(emu.orgUid, `idp-${++seq}`, "subject-a");
 
   test("a nested mask path changes only that leaf", async () => {
@@ -172,7 +174,7 @@ describe("identities", () => {
       { claimMatch: { subject: "subject-b", issuer: "ignored" } },
       "claimMatch.subject",
     );
-    expect(a.body.claimMatch).toEqual({ issuer: emu.issuerUrl, subject: "subject-b" });
+    expect(a.body.claimMatch).toEqual({ issuer: emu.issuerUrl, subject: "subject-b", ...EMPTY_MAPS });
     const snake = await patch<Identity>(
       `/iam/v2beta1/identities/${id.uid}`,
       { claimMatch: { subject: "subject-c" } },
@@ -186,7 +188,7 @@ describe("identities", () => {
     const a = await patch<Identity>(`/iam/v2beta1/identities/${id.uid}`, {
       claimMatch: { subject: "only-subject" },
     });
-    expect(a.body.claimMatch).toEqual({ issuer: emu.issuerUrl, subject: "only-subject" });
+    expect(a.body.claimMatch).toEqual({ issuer: emu.issuerUrl, subject: "only-subject", ...EMPTY_MAPS });
   });
 
   test("masking the whole claimMatch replaces it and must keep it complete", async () => {
