@@ -103,8 +103,8 @@ describe("Identity", () => {
     const update = vi.spyOn(client.identities, "update");
     const awsIdentity = {
       awsAccount: "123456789012",
-      awsArn: "arn:aws:iam::123456789012:role/ci",
-      awsUserIdPattern: "AROA.*",
+      arn: "arn:aws:iam::123456789012:role/ci",
+      userIdPattern: "AROA.*",
     };
     const after = await change(identity(), id, outs, { ...base, awsIdentity });
     expect(masksOf(update)).toEqual([["claimMatch", "awsIdentity"]]);
@@ -114,6 +114,34 @@ describe("Identity", () => {
     expect(server.claimMatch).toBeUndefined();
     expect(after.claimMatch).toBeUndefined();
     await identity().delete(id, after);
+  });
+
+  it("leaves staticKeys.expirationTime to the service: its default is an output, and no change on refresh or up", async () => {
+    const base = { groupUid, name: `keys-${++seq}` };
+    const jwks = JSON.stringify({ keys: [{ kty: "EC", crv: "P-256", x: "x", y: "y" }] });
+    const staticKeys = { issuer: "https://ci.internal", subject: "deployer", issuerKeys: jwks };
+    const { id, outs } = await identity().create({ ...base, staticKeys });
+    const chosen = (outs.staticKeys as { expirationTime?: string }).expirationTime;
+    expect(Date.parse(String(chosen)) - Date.parse(String(outs.createTime))).toBe(365 * 86_400_000);
+    const read = await identity().read(id, outs);
+    expect(read.props).toEqual(outs);
+    expect((await identity().diff(id, read.props, { ...base, staticKeys })).changes).toBe(false);
+    const update = vi.spyOn(client.identities, "update");
+    await change(identity(), id, read.props, { ...base, description: "keys", staticKeys });
+    expect(masksOf(update)).toEqual([["description"]]);
+    update.mockRestore();
+    await identity().delete(id, outs);
+  });
+
+  it("reads a claimMatch identity without phantom changes from the gateway's empty maps and description", async () => {
+    const base = { groupUid, name: `plain-${++seq}` };
+    const claimMatch = { issuer: "https://issuer.example", subject: "s" };
+    const { id, outs } = await identity().create({ ...base, claimMatch });
+    const read = await identity().read(id, outs);
+    expect(read.props.claimMatch).toEqual(claimMatch);
+    expect(read.props).not.toHaveProperty("description");
+    expect((await identity().diff(id, read.props, { ...base, claimMatch })).changes).toBe(false);
+    await identity().delete(id, outs);
   });
 
   it("changes one claim of a claimMatch with the claims map in the mask, not the claim's own key", async () => {

@@ -50,14 +50,10 @@ const CASES: Record<StubType, Case> = {
     inputs: () => ({
       groupUid,
       name: "static ci",
-      static: {
-        issuer: "https://ci.internal",
-        subject: "d",
-        issuerKeys: JWKS,
-        expiration: "2030-01-01T00:00:00Z",
-      },
+      // No expirationTime: the service's default is in what it answers, not in the request.
+      staticKeys: { issuer: "https://ci.internal", subject: "d", issuerKeys: JWKS },
     }),
-    changed: (i) => ({ ...i, static: { ...(i.static as Props), subject: "other" } }),
+    changed: (i) => ({ ...i, staticKeys: { ...(i.staticKeys as Props), subject: "other" } }),
   },
   RoleBinding: {
     inputs: async () => ({
