@@ -2,7 +2,7 @@ import type { z } from "zod";
 import { SERVICE_PRINCIPALS } from "../../../sdk/index.js";
 
 /**
- * The identity inputs 0.x took under names of its own, and their published names since 1.0
+ * The identity inputs 0.x took under names of its own, and their published names
  * (`iam/v2beta1/identities.proto:221,264-309`). 0.x sent these to the service, which does not know
  * them; they are refused at check, naming the new field, rather than silently dropped.
  *
@@ -33,7 +33,7 @@ const at = (obj: unknown, path: readonly string[]): unknown =>
  *
  * @example
  * const Inputs = z.preprocess(refuse0xNames, IdentityObject);
- * Inputs.safeParse({ static: {…} }).error?.issues[0]?.message; // "was renamed staticKeys in 1.0 …"
+ * Inputs.safeParse({ static: {…} }).error?.issues[0]?.message; // "was renamed staticKeys, the published API's name …"
  */
 export function refuse0xNames(raw: unknown, ctx: z.RefinementCtx): unknown {
   for (const { from, to } of IDENTITY_RENAMES_0X) {
@@ -45,7 +45,7 @@ export function refuse0xNames(raw: unknown, ctx: z.RefinementCtx): unknown {
     ctx.addIssue({
       code: "custom",
       path,
-      message: `was renamed ${to} in 1.0, the published API's name${more}: ${MIGRATION}`,
+      message: `was renamed ${to}, the published API's name${more}: ${MIGRATION}`,
       input: undefined,
     });
   }
@@ -56,7 +56,7 @@ export function refuse0xNames(raw: unknown, ctx: z.RefinementCtx): unknown {
       code: "custom",
       path: ["servicePrincipal"],
       message: (SERVICE_PRINCIPALS as readonly string[]).includes(published)
-        ? `is written ${published} since 1.0 (the published enum name): ${MIGRATION}`
+        ? `is now written ${published}, the published enum name: ${MIGRATION}`
         : `is not a published service principal; must be one of ${SERVICE_PRINCIPALS.join(", ")}`,
       input: undefined,
     });

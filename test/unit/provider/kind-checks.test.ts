@@ -140,7 +140,7 @@ describe("Identity check", () => {
       {
         property: "static",
         reason: expect.stringMatching(
-          /^identity static was renamed staticKeys in 1\.0, the published API's name \(its expiration is now expirationTime, optional\): see "Migrating from 0\.x" in the README/,
+          /^identity static was renamed staticKeys, the published API's name \(its expiration is now expirationTime, optional\): see "Migrating from 0\.x" in the README/,
         ),
       },
     ]);
@@ -152,12 +152,12 @@ describe("Identity check", () => {
       },
     );
     expect(aws.failures?.map((f) => f.reason.split(":")[0])).toEqual([
-      "identity awsIdentity.awsArn was renamed awsIdentity.arn in 1.0, the published API's name",
-      "identity awsIdentity.awsUserIdPattern was renamed awsIdentity.userIdPattern in 1.0, the published API's name",
+      "identity awsIdentity.awsArn was renamed awsIdentity.arn, the published API's name",
+      "identity awsIdentity.awsUserIdPattern was renamed awsIdentity.userIdPattern, the published API's name",
     ]);
     const old = await identity.check({}, { ...base, servicePrincipal: "INGESTER" });
     expect(old.failures?.[0]?.reason).toContain(
-      "identity servicePrincipal is written SERVICE_PRINCIPAL_INGESTER since 1.0 (the published enum name)",
+      "identity servicePrincipal is now written SERVICE_PRINCIPAL_INGESTER, the published enum name",
     );
     const gone = await identity.check({}, { ...base, servicePrincipal: "REGISTRY" });
     expect(gone.failures?.[0]?.reason).toContain(
