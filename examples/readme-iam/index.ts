@@ -32,8 +32,8 @@ const backup = new irv.iam.Identity("backup-job", {
   groupUid: platform.uid,
   awsIdentity: {
     awsAccount: "123456789012",
-    awsArn: "arn:aws:iam::123456789012:role/backup",
-    awsUserIdPattern: "AROA.*",
+    arn: "arn:aws:iam::123456789012:role/backup",
+    userIdPattern: "AROA.*",
   },
 });
 
