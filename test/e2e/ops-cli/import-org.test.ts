@@ -134,7 +134,7 @@ describe("pulumi-irv import-org", () => {
     for (const kind of ["Role", "IdentityProvider", "AccountAssociations"])
       expect(index.match(new RegExp(`new irv\\.iam\\.${kind}\\(`, "g"))?.length, kind).toBe(TOP.length);
     expect(index).toContain("roleUid: paymentsDeployer.uid");
-    for (const variant of ["subjectPattern:", "awsIdentity:", "static:", "servicePrincipal:"])
+    for (const variant of ["subjectPattern:", "awsIdentity:", "staticKeys:", "servicePrincipal:"])
       expect(index, variant).toContain(variant);
     expect(secretConfigKeys(index)).toHaveLength(TOP.length);
     for (const key of secretConfigKeys(index))

@@ -42,10 +42,10 @@ const current: Spec = {
     },
     {
       key: "keys",
-      static: {
+      staticKeys: {
         issuer: "https://ci.internal.example",
         subject: "deployer",
-        expiration: new Date(Date.now() + 180 * 86_400_000).toISOString().replace(/\.\d+Z$/, "Z"),
+        expirationTime: new Date(Date.now() + 180 * 86_400_000).toISOString().replace(/\.\d+Z$/, "Z"),
       },
     },
   ],
@@ -139,8 +139,8 @@ describe("the IAM kinds on the real engine", () => {
     delete current.identities[0]!.claimMatch;
     current.identities[0]!.awsIdentity = {
       awsAccount: "123456789012",
-      awsArn: "arn:aws:iam::123456789012:role/ci",
-      awsUserIdPattern: "AROA.*",
+      arn: "arn:aws:iam::123456789012:role/ci",
+      userIdPattern: "AROA.*",
     };
     delete current.accounts[0]!.github;
     await stack.setConfig({ idpSecret: { value: base64(SECOND_SECRET), secret: true } });

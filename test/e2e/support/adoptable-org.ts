@@ -29,7 +29,7 @@ export function identityVariant(
   n: number,
   subject: string,
   jwks: string,
-): Pick<IdentityCreate, "claimMatch" | "awsIdentity" | "static" | "servicePrincipal"> {
+): Pick<IdentityCreate, "claimMatch" | "staticKeys" | "awsIdentity" | "servicePrincipal"> {
   switch (n % VARIANTS) {
     case 0:
       return { claimMatch: { issuer: "https://token.actions.githubusercontent.com", subject } };
@@ -46,21 +46,17 @@ export function identityVariant(
       return {
         awsIdentity: {
           awsAccount: "123456789012",
-          awsArnPattern: "arn:aws:sts::123456789012:assumed-role/deployer/.+",
-          awsUserIdPattern: "AROA[A-Z0-9]+:.+",
+          arnPattern: "arn:aws:sts::123456789012:assumed-role/deployer/.+",
+          userIdPattern: "AROA[A-Z0-9]+:.+",
         },
       };
     case 3:
       return {
-        static: {
-          issuer: "https://ci.internal.example",
-          subject,
-          issuerKeys: jwks,
-          expiration: "2030-01-01T00:00:00Z",
-        },
+        // No expirationTime: the service sets creation + 365 days.
+        staticKeys: { issuer: "https://ci.internal.example", subject, issuerKeys: jwks },
       };
     default:
-      return { servicePrincipal: "INGESTER" };
+      return { servicePrincipal: "SERVICE_PRINCIPAL_INGESTER" };
   }
 }
 
