@@ -196,32 +196,44 @@ const emptyAsAbsent = <T extends z.ZodType>(schema: T) =>
     })
     .optional();
 const Text = OptionalString.optional();
+// What reads as absent is left out, not kept as a key holding `undefined`: the Pulumi engine's
+// property maps cannot carry `undefined` ("Unexpected struct type"), and `in` tells the truth.
+const compact = <T extends z.ZodType>(schema: T) =>
+  schema.transform(
+    (v) => Object.fromEntries(Object.entries(v as object).filter(([, x]) => x !== undefined)) as z.output<T>,
+  );
 const StringMap = emptyAsAbsent(z.record(z.string(), z.string()));
 
-const ClaimMatchRead = z.object({
-  issuer: Text,
-  issuerPattern: Text,
-  subject: Text,
-  subjectPattern: Text,
-  audience: Text,
-  audiencePattern: Text,
-  claims: StringMap,
-  claimPatterns: StringMap,
-});
-const AwsIdentityRead = z.object({
-  awsAccount: z.string(),
-  arn: Text,
-  arnPattern: Text,
-  userId: Text,
-  userIdPattern: Text,
-});
-const StaticKeysRead = z.object({
-  issuer: z.string(),
-  subject: z.string(),
-  issuerKeys: z.string(),
-  expirationTime: OptionalTimestamp.optional(),
-  audiences: emptyAsAbsent(z.array(z.string())),
-});
+const ClaimMatchRead = compact(
+  z.object({
+    issuer: Text,
+    issuerPattern: Text,
+    subject: Text,
+    subjectPattern: Text,
+    audience: Text,
+    audiencePattern: Text,
+    claims: StringMap,
+    claimPatterns: StringMap,
+  }),
+);
+const AwsIdentityRead = compact(
+  z.object({
+    awsAccount: z.string(),
+    arn: Text,
+    arnPattern: Text,
+    userId: Text,
+    userIdPattern: Text,
+  }),
+);
+const StaticKeysRead = compact(
+  z.object({
+    issuer: z.string(),
+    subject: z.string(),
+    issuerKeys: z.string(),
+    expirationTime: OptionalTimestamp.optional(),
+    audiences: emptyAsAbsent(z.array(z.string())),
+  }),
+);
 
 /**
  * The fields that decide who may assume an identity (the `relationship` oneof,
@@ -244,20 +256,22 @@ const exactlyOneVariant = (i: Record<string, unknown>, ctx: z.RefinementCtx) =>
  * @example
  * const id: Identity = Identity.parse(body);
  */
-export const Identity = z.object({
-  uid: Uid,
-  name: z.string(),
-  description: Text,
-  claimMatch: optionalMessage(ClaimMatchRead).optional(),
-  staticKeys: optionalMessage(StaticKeysRead).optional(),
-  awsIdentity: optionalMessage(AwsIdentityRead).optional(),
-  servicePrincipal: ServicePrincipalRead.nullish()
-    .transform((v) => v ?? undefined)
-    .optional(),
-  lastSeenTime: OptionalTimestamp.optional(),
-  createTime: Timestamp,
-  updateTime: Timestamp,
-});
+export const Identity = compact(
+  z.object({
+    uid: Uid,
+    name: z.string(),
+    description: Text,
+    claimMatch: optionalMessage(ClaimMatchRead).optional(),
+    staticKeys: optionalMessage(StaticKeysRead).optional(),
+    awsIdentity: optionalMessage(AwsIdentityRead).optional(),
+    servicePrincipal: ServicePrincipalRead.nullish()
+      .transform((v) => v ?? undefined)
+      .optional(),
+    lastSeenTime: OptionalTimestamp.optional(),
+    createTime: Timestamp,
+    updateTime: Timestamp,
+  }),
+);
 /**
  * An identity that workloads may assume.
  *

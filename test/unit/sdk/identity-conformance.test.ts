@@ -106,6 +106,14 @@ function unpublished(body: Record<string, unknown>): string[] {
   });
 }
 
+// Keys present with the value `undefined`, at any depth (toEqual does not tell them from absent).
+const undefinedKeys = (v: unknown, at = ""): string[] =>
+  typeof v !== "object" || v === null
+    ? []
+    : Object.entries(v).flatMap(([k, x]) =>
+        x === undefined ? [`${at}${k}`] : undefinedKeys(x, `${at}${k}.`),
+      );
+
 describe("Identity conformance with the published v2beta1 definitions", () => {
   it("has the published variants, service principals and mutable paths, nothing else", () => {
     expect([...IDENTITY_VARIANTS].sort()).toEqual([...P.Identity.oneof].sort());
@@ -126,7 +134,10 @@ describe("Identity conformance with the published v2beta1 definitions", () => {
   it.each(Object.entries(VARIANTS))(
     "reads a published %s identity, nulls and empty values as absent",
     (_, v) => {
-      expect(IdentitySchema.parse(published(v.wire))).toEqual({ uid: UID, name: "ci", ...TIMES, ...v.read });
+      const read = IdentitySchema.parse(published(v.wire));
+      expect(read).toEqual({ uid: UID, name: "ci", ...TIMES, ...v.read });
+      // Regression: keys holding `undefined` broke the engine's property maps ("Unexpected struct type").
+      expect(undefinedKeys(read)).toEqual([]);
     },
   );
 
