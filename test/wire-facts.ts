@@ -180,3 +180,29 @@ export const PUBLISHED = {
     ],
   },
 } as const satisfies Record<string, MessageFacts>;
+
+/**
+ * The published `ServicePrincipal` enum's value names (`iam/identities.proto:516-546`), in number
+ * order from 1 (0 is `SERVICE_PRINCIPAL_UNSPECIFIED`).
+ *
+ * @example
+ * PUBLISHED_SERVICE_PRINCIPALS.values[1]; // "SERVICE_PRINCIPAL_INGESTER" = 2
+ */
+export const PUBLISHED_SERVICE_PRINCIPALS = {
+  source: "iam/identities.proto:516-546",
+  values: [
+    "SERVICE_PRINCIPAL_COSIGNED",
+    "SERVICE_PRINCIPAL_INGESTER",
+    "SERVICE_PRINCIPAL_CATALOG_SYNCER",
+    "SERVICE_PRINCIPAL_APKO_BUILDER",
+    "SERVICE_PRINCIPAL_ENTITLEMENT_SYNCER",
+    "SERVICE_PRINCIPAL_TENANT_SCANNER",
+    "SERVICE_PRINCIPAL_SEDIMENTOLOGY",
+    "SERVICE_PRINCIPAL_SKILLUP",
+    "SERVICE_PRINCIPAL_MATERIALIZER",
+    "SERVICE_PRINCIPAL_MICROFLOW",
+    "SERVICE_PRINCIPAL_GUARDENER",
+    "SERVICE_PRINCIPAL_MICROVM",
+    "SERVICE_PRINCIPAL_SKILLS",
+  ],
+} as const;

@@ -111,8 +111,15 @@ export function refuseNotUpdatable(rules: KindRules): void {
  * answers code 3 for a key the message lacks, even when the query names the mask.
  */
 function messageFields(rules: KindRules): ReadonlySet<string> | undefined {
-  const shape = (rules.spec.schema as { shape?: Record<string, unknown> }).shape;
+  const shape = shapeOf(rules.spec.schema);
   return shape === undefined ? undefined : new Set(Object.keys(shape));
+}
+
+type Schema = { shape?: Record<string, unknown>; def?: { in?: Schema } };
+// An object's shape, also through a read transform (the identity schema is `object → transform`).
+function shapeOf(schema: unknown): Record<string, unknown> | undefined {
+  const s = schema as Schema | undefined;
+  return s?.shape ?? (s?.def?.in === undefined ? undefined : shapeOf(s.def.in));
 }
 
 function refuseUnknownKeys(rules: KindRules, body: Record<string, unknown>): void {

@@ -397,6 +397,15 @@ describe("identity variants", () => {
       "awsIdentity.arn: exactly one of arn, arnPattern is required",
       "awsIdentity.userId: exactly one of userId, userIdPattern is required",
     ]);
+    // A PATCH body key the message lacks is refused (grpc-gateway's FieldMaskFromRequestBody).
+    const id = await emu.identity(g.uid, `old-${++seq}`);
+    const patched = await refused(
+      "PATCH",
+      iam("identities", id.uid),
+      { static: { issuer: "https://ci.internal", subject: "deployer", issuerKeys: jwks } },
+      { updateMask: "static_keys" },
+    );
+    expect(patched).toEqual(['static: could not find field "static" in identity resources']);
   });
 
   test("each validation rule is code 3 naming the field", async () => {

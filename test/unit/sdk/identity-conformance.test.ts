@@ -1,7 +1,7 @@
 // Issue 27: the sdk reads identities as the published gateway writes them and sends only published
 // field names. Fixtures are written from the published shapes (protojson with EmitUnpopulated:
 // null for unset messages, "" for unset strings, {} and [] for empty maps and lists, unset oneof
-// members left out); the field lists are the facts in test/published/identity-fields.ts.
+// members left out); the field lists are the facts in test/wire-facts.ts.
 import { describe, expect, it } from "vitest";
 import {
   IDENTITY_MUTABLE_FIELDS,
@@ -11,7 +11,7 @@ import {
   IrvClient,
   SERVICE_PRINCIPALS,
 } from "../../../sdk/index.js";
-import { PUBLISHED_IDENTITY as P } from "../../published/identity-fields.js";
+import { PUBLISHED, PUBLISHED_SERVICE_PRINCIPALS } from "../../wire-facts.js";
 import { mockApi } from "./mock-api.js";
 
 const GROUP_UID = "0123456789abcdef0123456789abcdef01234567/0123456789abcdef";
@@ -87,20 +87,19 @@ const VARIANTS = {
   },
 } as const;
 
-// Every key of a body (dotted below the variants) that the published messages lack.
+const P = PUBLISHED;
+// The published messages of the variants, by the Identity field that holds them.
+const SUB: Record<string, readonly string[]> = {
+  claimMatch: P["Identity.ClaimMatch"].fields,
+  staticKeys: P["Identity.StaticKeys"].fields,
+  awsIdentity: P["Identity.AWSIdentity"].fields,
+};
+
+// Every key of a body (dotted below the variants) that a published request may not carry.
 function unpublished(body: Record<string, unknown>): string[] {
-  const sub = {
-    claimMatch: P.ClaimMatch.fields,
-    staticKeys: P.StaticKeys.fields,
-    awsIdentity: P.AwsIdentity.fields,
-  };
   return Object.entries(body).flatMap(([k, v]) => {
-    if (
-      !(P.Identity.fields as readonly string[]).includes(k) ||
-      (P.Identity.outputOnly as readonly string[]).includes(k)
-    )
-      return [k];
-    const inner = sub[k as keyof typeof sub] as readonly string[] | undefined;
+    if (!(P.Identity.input as readonly string[]).includes(k)) return [k];
+    const inner = SUB[k];
     if (inner === undefined || typeof v !== "object" || v === null) return [];
     return Object.keys(v).flatMap((f) => (inner.includes(f) ? [] : [`${k}.${f}`]));
   });
@@ -116,18 +115,16 @@ const undefinedKeys = (v: unknown, at = ""): string[] =>
 
 describe("Identity conformance with the published v2beta1 definitions", () => {
   it("has the published variants, service principals and mutable paths, nothing else", () => {
-    expect([...IDENTITY_VARIANTS].sort()).toEqual([...P.Identity.oneof].sort());
-    expect(SERVICE_PRINCIPALS).toEqual(P.ServicePrincipal);
-    const fields = {
-      claimMatch: P.ClaimMatch,
-      staticKeys: P.StaticKeys,
-      awsIdentity: P.AwsIdentity,
-    } as const;
+    // The `relationship` oneof (identities.proto:216-228): every input field but name and description.
+    const oneof = P.Identity.input.filter((f) => f !== "name" && f !== "description");
+    expect([...IDENTITY_VARIANTS].sort()).toEqual([...oneof].sort());
+    expect(SERVICE_PRINCIPALS, PUBLISHED_SERVICE_PRINCIPALS.source).toEqual(
+      PUBLISHED_SERVICE_PRINCIPALS.values,
+    );
     for (const path of IDENTITY_MUTABLE_FIELDS) {
       const [head, leaf] = path.split(".") as [string, string | undefined];
-      expect(P.Identity.fields, path).toContain(head);
-      expect(P.Identity.outputOnly, path).not.toContain(head);
-      if (leaf !== undefined) expect(fields[head as keyof typeof fields].fields, path).toContain(leaf);
+      expect(P.Identity.input, path).toContain(head);
+      if (leaf !== undefined) expect(SUB[head], path).toContain(leaf);
     }
   });
 
@@ -230,7 +227,11 @@ describe("Identity conformance with the published v2beta1 definitions", () => {
         { description: "", ...v.read },
       ]);
       expect(sent.flatMap((s) => unpublished(s.body))).toEqual([]);
-      expect(new URL(sent[1]?.path ?? "", origin).searchParams.get("updateMask")).toBe(`description,${name}`);
+      // Mask paths in proto field names (`static_keys`), as FieldMask paths are.
+      const protoName = name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+      expect(new URL(sent[1]?.path ?? "", origin).searchParams.get("updateMask")).toBe(
+        `description,${protoName}`,
+      );
     },
   );
 });

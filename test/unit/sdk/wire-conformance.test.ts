@@ -22,6 +22,7 @@ const SPEC_COMMON = ["createTime", "updateTime"];
 
 const MESSAGE_OF: Partial<Record<KindName, keyof typeof PUBLISHED>> = {
   groups: "Group",
+  identities: "Identity",
   roles: "Role",
   roleBindings: "RoleBinding",
   identityProviders: "IdentityProvider",
