@@ -1,6 +1,8 @@
 import {
   AccountAssociationsCreateSchema,
+  durationMs,
   encodeRole,
+  formatDuration,
   GroupInviteCreateSchema,
   GroupName,
   IdentityCreateSchema,
@@ -37,8 +39,9 @@ const IdentityProviderFixture = IdentityProviderCreateSchema.extend({
   uid: Uid,
   defaultRole: Name.optional(),
 });
-const GroupInviteFixture = GroupInviteCreateSchema.extend({ uid: Uid, role: Name });
-const AccountAssociationsFixture = AccountAssociationsCreateSchema.and(z.object({ uid: Uid }));
+const GroupInviteFixture = GroupInviteCreateSchema.omit({ roleUid: true }).extend({ uid: Uid, role: Name });
+// No uid: a group's association has the group's.
+const AccountAssociationsFixture = AccountAssociationsCreateSchema;
 // Fixtures are written by people: capabilities by display name (`groups.list`) or enum name.
 const RoleFixture = RoleCreateSchema.extend({ uid: Uid });
 
@@ -147,10 +150,11 @@ export function loadFixtures(service: ResourceService, fixtures: Fixtures): Seed
       const role = defaultRole === undefined ? undefined : roleUid(groupUid, defaultRole);
       insert("identityProviders", groupUid, { ...fields, defaultRole: role }, uid);
     }
-    for (const { uid, ...fields } of node.accountAssociations ?? [])
-      insert("accountAssociations", groupUid, fields, uid);
+    for (const fields of node.accountAssociations ?? []) insert("accountAssociations", groupUid, fields);
     for (const { uid, role, ...fields } of node.groupInvites ?? []) {
-      insert("groupInvites", groupUid, { ...fields, role: roleUid(groupUid, role) }, uid);
+      // Fixtures may write "48h"; the service reads protojson's "172800s".
+      const ttl = formatDuration(durationMs(fields.ttl) ?? 0);
+      insert("groupInvites", groupUid, { ...fields, ttl, roleUid: roleUid(groupUid, role) }, uid);
     }
     for (const { tags, uid, ...fields } of node.repos ?? []) {
       const repoUid = insert("repos", groupUid, fields, uid);

@@ -1,31 +1,84 @@
 import { randomBytes } from "node:crypto";
-import { MAX_INVITE_LIFETIME_MS } from "pulumi-irv/sdk";
-import { invalidArgument } from "../core/index.js";
-import type { KindHooks } from "./kind-context.js";
+import { durationMs, MAX_INVITE_LIFETIME_MS, WIRE_DURATION_PATTERN } from "pulumi-irv/sdk";
+import type { Caller } from "../auth/index.js";
+import { formatTimestamp, invalidArgument } from "../core/index.js";
+import type { ResourceRow } from "../store/index.js";
+import type { KindContext, KindHooks } from "./kind-context.js";
 import { checkGrantableRole } from "./roles.js";
 
+const MAX_TTL_HOURS = MAX_INVITE_LIFETIME_MS / 3_600_000;
+
+// The role an invite grants, as the published GroupInviteRole (iam/group_invites.proto:167-176);
+// null once the role is gone ("may be absent if the referenced role has been deleted", :134-136).
+function hydrateRole(ctx: KindContext, roleUid: unknown): Record<string, unknown> | null {
+  const row = typeof roleUid === "string" ? ctx.table.get("roles", roleUid) : undefined;
+  if (row === undefined) return null;
+  const role = JSON.parse(row.data) as { uid: string; name: string; description?: string };
+  return {
+    uid: role.uid,
+    name: role.name,
+    description: role.description ?? "",
+    capabilities: ctx.roleCapabilities(role.uid) ?? [],
+  };
+}
+
 /**
- * Group invites: the role must be grantable by the caller in the group (whoever accepts gets it),
- * the expiration in the future and at most 30 days ahead; the create answer carries the invite
- * `code`, once (the kind rules keep it out of storage and of every later answer).
+ * The wire form of an invite (published `GroupInvite`, `iam/group_invites.proto:115-164`): the
+ * stored fields with the role hydrated; no `updateTime` (the message has none) and no `ttl`
+ * (input only, `:143-148`).
+ *
+ * @example
+ * const json = inviteOutput(ctx, caller, row); // '{"uid":…,"roleUid":…,"role":{…},"expirationTime":…}'
+ */
+export function inviteOutput(ctx: KindContext, _caller: Caller, row: ResourceRow): string {
+  const { uid, roleUid, email, expirationTime, singleUse, createTime } = JSON.parse(row.data) as Record<
+    string,
+    unknown
+  >;
+  return JSON.stringify({
+    uid,
+    roleUid,
+    role: hydrateRole(ctx, roleUid),
+    ...(typeof email === "string" ? { email } : {}),
+    expirationTime,
+    singleUse: singleUse === true,
+    createTime,
+  });
+}
+
+/**
+ * Group invites: the role must be grantable by the caller in the group (whoever accepts gets it);
+ * `ttl` (a protobuf Duration such as `"604800s"`) is positive and at most 30 days, and becomes
+ * `expirationTime = now + ttl` (it is input only: never stored nor answered); the create answer
+ * carries the invite `code`, once (the kind rules keep it out of storage and of every later answer).
  *
  * @example
  * KIND_RULES.groupInvites.hooks === GROUP_INVITE_HOOKS; // true
  */
 export const GROUP_INVITE_HOOKS: KindHooks = {
   beforeCreate(ctx, w) {
-    checkGrantableRole(ctx, w.caller, w.parentUid, String(w.fields.role), "role", "invite with a role");
-    const now = ctx.clock();
-    const expires = Date.parse(String(w.fields.expiration));
-    if (!(expires > now) || expires - now > MAX_INVITE_LIFETIME_MS) {
+    const { ttl, ...fields } = w.fields;
+    checkGrantableRole(ctx, w.caller, w.parentUid, String(fields.roleUid), "roleUid", "invite with a role");
+    // The gateway reads a Duration in protojson's form only ("604800s"; "168h" is a 400).
+    if (typeof ttl !== "string" || !WIRE_DURATION_PATTERN.test(ttl)) {
       throw invalidArgument([
-        { field: "expiration", description: "must be in the future and at most 30 days ahead" },
+        { field: "ttl", description: 'must be a protobuf Duration in seconds, such as "604800s"' },
+      ]);
+    }
+    const ms = durationMs(ttl);
+    if (ms === undefined || ms > MAX_INVITE_LIFETIME_MS) {
+      throw invalidArgument([
+        { field: "ttl", description: `must be a positive duration of at most ${MAX_TTL_HOURS}h (30 days)` },
       ]);
     }
     return {
-      ...w.fields,
-      singleUse: w.fields.singleUse === true,
+      ...fields,
+      expirationTime: formatTimestamp(ctx.clock() + ms),
+      singleUse: fields.singleUse === true,
       code: randomBytes(24).toString("base64url"),
     };
   },
+  // Published GroupInvite has a create_time and no update_time (:162-163).
+  stored: (uid, _parentUid, fields, now) => ({ uid, ...fields, createTime: now }),
+  output: inviteOutput,
 };

@@ -2,6 +2,7 @@ import type { Capability, KindName, KindSpec } from "pulumi-irv/sdk";
 import { GROUP_NAME_PATTERN_SOURCE, KINDS, RoleBindingCreateSchema } from "pulumi-irv/sdk";
 import type { z } from "zod";
 import type { ListFilterParam } from "../lists/index.js";
+import { ACCOUNT_ASSOCIATIONS_HOOKS } from "./account-associations.js";
 import { ADVISORY_HOOKS } from "./advisories.js";
 import { GROUP_INVITE_HOOKS } from "./group-invites.js";
 import { groupHooks } from "./groups.js";
@@ -43,6 +44,17 @@ export interface KindRules {
   parentKind: "groups" | "repos";
   /** The capability family: `<family>.list` reads, `<family>.create` creates… */
   family: CapabilityFamily;
+  /**
+   * Capabilities a write needs besides its family's, at the same group: the published definitions
+   * list two for some methods (an invite or an identity provider grants a role, so it also needs
+   * `role_bindings.create`).
+   */
+  alsoNeeds: Readonly<Partial<Record<"create" | "update" | "delete", readonly Capability[]>>>;
+  /**
+   * One per parent group, with the group's uid as its own (account associations): a create makes
+   * the group's one, a second is ALREADY_EXISTS, and `uidp.descendants_of` includes the group's own.
+   */
+  uidIsParent: boolean;
   /** Whether two siblings of this kind may share a name (and whether the kind has one at all). */
   uniqueNames: boolean;
   /**
@@ -88,6 +100,8 @@ const iamChild = (
   scopeDepth: 1,
   parentKind: "groups",
   family,
+  alsoNeeds: {},
+  uidIsParent: false,
   uniqueNames: true,
   nameField: "name",
   nameFilter: true,
@@ -143,14 +157,23 @@ export const KIND_RULES: Readonly<Record<KindName, KindRules>> = {
     hooks: ROLE_BINDING_HOOKS,
   }),
   identityProviders: iamChild("identityProviders", "identity_providers", {
+    // Published identity_providers.proto:70-77 (create) and :102-109 (update).
+    alsoNeeds: { create: ["role_bindings.create"], update: ["role_bindings.create"] },
     writeOnly: ["oidc.clientSecret"],
     required: ["name", "oidc", "oidc.issuer", "oidc.clientId", "oidc.clientSecret"],
     hooks: IDENTITY_PROVIDER_HOOKS,
   }),
   accountAssociations: iamChild("accountAssociations", "account_associations", {
-    freeForm: ["azure.clientIds", "github.installations", "chainguard.serviceBindings"],
+    // The uid is the group's (account_associations.proto:166-167): the group governs it as itself.
+    scopeDepth: 0,
+    uidIsParent: true,
+    uniqueNames: false,
+    freeForm: ["azure.clientIds", "github.appInstallations", "chainguard.serviceBindings"],
+    hooks: ACCOUNT_ASSOCIATIONS_HOOKS,
   }),
   groupInvites: iamChild("groupInvites", "group_invites", {
+    // Published group_invites.proto:35-39: an invite is a future role binding.
+    alsoNeeds: { create: ["role_bindings.create"] },
     uniqueNames: false,
     required: [],
     onceOnly: ["code"],
@@ -189,6 +212,16 @@ export const KIND_RULES: Readonly<Record<KindName, KindRules>> = {
 export const RULES_BY_COLLECTION: ReadonlyMap<string, KindRules> = new Map(
   Object.values(KIND_RULES).map((r) => [r.spec.collection, r]),
 );
+
+/**
+ * Every capability a write on a kind needs: its family's, then what the kind adds.
+ *
+ * @example
+ * capabilitiesFor(KIND_RULES.groupInvites, "create"); // ["group_invites.create", "role_bindings.create"]
+ */
+export function capabilitiesFor(rules: KindRules, verb: "create" | "update" | "delete"): Capability[] {
+  return [capabilityFor(rules, verb), ...(rules.alsoNeeds[verb] ?? [])];
+}
 
 /**
  * The capability an operation on a kind needs.

@@ -44,6 +44,7 @@ export class ResourceReads {
       kind,
       childrenOf: p.childrenOf,
       descendantsOf: p.descendantsOf,
+      includeSelf: rules.uidIsParent,
       // A kind whose published List has no `name` ignores it, as the gateway does.
       name: rules.nameFilter ? p.name : undefined,
       anyOf: p.filters,

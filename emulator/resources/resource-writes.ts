@@ -121,7 +121,18 @@ export class ResourceWrites {
     if (table.get(rules.parentKind, parentUid) === undefined) {
       throw notFound(KIND_RULES[rules.parentKind].spec.singular, parentUid);
     }
-    if (uid !== undefined) {
+    if (rules.uidIsParent) {
+      // One per group, named by the group's uid (account associations).
+      if (uid !== undefined && uid !== parentUid) {
+        throw invalidArgument([{ field: "uid", description: `must be the group's uid ${parentUid}` }]);
+      }
+      if (table.get(rules.name, parentUid) !== undefined) {
+        throw new ApiFault(
+          Code.ALREADY_EXISTS,
+          `group ${JSON.stringify(parentUid)} already has its ${rules.spec.singular} (uid ${parentUid}); update it instead`,
+        );
+      }
+    } else if (uid !== undefined) {
       if (!(uid.startsWith(`${parentUid}/`) && /^[0-9a-f]{16}$/.test(uid.slice(parentUid.length + 1)))) {
         throw invalidArgument([
           { field: "uid", description: `must be ${parentUid}/ followed by 16 hex digits` },
@@ -136,7 +147,9 @@ export class ResourceWrites {
     }
     const checked = rules.hooks.beforeCreate?.(this.core, { caller, parentUid, fields }) ?? fields;
     this.checkSiblingName(rules, parentUid, checked[rules.nameField], undefined);
-    const newUid = uid ?? (rules.scopeDepth === undefined ? newRoleUid() : newChildUid(parentUid));
+    const newUid = rules.uidIsParent
+      ? parentUid
+      : (uid ?? (rules.scopeDepth === undefined ? newRoleUid() : newChildUid(parentUid)));
     return this.writeNew(rules, newUid, parentUid, checked);
   }
 

@@ -16,7 +16,7 @@ import type { Database, ResourceRow } from "../store/index.js";
 import { ResourceTable } from "../store/index.js";
 import type { KindContext } from "./kind-context.js";
 import type { KindRules } from "./kind-rules.js";
-import { capabilityFor } from "./kind-rules.js";
+import { capabilitiesFor, capabilityFor } from "./kind-rules.js";
 
 /**
  * What the service is built from.
@@ -149,12 +149,15 @@ export class ServiceCore implements KindContext {
     uid: string,
     scope = this.scopeOf(rules, uid),
   ): void {
-    if (!caller.has(capabilityFor(rules, verb), scope)) {
-      throw permissionDenied(
+    const needed = capabilitiesFor(rules, verb);
+    const lacking = caller.lacking(needed, scope);
+    if (lacking.length > 0) {
+      const what =
         verb === "create"
           ? `create ${rules.spec.singular} resources in ${JSON.stringify(scope)}`
-          : `${verb} ${rules.spec.singular} ${JSON.stringify(uid)}`,
-      );
+          : `${verb} ${rules.spec.singular} ${JSON.stringify(uid)}`;
+      // With two capabilities needed, say which one is missing.
+      throw permissionDenied(needed.length > 1 ? `${what} (it lacks ${lacking.join(", ")})` : what);
     }
   }
 

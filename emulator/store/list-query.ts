@@ -34,6 +34,8 @@ export interface RowQuery {
   childrenOf?: string | undefined;
   /** Only rows anywhere below this uid. */
   descendantsOf?: string | undefined;
+  /** `descendantsOf` also matches the uid itself (a kind whose uid is its group's). */
+  includeSelf?: boolean | undefined;
   /** Only rows with exactly this name. */
   name?: string | undefined;
   /**
@@ -110,8 +112,14 @@ function where(q: RowQuery): { sql: string; params: SQLInputValue[] } {
     scopingParams.push(q.childrenOf);
   }
   if (q.descendantsOf !== undefined) {
-    scoping.push(q.byScope ? "(scope_uid = ? OR (scope_uid > ? AND scope_uid < ?))" : "uid > ? AND uid < ?");
-    if (q.byScope) scopingParams.push(q.descendantsOf);
+    scoping.push(
+      q.byScope
+        ? "(scope_uid = ? OR (scope_uid > ? AND scope_uid < ?))"
+        : q.includeSelf
+          ? "(uid = ? OR (uid > ? AND uid < ?))"
+          : "uid > ? AND uid < ?",
+    );
+    if (q.byScope || q.includeSelf) scopingParams.push(q.descendantsOf);
     scopingParams.push(...below(q.descendantsOf));
   }
   if (scoping.length > 0) {

@@ -4,6 +4,9 @@ export {
   ACCOUNT_PROVIDERS,
   AccountAssociations as AccountAssociationsSchema,
   AccountAssociationsCreate as AccountAssociationsCreateSchema,
+  encodeAccountAssociations,
+  GitHub,
+  GitHubInstallation,
 } from "./account-association.js";
 export type { Advisory, Severity } from "./advisory.js";
 export { Advisory as AdvisorySchema, SEVERITY_TYPES, Severity as SeveritySchema } from "./advisory.js";
@@ -41,8 +44,11 @@ export {
   GroupName,
   ResourceLimits,
 } from "./group.js";
+export { DURATION_RULE, Duration, durationMs, formatDuration, WIRE_DURATION_PATTERN } from "./duration.js";
 export type { GroupInvite, GroupInviteCreate } from "./group-invite.js";
 export {
+  encodeGroupInvite,
+  GroupInviteRole,
   GroupInvite as GroupInviteSchema,
   GroupInviteCreate as GroupInviteCreateSchema,
   MAX_INVITE_LIFETIME_MS,

@@ -3,10 +3,11 @@ import {
   ACCOUNT_ASSOCIATIONS_MUTABLE_FIELDS,
   AccountAssociations,
   AccountAssociationsCreate,
+  encodeAccountAssociations,
 } from "./account-association.js";
 import { Advisory } from "./advisory.js";
 import { GROUP_MUTABLE_FIELDS, Group, GroupCreate } from "./group.js";
-import { GroupInvite, GroupInviteCreate } from "./group-invite.js";
+import { encodeGroupInvite, GroupInvite, GroupInviteCreate } from "./group-invite.js";
 import { IDENTITY_MUTABLE_FIELDS, Identity, IdentityCreate } from "./identity.js";
 import {
   IDENTITY_PROVIDER_MUTABLE_FIELDS,
@@ -122,6 +123,7 @@ export const KINDS = {
     mutable: ACCOUNT_ASSOCIATIONS_MUTABLE_FIELDS,
     parent: "group",
     writable: true,
+    encode: encodeAccountAssociations,
   }),
   groupInvites: kind({
     domain: "iam",
@@ -132,6 +134,7 @@ export const KINDS = {
     mutable: [],
     parent: "group",
     writable: true,
+    encode: encodeGroupInvite,
   }),
   repos: kind({
     domain: "registry",

@@ -97,79 +97,138 @@ describe("identity providers", () => {
 });
 
 describe("account associations", () => {
-  test("CRUD with every provider; a mask clears one provider; at least one must remain", async () => {
+  test("one per group, named by the group's uid; every provider; unset blocks are null; a mask clears one", async () => {
+    const own = await emu.group(`aa-${++seq}`);
     const body = {
       name: "clouds",
       amazon: { account: "123456789012" },
       google: { projectId: "acme-prod", projectNumber: "42" },
       azure: { tenantId: "t", clientIds: { app: "c" } },
-      github: { installations: [{ id: 7 }] },
+      github: { appInstallations: { "1234": { installations: [{ installationId: "7", name: "acme" }] } } },
       chainguard: { serviceBindings: { INGESTER: "svc" } },
     };
-    const a = AccountAssociationsSchema.parse(
-      await emu.ok("POST", iam("accountAssociations", g.uid), { body }),
-    );
-    expect(a).toMatchObject(body);
-    const less = await emu.ok<Json>("PATCH", iam("accountAssociations", a.uid), {
+    const made = await emu.ok<Json>("POST", iam("accountAssociations", own.uid), { body });
+    expect(made).toMatchObject({ uid: own.uid, ...body });
+    expect(AccountAssociationsSchema.parse(made).uid).toBe(own.uid);
+    const again = await emu.call<ErrorBody>("POST", iam("accountAssociations", own.uid), {
+      body: { name: "second" },
+    });
+    expect([again.status, again.body.code]).toEqual([409, 6]);
+    const less = await emu.ok<Json>("PATCH", iam("accountAssociations", own.uid), {
       body: {},
       query: { updateMask: "azure,github,chainguard,google" },
     });
-    expect(Object.keys(less)).not.toContain("azure");
+    expect(less).toMatchObject({ azure: null, github: null, chainguard: null, google: null });
     expect(less.amazon).toEqual(body.amazon);
-    expect(await refused("PATCH", iam("accountAssociations", a.uid), {}, { updateMask: "amazon" })).toEqual([
-      "amazon: at least one of amazon, google, azure, github, chainguard is required",
-    ]);
-    expect((await emu.call("DELETE", iam("accountAssociations", a.uid))).status).toBe(200);
+    expect(AccountAssociationsSchema.parse(less).azure).toBeUndefined();
+    expect(await emu.ok<Json>("GET", iam("accountAssociations", own.uid))).toEqual(less);
+    // Listed under its group, and in the subtree of the group itself.
+    for (const query of [{ "uidp.children_of": own.uid }, { "uidp.descendants_of": own.uid }]) {
+      const listed = await emu.ok<{ accountAssociations: Json[] }>("GET", "/iam/v2beta1/accountAssociations", {
+        query,
+      });
+      expect(listed.accountAssociations.map((x) => x.uid)).toEqual([own.uid]);
+    }
+    expect((await emu.call("DELETE", iam("accountAssociations", own.uid))).status).toBe(200);
+    expect((await emu.call("GET", iam("accountAssociations", own.uid))).status).toBe(404);
+    expect((await emu.call("DELETE", iam("groups", own.uid))).status).toBe(200);
   });
 
-  test("each validation rule is code 3 naming the field", async () => {
-    const at = iam("accountAssociations", g.uid);
-    expect(await refused("POST", at, { name: "n" })).toEqual([
-      "amazon: at least one of amazon, google, azure, github, chainguard is required",
-    ]);
+  test("only a name is required; each validation rule is code 3 naming the field", async () => {
+    const own = await emu.group(`aa-${++seq}`);
+    const at = iam("accountAssociations", own.uid);
+    expect(await refused("POST", at, {})).toEqual(["name: is required"]);
     expect(await refused("POST", at, { name: "n", amazon: { account: "12" } })).toEqual([
       "amazon.account: must be a 12-digit AWS account id",
     ]);
     expect(await refused("POST", at, { name: "n", google: { projectId: "p", projectNumber: "x" } })).toEqual([
       "google.projectNumber: must be digits",
     ]);
+    expect(
+      await refused("POST", at, {
+        name: "n",
+        github: { appInstallations: { "1": { installations: [{ installationId: "x" }] } } },
+      }),
+    ).toEqual(["github.appInstallations.1.installations.0.installationId: must be an integer"]);
+    const bare = await emu.ok<Json>("POST", at, { body: { name: "bare", unknownKey: 1 } });
+    expect(bare).toEqual({
+      uid: own.uid,
+      name: "bare",
+      amazon: null,
+      google: null,
+      azure: null,
+      github: null,
+      chainguard: null,
+      createTime: expect.any(String),
+      updateTime: expect.any(String),
+    });
   });
 });
 
 describe("group invites", () => {
-  test("the code is in the create answer only; invites are listed, read and deleted but never updated", async () => {
-    const made = GroupInviteSchema.parse(
-      await emu.ok("POST", iam("groupInvites", g.uid), {
-        body: { role: viewer, expiration: inDays(7), email: "dev@example.com", singleUse: true },
-      }),
-    );
-    expect(made.code).toMatch(/^[A-Za-z0-9_-]{32}$/);
-    const got = await emu.ok<Json>("GET", iam("groupInvites", made.uid));
+  test("roleUid and ttl in; role hydrated, expirationTime = now + ttl, no updateTime; the code in the create answer only; never updated", async () => {
+    const before = Date.now();
+    const made = await emu.ok<Json>("POST", iam("groupInvites", g.uid), {
+      body: { roleUid: viewer, ttl: "604800s", email: "dev@example.com", singleUse: true },
+    });
+    const invite = GroupInviteSchema.parse(made);
+    expect(invite.code).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect(made).not.toHaveProperty("updateTime");
+    expect(made).not.toHaveProperty("ttl");
+    expect(invite.role).toMatchObject({ uid: viewer, name: "viewer" });
+    expect(invite.role?.capabilities.length).toBeGreaterThan(0);
+    const lifetime = Date.parse(invite.expirationTime as string) - before;
+    expect(lifetime).toBeGreaterThanOrEqual(604_800_000 - 1000);
+    expect(lifetime).toBeLessThanOrEqual(604_800_000 + 60_000);
+    const got = await emu.ok<Json>("GET", iam("groupInvites", invite.uid));
     const listed = await emu.ok<Json>("GET", "/iam/v2beta1/groupInvites", {
       query: { "uidp.children_of": g.uid },
     });
-    for (const answer of [got, listed]) expect(JSON.stringify(answer)).not.toContain(made.code as string);
-    expect(got).toMatchObject({ role: viewer, email: "dev@example.com", singleUse: true });
-    expect(await refused("PATCH", iam("groupInvites", made.uid), { email: "x@example.com" })).toEqual([
+    for (const answer of [got, listed]) expect(JSON.stringify(answer)).not.toContain(invite.code as string);
+    expect(got).toMatchObject({
+      roleUid: viewer,
+      role: { uid: viewer, name: "viewer" },
+      email: "dev@example.com",
+      singleUse: true,
+      expirationTime: invite.expirationTime,
+    });
+    expect(await refused("PATCH", iam("groupInvites", invite.uid), { email: "x@example.com" })).toEqual([
       "body: group invite resources are not updated; delete and create them again",
     ]);
-    expect((await emu.call("DELETE", iam("groupInvites", made.uid))).status).toBe(200);
+    expect((await emu.call("DELETE", iam("groupInvites", invite.uid))).status).toBe(200);
   });
 
   test("each validation rule is code 3 naming the field", async () => {
     const at = iam("groupInvites", g.uid);
-    expect(await refused("POST", at, { role: viewer, expiration: inDays(31) })).toEqual([
-      "expiration: must be in the future and at most 30 days ahead",
+    expect(await refused("POST", at, { roleUid: viewer, ttl: "2592001s" })).toEqual([
+      "ttl: must be a positive duration of at most 720h (30 days)",
     ]);
-    expect(await refused("POST", at, { role: viewer, expiration: inDays(-1) })).toEqual([
-      "expiration: must be in the future and at most 30 days ahead",
+    expect((await refused("POST", at, { roleUid: viewer, ttl: "-1s" })).join()).toMatch(/^ttl: must be a positive duration/);
+    expect((await refused("POST", at, { roleUid: viewer })).join()).toMatch(/^ttl: /);
+    // The gateway reads protojson's Duration only: the client converts "168h", the service does not.
+    expect(await refused("POST", at, { roleUid: viewer, ttl: "168h" })).toEqual([
+      'ttl: must be a protobuf Duration in seconds, such as "604800s"',
     ]);
-    expect(await refused("POST", at, { role: viewer, expiration: inDays(1), email: "nope" })).toEqual([
+    expect(await refused("POST", at, { roleUid: viewer, ttl: "3600s", email: "nope" })).toEqual([
       "email: must be an email address",
     ]);
-    expect((await refused("POST", at, { role: "abc", expiration: inDays(1) })).join()).toMatch(
-      /^role: no role/,
-    );
+    expect((await refused("POST", at, { roleUid: "abc", ttl: "3600s" })).join()).toMatch(/^roleUid: no role/);
+    expect((await refused("POST", at, { ttl: "3600s" })).join()).toMatch(/^roleUid: /);
+  });
+
+  test("creating an invite also needs role_bindings.create on the group (published group_invites.proto:35-39)", async () => {
+    const own = await emu.group(`inv-${++seq}`);
+    const role = await emu.ok<{ uid: string }>("POST", iam("roles", own.uid), {
+      body: { name: "inviter", capabilities: ["group_invites.create", "group_invites.list", "roles.list"] },
+    });
+    const token = await emu.tokenWithRole(own.uid, "inviter");
+    const denied = await emu.call<ErrorBody>("POST", iam("groupInvites", own.uid), {
+      token,
+      body: { roleUid: viewer, ttl: "3600s" },
+    });
+    expect(denied.body.code).toBe(7);
+    expect(denied.body.message).toContain("role_bindings.create");
+    expect(role.uid).toBeTruthy();
   });
 });
 
@@ -239,7 +298,7 @@ describe("custom roles", () => {
     await emu.ok("POST", iam("accountAssociations", full.uid), {
       body: { name: "aa", amazon: { account: "123456789012" } },
     });
-    await emu.ok("POST", iam("groupInvites", full.uid), { body: { role: viewer, expiration: inDays(1) } });
+    await emu.ok("POST", iam("groupInvites", full.uid), { body: { roleUid: viewer, ttl: "86400s" } });
     const a = await emu.call<ErrorBody>("DELETE", iam("groups", full.uid));
     expect(a.body.code).toBe(9);
     const v = detail<{ violations: { type: string; description: string }[] }>(
@@ -497,7 +556,7 @@ describe("fixtures", () => {
                     roles: ["puller", "viewer"],
                   },
                 ],
-                groupInvites: [{ role: "puller", expiration: inDays(2), email: "new@example.com" }],
+                groupInvites: [{ role: "puller", ttl: "48h", email: "new@example.com" }],
               },
             ],
             identityProviders: [
@@ -507,7 +566,9 @@ describe("fixtures", () => {
                 oidc: { issuer: "https://idp.example", clientId: "c", clientSecret: "fixture-secret" },
               },
             ],
-            accountAssociations: [{ name: "gh", github: { installations: [{ id: 3 }] } }],
+            accountAssociations: [
+              { name: "gh", github: { appInstallations: { "9": { installations: [{ installationId: "3" }] } } } },
+            ],
           },
         ],
       },
@@ -528,7 +589,7 @@ describe("fixtures", () => {
     const puller = await emu.roleUid("puller");
     expect(idps.identityProviders[0]?.defaultRole).toBe(puller);
     const bad = await emu.call<ErrorBody>("POST", "/_emulator/fixtures", {
-      body: { groupInvites: [{ role: "no-such-role", expiration: inDays(1) }] },
+      body: { groupInvites: [{ role: "no-such-role", ttl: "24h" }] },
     });
     expect(bad.body.code).toBe(3);
     expect(bad.body.message).toContain('no role named "no-such-role"');
