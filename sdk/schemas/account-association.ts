@@ -40,7 +40,9 @@ export const GitHub = z.object({
 });
 
 const blocks = {
-  amazon: z.object({ account: z.string().regex(/^\d{12}$/, { message: "must be a 12-digit AWS account id" }) }),
+  amazon: z.object({
+    account: z.string().regex(/^\d{12}$/, { message: "must be a 12-digit AWS account id" }),
+  }),
   google: z.object({
     projectId: required,
     projectNumber: z.string().regex(/^\d+$/, { message: "must be digits" }),
@@ -126,7 +128,9 @@ export function encodeAccountAssociations(body: Record<string, unknown>): Record
         {
           ...(v as object),
           installations: list.map((i) =>
-            i !== null && typeof i === "object" && typeof (i as { installationId?: unknown }).installationId === "number"
+            i !== null &&
+            typeof i === "object" &&
+            typeof (i as { installationId?: unknown }).installationId === "number"
               ? { ...i, installationId: String((i as { installationId: number }).installationId) }
               : i,
           ),

@@ -1,12 +1,5 @@
 import { z } from "zod";
-import {
-  OptionalString,
-  OptionalTimestamp,
-  optionalMessage,
-  repeated,
-  Timestamp,
-  Uid,
-} from "./common.js";
+import { OptionalString, OptionalTimestamp, optionalMessage, repeated, Timestamp, Uid } from "./common.js";
 import { Duration, durationMs, formatDuration } from "./duration.js";
 
 /**

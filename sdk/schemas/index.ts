@@ -36,6 +36,7 @@ export {
   TotalCount,
   Uid,
 } from "./common.js";
+export { DURATION_RULE, Duration, durationMs, formatDuration, WIRE_DURATION_PATTERN } from "./duration.js";
 export type { Group, GroupCreate } from "./group.js";
 export {
   GROUP_MUTABLE_FIELDS,
@@ -44,13 +45,12 @@ export {
   GroupName,
   ResourceLimits,
 } from "./group.js";
-export { DURATION_RULE, Duration, durationMs, formatDuration, WIRE_DURATION_PATTERN } from "./duration.js";
 export type { GroupInvite, GroupInviteCreate } from "./group-invite.js";
 export {
   encodeGroupInvite,
-  GroupInviteRole,
   GroupInvite as GroupInviteSchema,
   GroupInviteCreate as GroupInviteCreateSchema,
+  GroupInviteRole,
   MAX_INVITE_LIFETIME_MS,
 } from "./group-invite.js";
 export type { Identity, IdentityCreate } from "./identity.js";

@@ -74,8 +74,8 @@ const ops: Record<string, Op> = {
   },
   "create group invite": async (t, g) =>
     codeOf("POST", `/iam/v2beta1/groupInvites/${g.uid}`, t, {
-      role: await emu.roleUid("viewer"),
-      expiration: new Date(Date.now() + 86_400_000).toISOString(),
+      roleUid: await emu.roleUid("viewer"),
+      ttl: "86400s",
     }),
   "list groups under": async (t, g) => {
     const a = await emu.call<{ groups: Group[] } & ErrorBody>("GET", "/iam/v2beta1/groups", {

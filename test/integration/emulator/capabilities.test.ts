@@ -2,6 +2,7 @@
 // governs it. Built-in roles are capability sets; a custom role grants exactly its capabilities.
 // Each operation is tried with tokens obtained through the real STS flow.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { Capability } from "../../../sdk/index.js";
 import { CAPABILITIES, RoleSchema, toWireCapability } from "../../../sdk/index.js";
 import type { ErrorBody, Group, TestEmulator } from "./support.js";
 import { startTestEmulator } from "./support.js";
@@ -11,7 +12,6 @@ let g: Group;
 let empty: string;
 let repo: { uid: string };
 let seq = 0;
-const day = () => new Date(Date.now() + 86_400_000).toISOString();
 const oidc = { issuer: "https://idp.example", clientId: "c", clientSecret: "s" };
 
 beforeAll(async () => {
@@ -51,12 +51,21 @@ const fresh = {
   role: () =>
     admin("POST", iam("roles", g.uid), { name: `r${++seq}`, capabilities: ["CAP_IAM_GROUPS_LIST"] }),
   idp: () => admin("POST", iam("identityProviders", g.uid), { name: `p${++seq}`, oidc }),
-  association: () =>
-    admin("POST", iam("accountAssociations", g.uid), {
+  // One association per group, named by the group's uid: each in a fresh group below `g`.
+  association: async () =>
+    admin("POST", iam("accountAssociations", (await fresh.group()).uid), {
       name: `a${++seq}`,
       amazon: { account: "123456789012" },
     }),
-  invite: () => admin("POST", iam("groupInvites", g.uid), { role: empty, expiration: day() }),
+  invite: () => admin("POST", iam("groupInvites", g.uid), { roleUid: empty, ttl: "86400s" }),
+};
+// Writes the published definitions guard with a second capability at the same group: an invite and
+// an identity provider hand out a role (group_invites.proto:35-39, identity_providers.proto:70-77,
+// 102-109).
+const ALSO_NEEDS: Readonly<Record<string, readonly Capability[]>> = {
+  "group_invites.create": ["role_bindings.create"],
+  "identity_providers.create": ["role_bindings.create"],
+  "identity_providers.update": ["role_bindings.create"],
 };
 const ops: Record<string, (t: string) => Promise<number>> = {
   "groups.list": (t) => codeOf("GET", iam("groups", g.uid), t),
@@ -99,10 +108,10 @@ const ops: Record<string, (t: string) => Promise<number>> = {
     codeOf("DELETE", iam("identityProviders", (await fresh.idp()).uid), t),
   "account_associations.list": async (t) =>
     codeOf("GET", iam("accountAssociations", (await fresh.association()).uid), t),
-  "account_associations.create": (t) =>
-    codeOf("POST", iam("accountAssociations", g.uid), t, {
+  "account_associations.create": async (t) =>
+    codeOf("POST", iam("accountAssociations", (await fresh.group()).uid), t, {
       name: `a${++seq}`,
-      github: { installations: [{ id: 1 }] },
+      github: { appInstallations: { "1": { installations: [{ installationId: "1" }] } } },
     }),
   "account_associations.update": async (t) =>
     codeOf("PATCH", iam("accountAssociations", (await fresh.association()).uid), t, { description: "d" }),
@@ -110,7 +119,7 @@ const ops: Record<string, (t: string) => Promise<number>> = {
     codeOf("DELETE", iam("accountAssociations", (await fresh.association()).uid), t),
   "group_invites.list": async (t) => codeOf("GET", iam("groupInvites", (await fresh.invite()).uid), t),
   "group_invites.create": (t) =>
-    codeOf("POST", iam("groupInvites", g.uid), t, { role: empty, expiration: day() }),
+    codeOf("POST", iam("groupInvites", g.uid), t, { roleUid: empty, ttl: "86400s" }),
   "group_invites.delete": async (t) => codeOf("DELETE", iam("groupInvites", (await fresh.invite()).uid), t),
   "repo.list": (t) => codeOf("GET", `/registry/v2beta1/repos/${repo.uid}`, t),
   "tag.list": async (t) => {
@@ -155,7 +164,8 @@ describe.each(["viewer", "editor", "owner"])("built-in role %s", (name) => {
     held = role.capabilities;
   });
   test.each(OPERATED)("%s succeeds exactly when the role lists it", async (cap) => {
-    expect((await ops[cap]?.(token)) === 0).toBe(held.includes(cap));
+    const needed = [cap, ...(ALSO_NEEDS[cap] ?? [])];
+    expect((await ops[cap]?.(token)) === 0).toBe(needed.every((c) => held.includes(c)));
   });
 });
 
@@ -165,14 +175,18 @@ describe("a custom role grants exactly its capabilities", () => {
     async (cap) => {
       const role = await admin<{ name: string }>("POST", iam("roles", g.uid), {
         name: `only-${++seq}`,
-        capabilities: [toWireCapability(cap), "CAP_IAM_GROUPS_LIST"],
+        capabilities: [...[cap, ...(ALSO_NEEDS[cap] ?? [])].map(toWireCapability), "CAP_IAM_GROUPS_LIST"],
       });
       const t = await emu.tokenWithRole(g.uid, role.name);
       expect(await ops[cap]?.(t)).toBe(0);
       const [family, verb] = cap.split(".");
       // The same family's other verbs, and the same verb of another family, are refused.
       const others = OPERATED.filter(
-        (c) => c !== cap && c !== "groups.list" && (c.startsWith(`${family}.`) || c.endsWith(`.${verb}`)),
+        (c) =>
+          c !== cap &&
+          c !== "groups.list" &&
+          !(ALSO_NEEDS[cap] ?? []).includes(c) &&
+          (c.startsWith(`${family}.`) || c.endsWith(`.${verb}`)),
       ).slice(0, 4);
       for (const other of others) expect(await ops[other]?.(t), other).not.toBe(0);
     },

@@ -62,8 +62,8 @@ describe("groups", () => {
     });
     const invite = await emu.ok<{ uid: string }>("POST", `/iam/v2beta1/groupInvites/${g.uid}`, {
       body: {
-        role: await emu.roleUid("viewer"),
-        expiration: new Date(Date.now() + 86_400_000).toISOString(),
+        roleUid: await emu.roleUid("viewer"),
+        ttl: "86400s",
       },
     });
     const adv = await emu.ok<{ uid: string }>("POST", "/_emulator/advisories", {

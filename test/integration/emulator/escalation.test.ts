@@ -148,7 +148,7 @@ describe("roles, bindings, invites and identity providers", () => {
   test("an invite or an identity provider's default role beyond the caller's own is 7", async () => {
     const editor = await emu.roleUid("editor");
     const invite = (role: string) =>
-      codeOf("POST", `/iam/v2beta1/groupInvites/${team.uid}`, granter, { role, expiration: day() });
+      codeOf("POST", `/iam/v2beta1/groupInvites/${team.uid}`, granter, { roleUid: role, ttl: "86400s" });
     expect(await invite(editor)).toBe(7);
     const small = await customRole(["identity.list"]);
     expect(await invite(small.uid)).toBe(0);

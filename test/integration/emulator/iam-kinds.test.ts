@@ -124,9 +124,13 @@ describe("account associations", () => {
     expect(await emu.ok<Json>("GET", iam("accountAssociations", own.uid))).toEqual(less);
     // Listed under its group, and in the subtree of the group itself.
     for (const query of [{ "uidp.children_of": own.uid }, { "uidp.descendants_of": own.uid }]) {
-      const listed = await emu.ok<{ accountAssociations: Json[] }>("GET", "/iam/v2beta1/accountAssociations", {
-        query,
-      });
+      const listed = await emu.ok<{ accountAssociations: Json[] }>(
+        "GET",
+        "/iam/v2beta1/accountAssociations",
+        {
+          query,
+        },
+      );
       expect(listed.accountAssociations.map((x) => x.uid)).toEqual([own.uid]);
     }
     expect((await emu.call("DELETE", iam("accountAssociations", own.uid))).status).toBe(200);
@@ -203,7 +207,9 @@ describe("group invites", () => {
     expect(await refused("POST", at, { roleUid: viewer, ttl: "2592001s" })).toEqual([
       "ttl: must be a positive duration of at most 720h (30 days)",
     ]);
-    expect((await refused("POST", at, { roleUid: viewer, ttl: "-1s" })).join()).toMatch(/^ttl: must be a positive duration/);
+    expect((await refused("POST", at, { roleUid: viewer, ttl: "-1s" })).join()).toMatch(
+      /^ttl: must be a positive duration/,
+    );
     expect((await refused("POST", at, { roleUid: viewer })).join()).toMatch(/^ttl: /);
     // The gateway reads protojson's Duration only: the client converts "168h", the service does not.
     expect(await refused("POST", at, { roleUid: viewer, ttl: "168h" })).toEqual([
@@ -567,7 +573,10 @@ describe("fixtures", () => {
               },
             ],
             accountAssociations: [
-              { name: "gh", github: { appInstallations: { "9": { installations: [{ installationId: "3" }] } } } },
+              {
+                name: "gh",
+                github: { appInstallations: { "9": { installations: [{ installationId: "3" }] } } },
+              },
             ],
           },
         ],

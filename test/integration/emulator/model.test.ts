@@ -66,6 +66,8 @@ function expectResource(body: Resource, e: Entry) {
   // Role uids are flat: their group is in parentUid.
   // The published Role carries no parent (iam/v2beta1/roles.proto:142-172).
   if (e.kind === "roles") expect(body).not.toHaveProperty("parentUid");
+  // A group's account association has the group's uid (one per group).
+  else if (e.kind === "accountAssociations") expect(body.uid).toBe(e.parent);
   else expect(body.uid.startsWith(`${e.parent}/`)).toBe(true);
 }
 
@@ -85,7 +87,10 @@ class Create implements fc.AsyncCommand<Model, Real> {
     });
     const invalid = this.name === "" || (this.kind === "groups" && !GROUP_NAME_PATTERN.test(this.name));
     const clash = m.entries.some(
-      (e) => e.kind === this.kind && e.parent === parent.uid && e.name === this.name,
+      (e) =>
+        e.kind === this.kind &&
+        e.parent === parent.uid &&
+        (e.name === this.name || this.kind === "accountAssociations"),
     );
     expectCode(a, invalid ? 3 : clash ? 6 : 0, this.toString());
     if (a.status !== 200) return;
@@ -140,6 +145,7 @@ class Update implements fc.AsyncCommand<Model, Real> {
     }
     if (
       expected === 0 &&
+      this.kind !== "accountAssociations" &&
       m.entries.some(
         (e) => e !== target && e.kind === this.kind && e.parent === target.parent && e.name === next.name,
       )
@@ -244,8 +250,11 @@ class List implements fc.AsyncCommand<Model, Real> {
         e.kind === this.kind &&
         (this.scope === "children"
           ? e.parent === parent.uid
-          : // A custom role is below a group when its own group is that group or below it.
-            (e.kind === "roles" ? `${e.parent}/` : e.uid).startsWith(`${parent.uid}/`)),
+          : // A custom role or an association is below a group when its own group is that group or
+            // below it.
+            (e.kind === "roles" || e.kind === "accountAssociations" ? `${e.parent}/` : e.uid).startsWith(
+              `${parent.uid}/`,
+            )),
     );
     const desc = this.order?.endsWith("desc") === true;
     const sorted = [...matching].sort((a, b) =>

@@ -30,49 +30,57 @@ const nested = (levels: number): unknown => {
 const rawNested = (levels: number) => `${"[".repeat(levels)}${"]".repeat(levels)}`;
 
 describe("free-form fields", () => {
-  // The free-form parts of typed kinds: a GitHub installation's own fields, a clientIds map.
-  const createAssociations = (rawBody: string) =>
-    emu.call<ErrorBody>("POST", `/iam/v2beta1/accountAssociations/${emu.orgUid}`, {
+  // The free-form parts of typed kinds: a clientIds map, the GitHub App map. One association per
+  // group, so each create is in a fresh group.
+  let groups = 0;
+  const freshGroup = async () => (await emu.group(`free-form-${++groups}`)).uid;
+  const createAssociations = async (rawBody: string) =>
+    emu.call<ErrorBody>("POST", `/iam/v2beta1/accountAssociations/${await freshGroup()}`, {
       rawBody,
       headers: { "content-type": "application/json" },
     });
-  const installations = (settings: string) => `{"installations":[{"id":1,"settings":${settings}}]}`;
+  const apps = (installations: string) => `{"appInstallations":{"1":{"installations":${installations}}}}`;
 
   test("regression (deeply nested loose fields crashed the store, HTTP 500): nesting past the limit is code 3 naming the field, on create and update", async () => {
     // 100 000 levels: within 1 MiB, past any recursion the server does.
     for (const levels of [9, 100_000]) {
       const fields = invalid(
-        await createAssociations(`{"name":"deep-${levels}","github":${installations(rawNested(levels))}}`),
+        await createAssociations(`{"name":"deep-${levels}","github":${apps(rawNested(levels))}}`),
       );
-      // The installation's own field, or (past the body's depth limit) the top-level field.
-      expect(fields.map((v) => v.field)).toEqual([expect.stringMatching(/^github(\.installations|$)/)]);
-      expect(fields[0]?.description).toMatch(/levels deep/);
+      // The installations' own field, or (past the body's depth limit) the top-level field.
+      expect(fields.map((v) => v.field)).toEqual([expect.stringMatching(/^github(\.appInstallations|$)/)]);
     }
-    const shallow = await emu.ok<{ uid: string }>("POST", `/iam/v2beta1/accountAssociations/${emu.orgUid}`, {
-      body: { name: "shallow", github: { installations: [{ id: 1, settings: nested(5) }] } },
+    const uid = await freshGroup();
+    await emu.ok<{ uid: string }>("POST", `/iam/v2beta1/accountAssociations/${uid}`, {
+      body: {
+        name: "shallow",
+        github: { appInstallations: { "1": { installations: [{ installationId: "1" }] } } },
+      },
     });
-    const patched = await emu.call<ErrorBody>("PATCH", `/iam/v2beta1/accountAssociations/${shallow.uid}`, {
-      rawBody: `{"github":${installations(rawNested(100_000))}}`,
+    const patched = await emu.call<ErrorBody>("PATCH", `/iam/v2beta1/accountAssociations/${uid}`, {
+      rawBody: `{"github":${apps(rawNested(100_000))}}`,
       headers: { "content-type": "application/json" },
     });
     expect(invalid(patched)[0]?.field).toMatch(/^github/);
     const masked = await emu.call<ErrorBody>(
       "PATCH",
-      `/iam/v2beta1/accountAssociations/${shallow.uid}?updateMask=github`,
-      { body: { github: { installations: [{ id: 1, settings: nested(9) }] } } },
+      `/iam/v2beta1/accountAssociations/${uid}?updateMask=github`,
+      {
+        body: { github: { appInstallations: { "1": { installations: nested(9) } } } },
+      },
     );
-    expect(invalid(masked)[0]?.field).toMatch(/^github\.installations\./);
+    expect(invalid(masked)[0]?.field).toMatch(/^github\.appInstallations\./);
   });
 
   test("a free-form field over the size or entry limit, or with a reserved key, is code 3 naming it", async () => {
     const big = invalid(
       await createAssociations(
-        JSON.stringify({ name: "big", github: { installations: [{ id: 1, blob: "x".repeat(20_000) }] } }),
+        JSON.stringify({ name: "big", azure: { tenantId: "t", clientIds: { app: "x".repeat(20_000) } } }),
       ),
     );
     expect(big).toEqual([
       {
-        field: "github.installations",
+        field: "azure.clientIds",
         description: expect.stringMatching(/bytes of JSON, more than the limit of 16384/),
       },
     ]);
