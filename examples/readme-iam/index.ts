@@ -62,7 +62,7 @@ export const inviteCode = invite.code;
 new irv.iam.AccountAssociations("platform-accounts", {
   groupUid: platform.uid,
   amazon: { account: "123456789012" },
-  github: { installations: [{ id: 4242 }] },
+  github: { appInstallations: { "123456": { installations: [{ installationId: "4242" }] } } },
 });
 
 export const deployUid = deploy.uid;

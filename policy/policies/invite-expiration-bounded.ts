@@ -15,11 +15,21 @@ export interface InviteExpirationConfig {
 
 const HOUR = 3_600_000;
 
-// The provider's ttl form: hours, minutes and seconds ("168h", "1h30m").
+// The provider's ttl forms: Go's hours, minutes and seconds ("168h", "1h30m", "1.5h") and
+// protojson's Duration ("604800s"). The pack depends on nothing of pulumi-irv, so it parses them itself.
+const SEGMENT = /(\d+(?:\.\d+)?)([hms])/y;
+const UNIT = { h: 3_600_000, m: 60_000, s: 1000 } as const;
 const ttlMs = (ttl: string): number | undefined => {
-  const m = /^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$/.exec(ttl);
-  if (!m || ttl === "") return undefined;
-  return (Number(m[1] ?? 0) * 3600 + Number(m[2] ?? 0) * 60 + Number(m[3] ?? 0)) * 1000;
+  if (ttl === "") return undefined;
+  let ms = 0;
+  SEGMENT.lastIndex = 0;
+  while (SEGMENT.lastIndex < ttl.length) {
+    const at = SEGMENT.lastIndex;
+    const m = SEGMENT.exec(ttl);
+    if (m === null || m.index !== at) return undefined;
+    ms += Number(m[1]) * UNIT[m[2] as keyof typeof UNIT];
+  }
+  return ms;
 };
 
 /**
@@ -37,6 +47,7 @@ export const inviteExpirationBounded: ResourceValidationPolicy = {
   validateResource: (args, reportViolation) => {
     if (args.type !== TYPE.GroupInvite) return;
     const maxDays = args.getConfig<InviteExpirationConfig>().maxDays ?? 7;
+    // `ttl`, or the deprecated `expiration` (a time) of 0.x programs.
     const { ttl, expiration } = args.props;
     const lifetime =
       typeof ttl === "string"

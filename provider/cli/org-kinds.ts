@@ -207,6 +207,8 @@ export const ORG_KINDS: readonly OrgKind[] = [
     list: (client, root) => client.accountAssociations.collectParallel({ descendantsOf: root }, PAGES),
     refs: ["groupUid"],
     baseName: (a) => slug(a.name),
+    // The group's own association: its uid is the group's.
+    parentUid: (a) => a.uid,
   }),
   orgKind({
     kind: "roleBindings",

@@ -185,22 +185,25 @@ export const RECOVER_KINDS: Readonly<Record<string, RecoverKind>> = {
       const { groupUid, ...body } = AccountAssociationsRequest.parse(revealed(inputs));
       return { parentUid: groupUid, body };
     },
-    candidates: async (client, r) =>
-      (await client.accountAssociations.list({ childrenOf: r.parentUid, name: String(r.body.name) })).items,
+    // A group has one association, named by the group's uid.
+    candidates: async (client, r) => {
+      const found = await client.accountAssociations.find(r.parentUid);
+      return found === undefined ? [] : [found];
+    },
   },
   [`${TOKEN}GroupInvite`]: {
     definition: KIND_DEFINITIONS.GroupInvite,
     adoptNote:
       "its code was only in the lost answer of the create: if someone needs it, pulumi up --replace this urn",
     // An invite has no name: one in the same group with the same role, email and single use, made
-    // after the run began. The expiration is left out: with a ttl it was computed at the create.
+    // after the run began. The ttl is left out: it is input only (the answer has expirationTime).
     request(inputs) {
       const { groupUid, roleUid, email, singleUse } = InviteRequest.parse(revealed(inputs));
-      return { parentUid: groupUid, body: { role: roleUid, email, singleUse: singleUse === true } };
+      return { parentUid: groupUid, body: { roleUid, email, singleUse: singleUse === true } };
     },
     candidates: async (client, r) =>
       (await client.groupInvites.collect({ childrenOf: r.parentUid })).filter(
-        (i) => i.role === r.body.role && i.email === r.body.email,
+        (i) => (i.roleUid ?? i.role?.uid) === r.body.roleUid && i.email === r.body.email,
       ),
   },
 };

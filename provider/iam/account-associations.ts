@@ -2,16 +2,32 @@ import type * as pulumi from "@pulumi/pulumi";
 import { IrvResource } from "../resource/index.js";
 
 /**
- * Arguments of {@link AccountAssociations}: at least one provider block.
+ * The GitHub block: the installations of each GitHub App, keyed by the app id (published
+ * `iam/account_associations.proto:217-236`). Installation ids are int64: write them as strings to
+ * keep ids beyond 2^53 exact (numbers are accepted).
+ *
+ * @example
+ * const gh: irv.iam.GitHubAssociation = {
+ *   appInstallations: { "123456": { installations: [{ installationId: "4242", name: "acme" }] } },
+ * };
+ */
+export interface GitHubAssociation {
+  appInstallations: Record<string, { installations: { installationId: string | number; name?: string }[] }>;
+}
+
+/**
+ * Arguments of {@link AccountAssociations}: the group (one association per group) and any provider
+ * blocks.
  *
  * @example
  * const args: irv.iam.AccountAssociationsArgs = {
  *   groupUid: platform.uid,
  *   amazon: { account: "123456789012" },
- *   github: { installations: [{ id: 4242 }] },
+ *   github: { appInstallations: { "123456": { installations: [{ installationId: "4242" }] } } },
  * };
  */
 export interface AccountAssociationsArgs {
+  /** The group whose association this is; the resource's id is this uid. Changing it replaces. */
   groupUid: pulumi.Input<string>;
   /** Defaults to the resource's logical name. */
   name?: pulumi.Input<string>;
@@ -19,13 +35,15 @@ export interface AccountAssociationsArgs {
   amazon?: pulumi.Input<{ account: pulumi.Input<string> }>;
   google?: pulumi.Input<{ projectId: pulumi.Input<string>; projectNumber: pulumi.Input<string> }>;
   azure?: pulumi.Input<{ tenantId: pulumi.Input<string>; clientIds: pulumi.Input<Record<string, string>> }>;
-  github?: pulumi.Input<{ installations: pulumi.Input<{ id: string | number; [key: string]: unknown }[]> }>;
+  github?: pulumi.Input<GitHubAssociation>;
   chainguard?: pulumi.Input<{ serviceBindings: pulumi.Input<Record<string, string>> }>;
 }
 
 /**
  * The cloud accounts a group is associated with (`pulumi-nodejs:dynamic/irv:AccountAssociations`).
- * Each block changes in place; removing a block clears it on the server.
+ * A group has one association, named by the group's uid (`uid` and the id are `groupUid`); a second
+ * one for the same group is refused with ALREADY_EXISTS. Each block changes in place; removing a
+ * block clears it on the server.
  *
  * @example
  * new irv.iam.AccountAssociations("platform-accounts", {
@@ -40,7 +58,10 @@ export class AccountAssociations extends IrvResource {
   declare readonly amazon: pulumi.Output<{ account: string } | undefined>;
   declare readonly google: pulumi.Output<{ projectId: string; projectNumber: string } | undefined>;
   declare readonly azure: pulumi.Output<{ tenantId: string; clientIds: Record<string, string> } | undefined>;
-  declare readonly github: pulumi.Output<{ installations: { id: string | number }[] } | undefined>;
+  declare readonly github: pulumi.Output<
+    | { appInstallations: Record<string, { installations: { installationId: string; name?: string }[] }> }
+    | undefined
+  >;
   declare readonly chainguard: pulumi.Output<{ serviceBindings: Record<string, string> } | undefined>;
   declare readonly createTime: pulumi.Output<string>;
   declare readonly updateTime: pulumi.Output<string>;

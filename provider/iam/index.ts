@@ -1,4 +1,4 @@
-export type { AccountAssociationsArgs } from "./account-associations.js";
+export type { AccountAssociationsArgs, GitHubAssociation } from "./account-associations.js";
 export { AccountAssociations } from "./account-associations.js";
 export type { GetGroupArgs } from "./get-group.js";
 export { getGroup, getGroupOutput } from "./get-group.js";

@@ -28,7 +28,7 @@ export interface SentCreate {
 
 /**
  * Why `found` is not the resource this create made, or undefined when it is: it must sit under the
- * parent the create named, carry every field the create sent (a `<x>Uid` field sent matches the
+ * parent the create named (or be named by the parent's uid, as a group's account association is), carry every field the create sent (a `<x>Uid` field sent matches the
  * hydrated `<x>.uid`; absent and `""` are alike), and have been created after the first attempt
  * began, give or take the clock skew.
  *
@@ -37,7 +37,12 @@ export interface SentCreate {
  * // "it was created at 2020-01-01T00:00:00Z, before this create began"
  */
 export function lostCreateMismatch(found: { uid: string }, sent: SentCreate): string | undefined {
-  if (sent.parentUid !== undefined && !found.uid.startsWith(`${sent.parentUid}/`))
+  // Under the parent, or the parent's own uid (a group's one account association has it).
+  if (
+    sent.parentUid !== undefined &&
+    found.uid !== sent.parentUid &&
+    !found.uid.startsWith(`${sent.parentUid}/`)
+  )
     return `it is not under ${sent.parentUid}`;
   const fields = found as Record<string, unknown>;
   if (typeof sent.body === "object" && sent.body !== null)

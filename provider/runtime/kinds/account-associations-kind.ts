@@ -1,52 +1,61 @@
 import { z } from "zod";
-import type { AccountAssociations, IrvClient } from "../../../sdk/index.js";
+import type { AccountAssociations } from "../../../sdk/index.js";
 import {
   ACCOUNT_ASSOCIATIONS_MUTABLE_FIELDS,
   ACCOUNT_PROVIDERS,
   AccountAssociationsCreateSchema,
+  GitHub,
 } from "../../../sdk/index.js";
 import { defineKind } from "../kind-definition.js";
 import { nameInput, uidInput } from "./inputs.js";
 import { maskWithin } from "./mask.js";
-import { defined, parentUidOf } from "./parent-uid.js";
+import { defined } from "./parent-uid.js";
 
-const { amazon, google, azure, github, chainguard } = AccountAssociationsCreateSchema.shape;
+const { amazon, google, azure, chainguard } = AccountAssociationsCreateSchema.shape;
+
+// The 0.x shape had no GitHub App id, which the published map is keyed by: it cannot be converted,
+// so it is refused naming the new shape rather than dropped.
+const github = GitHub.extend({
+  installations: z
+    .never({
+      error:
+        'is the 0.x shape: write github.appInstallations, keyed by GitHub App id: { "<app id>": { installations: [{ installationId, name? }] } }',
+    })
+    .optional(),
+}).optional();
 
 /**
- * Inputs of `irv.iam.AccountAssociations`: at least one of the provider blocks.
+ * Inputs of `irv.iam.AccountAssociations`: the group (whose one association this is), a name, and
+ * any of the provider blocks (all optional, as published: `iam/account_associations.proto:179-200`).
  *
  * @example
  * AccountAssociationsInputs.parse({ groupUid, name: "prod", amazon: { account: "123456789012" } });
  */
-export const AccountAssociationsInputs = z
-  .object({
-    groupUid: uidInput("the uid of the group the cloud accounts are associated with"),
-    name: nameInput("the account associations name"),
-    description: z.string().optional(),
-    amazon,
-    google,
-    azure,
-    github,
-    chainguard,
-  })
-  .superRefine((a, ctx) => {
-    if (ACCOUNT_PROVIDERS.some((p) => a[p] !== undefined)) return;
-    ctx.addIssue({
-      code: "custom",
-      path: ["amazon"],
-      message: `at least one of ${ACCOUNT_PROVIDERS.join(", ")} is required`,
-    });
+export const AccountAssociationsInputs = z.object({
+  groupUid: uidInput("the uid of the group the cloud accounts are associated with"),
+  name: nameInput("the account associations name"),
+  description: z.string().optional(),
+  amazon,
+  google,
+  azure,
+  github,
+  chainguard,
+});
+
+const blocksOf = (a: Partial<Pick<AccountAssociations, (typeof ACCOUNT_PROVIDERS)[number]>>) =>
+  defined({
+    amazon: a.amazon,
+    google: a.google,
+    azure: a.azure,
+    github: a.github && { appInstallations: a.github.appInstallations },
+    chainguard: a.chainguard,
   });
 
-const findByName = (client: IrvClient, groupUid: string, name: string) => async () =>
-  (await client.accountAssociations.list({ childrenOf: groupUid, name })).items[0];
-
-const blocksOf = (a: Pick<AccountAssociations, (typeof ACCOUNT_PROVIDERS)[number]>) =>
-  defined({ amazon: a.amazon, google: a.google, azure: a.azure, github: a.github, chainguard: a.chainguard });
-
 /**
- * `irv.iam.AccountAssociations`: a group's cloud accounts. Each block changes in place as a whole;
- * removing a block clears it through the update mask (the block is listed and absent from the body).
+ * `irv.iam.AccountAssociations`: a group's cloud accounts. A group has one association, whose uid
+ * is the group's uid (so is the resource's id); moving it to another group replaces it. Each block
+ * changes in place as a whole; removing a block clears it through the update mask (the block is
+ * listed and absent from the body).
  *
  * @example
  * makeProvider(accountAssociationsKind, getClient);
@@ -62,7 +71,8 @@ export const accountAssociationsKind = defineKind({
     client.accountAssociations.create(
       i.groupUid,
       { name: i.name, ...defined({ description: i.description }), ...blocksOf(i) },
-      { findExisting: findByName(client, i.groupUid, i.name) },
+      // The group's association, if a lost answer hid that this create made it.
+      { findExisting: () => client.accountAssociations.find(i.groupUid) },
     ),
   get: (client, uid) => client.accountAssociations.find(uid),
   update: (client, uid, body, updateMask) =>
@@ -71,7 +81,7 @@ export const accountAssociationsKind = defineKind({
     }),
   delete: (client, uid) => client.accountAssociations.delete(uid, { ignoreNotFound: true }),
   inputsOf: (s: AccountAssociations) => ({
-    groupUid: parentUidOf(s.uid),
+    groupUid: s.uid,
     name: s.name,
     ...defined({ description: s.description || undefined }),
     ...blocksOf(s),

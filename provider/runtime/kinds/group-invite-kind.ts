@@ -1,29 +1,19 @@
 import { z } from "zod";
 import type { GroupInvite } from "../../../sdk/index.js";
-import { Timestamp } from "../../../sdk/index.js";
+import { DURATION_RULE, durationMs, formatDuration, Timestamp } from "../../../sdk/index.js";
 import type { Props } from "../kind-definition.js";
 import { defineKind } from "../kind-definition.js";
 import { uidInput } from "./inputs.js";
 import { defined, parentUidOf } from "./parent-uid.js";
 
-const DURATION = /^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$/;
+// The sdk's parser, re-exported where the provider's users found it before it moved to the sdk.
+export { durationMs } from "../../../sdk/index.js";
 
 /**
- * A friendly duration (`"168h"`, `"30m"`, `"1h30m"`, `"90s"`) in milliseconds, or undefined.
- *
- * @example
- * durationMs("168h"); // 604800000
- */
-export function durationMs(text: string): number | undefined {
-  const m = DURATION.exec(text);
-  if (!m || text === "") return undefined;
-  const [h = "0", min = "0", s = "0"] = [m[1], m[2], m[3]];
-  const ms = ((Number(h) * 60 + Number(min)) * 60 + Number(s)) * 1000;
-  return ms > 0 ? ms : undefined;
-}
-
-/**
- * Inputs of `irv.iam.GroupInvite`: exactly one of `expiration` (RFC 3339) and `ttl` (a duration).
+ * Inputs of `irv.iam.GroupInvite`: `roleUid` and `ttl` (a duration: `"168h"`, `"1h30m"` or
+ * protojson's `"604800s"`), as the published create takes them. `expiration` (an RFC 3339 time) is
+ * the deprecated 0.x form: accepted instead of `ttl` for one release and turned into a ttl at the
+ * create.
  *
  * @example
  * GroupInviteInputs.parse({ groupUid, roleUid, ttl: "168h", email: "dev@example.com" });
@@ -32,14 +22,12 @@ export const GroupInviteInputs = z
   .object({
     groupUid: uidInput("the uid of the group the invite is to"),
     roleUid: uidInput("the uid of the role the invited user gets (see irv.iam.getRole)", "flat"),
-    expiration: Timestamp.optional(),
     ttl: z
       .string()
-      .refine((t) => durationMs(t) !== undefined, {
-        message:
-          'must be a positive duration in hours, minutes and seconds, such as "168h", "30m" or "1h30m"',
-      })
+      .refine((t) => durationMs(t) !== undefined, { message: DURATION_RULE })
       .optional(),
+    /** @deprecated since 0.2: write `ttl`. */
+    expiration: Timestamp.optional(),
     email: z.email({ error: "must be an email address" }).optional(),
     singleUse: z.boolean().optional(),
   })
@@ -47,15 +35,27 @@ export const GroupInviteInputs = z
     if ((i.expiration === undefined) !== (i.ttl === undefined)) return;
     ctx.addIssue({
       code: "custom",
-      path: [i.ttl === undefined ? "expiration" : "ttl"],
-      message: `exactly one of expiration (an RFC 3339 time) and ttl (a duration such as "168h") is required${i.ttl === undefined ? ", got none" : ", got both"}`,
+      path: ["ttl"],
+      message:
+        i.ttl === undefined
+          ? 'is required: how long the invite stays valid, such as "168h"'
+          : "and expiration (deprecated) were both given: keep ttl only",
     });
   });
+
+// The ttl a create sends: the user's, or what is left until the deprecated expiration.
+function ttlOf(ttl: string | undefined, expiration: string | undefined): string {
+  if (ttl !== undefined) return ttl;
+  const left = Math.round((Date.parse(expiration ?? "") - Date.now()) / 1000) * 1000;
+  if (!(left > 0)) throw new Error("group invite expiration (deprecated) must be in the future");
+  return formatDuration(left);
+}
 
 /**
  * `irv.iam.GroupInvite`: an invitation to a group with a role. The API never updates an invite, so
  * every change replaces it. `code` is known from the create only (a secret output, never read
- * again); with `ttl` the expiration is fixed when the invite is created.
+ * again); `ttl` is input only in the API (`iam/group_invites.proto:143-148`), so the expiration is
+ * fixed when the invite is created and read back as `expirationTime`.
  *
  * @example
  * makeProvider(groupInviteKind, getClient);
@@ -64,20 +64,20 @@ export const groupInviteKind = defineKind({
   type: "GroupInvite",
   singular: "group invite",
   inputs: GroupInviteInputs,
-  inputKeys: ["groupUid", "roleUid", "expiration", "ttl", "email", "singleUse"],
-  replaceKeys: ["groupUid", "roleUid", "expiration", "ttl", "email", "singleUse"],
+  inputKeys: ["groupUid", "roleUid", "ttl", "expiration", "email", "singleUse"],
+  replaceKeys: ["groupUid", "roleUid", "ttl", "expiration", "email", "singleUse"],
   mutableKeys: [],
-  writeOnly: ["ttl", "code"],
-  // With a ttl, the stored expiration is the outcome of it, not an input; a false singleUse is the default.
-  comparable: ({ expiration, singleUse, ...p }: Props) => ({
+  writeOnly: ["ttl", "expiration", "code"],
+  // "168h" and "604800s" are one ttl; a false singleUse is the default.
+  comparable: ({ ttl, singleUse, ...p }: Props) => ({
     ...p,
-    ...(p.ttl === undefined ? { expiration } : {}),
+    ...(typeof ttl === "string" ? { ttl: durationMs(ttl) ?? ttl } : {}),
     ...(singleUse === true ? { singleUse } : {}),
   }),
-  create: (client, { groupUid, roleUid, expiration, ttl, email, singleUse }) =>
+  create: (client, { groupUid, roleUid, ttl, expiration, email, singleUse }) =>
     client.groupInvites.create(groupUid, {
-      role: roleUid,
-      expiration: expiration ?? new Date(Date.now() + (durationMs(ttl ?? "") ?? 0)).toISOString(),
+      roleUid,
+      ttl: ttlOf(ttl, expiration),
       ...defined({ email, singleUse }),
     }),
   get: (client, uid) => client.groupInvites.find(uid),
@@ -85,16 +85,24 @@ export const groupInviteKind = defineKind({
   delete: (client, uid) => client.groupInvites.delete(uid, { ignoreNotFound: true }),
   inputsOf: (s: GroupInvite) => ({
     groupUid: parentUidOf(s.uid),
-    roleUid: s.role,
-    expiration: s.expiration,
+    roleUid: s.roleUid ?? s.role?.uid ?? "",
     ...defined({ email: s.email, singleUse: s.singleUse || undefined }),
   }),
   outputsOf: (s, inputs) => ({
     ...defined(inputs),
-    expiration: s.expiration,
-    ...defined({ code: s.code }),
+    ...defined({
+      expirationTime: s.expirationTime,
+      role:
+        s.role &&
+        defined({
+          uid: s.role.uid,
+          name: s.role.name,
+          description: s.role.description,
+          capabilities: s.role.capabilities,
+        }),
+      code: s.code,
+    }),
     uid: s.uid,
     createTime: s.createTime,
-    updateTime: s.updateTime,
   }),
 });

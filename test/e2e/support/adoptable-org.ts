@@ -96,14 +96,18 @@ export async function seedGroupKinds(
       ...(n % 2 === 0
         ? { amazon: { account: "123456789012" } }
         : { google: { projectId: `p-${n}`, projectNumber: "42" } }),
-      ...(n % 3 === 0 ? { github: { installations: [{ id: 1000 + n }] } } : {}),
+      ...(n % 3 === 0
+        ? {
+            github: { appInstallations: { "77": { installations: [{ installationId: String(1000 + n) }] } } },
+          }
+        : {}),
       ...(n % 5 === 0 ? { chainguard: { serviceBindings: { INGESTER: `${groupUid.slice(-16)}` } } } : {}),
     }),
     n % 4 === 0
       ? client.groupInvites.create(groupUid, {
-          role: role.uid,
-          // The API takes at most 30 days ahead.
-          expiration: new Date(Date.now() + 7 * 86_400_000).toISOString(),
+          roleUid: role.uid,
+          // The emulator takes at most 30 days.
+          ttl: "168h",
           email: `dev${n}@example.com`,
         })
       : undefined,

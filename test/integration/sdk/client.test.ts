@@ -71,16 +71,20 @@ describe("IrvClient against the emulator", () => {
     });
     expect(idp.oidc).toEqual({ issuer: "https://idp.example", clientId: "c", additionalScopes: [] });
     const invite = await client.groupInvites.create(group.uid, {
-      role: reader.uid,
-      expiration: new Date(Date.now() + 3_600_000).toISOString(),
+      roleUid: reader.uid,
+      ttl: "1h",
     });
     expect(invite.code).toBeTruthy();
+    expect(invite.role?.uid).toBe(reader.uid);
+    expect(Date.parse(invite.expirationTime ?? "") - Date.now()).toBeGreaterThan(3_500_000);
     expect((await client.groupInvites.get(invite.uid)).code).toBeUndefined();
     const aa = await client.accountAssociations.create(group.uid, {
       name: "aws",
       amazon: { account: "123456789012" },
     });
     expect(aa.amazon?.account).toBe("123456789012");
+    // The group's one association, named by the group's uid.
+    expect(aa.uid).toBe(group.uid);
   });
 
   it("reads every item of a long list in order, by cursor and by parallel offsets", async () => {

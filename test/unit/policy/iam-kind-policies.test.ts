@@ -77,6 +77,11 @@ describe("invite-expiration-bounded", () => {
     expect(
       await violations(inviteExpirationBounded, TYPE.GroupInvite, { ttl: "72h" }, { maxDays: 2 }),
     ).toHaveLength(1);
+    // protojson's Duration, as the published API writes a ttl, and fractional hours.
+    expect(await violations(inviteExpirationBounded, TYPE.GroupInvite, { ttl: "604800s" })).toEqual([]);
+    expect(await violations(inviteExpirationBounded, TYPE.GroupInvite, { ttl: "604801s" })).toHaveLength(1);
+    expect(await violations(inviteExpirationBounded, TYPE.GroupInvite, { ttl: "168.5h" })).toHaveLength(1);
+    // The deprecated expiration of 0.x programs still counts.
     const inTenDays = new Date(Date.now() + 10 * 86_400_000).toISOString();
     expect(
       await violations(inviteExpirationBounded, TYPE.GroupInvite, { expiration: inTenDays }),

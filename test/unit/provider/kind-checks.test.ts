@@ -208,52 +208,95 @@ describe("GroupInvite check and diff", () => {
   const invite = makeProvider(groupInviteKind, noClient);
   const base = { groupUid: G, roleUid: ROLE };
 
-  it("takes exactly one of expiration and ttl", async () => {
-    expect((await invite.check({}, base)).failures?.[0]?.reason).toContain(
-      'exactly one of expiration (an RFC 3339 time) and ttl (a duration such as "168h") is required, got none',
-    );
+  it("requires ttl, refusing a bad duration at check naming ttl; the deprecated expiration stands in for it", async () => {
+    expect((await invite.check({}, base)).failures).toEqual([
+      {
+        property: "ttl",
+        reason: 'group invite ttl is required: how long the invite stays valid, such as "168h"',
+      },
+    ]);
     const both = await invite.check({}, { ...base, ttl: "1h", expiration: "2030-01-01T00:00:00Z" });
     expect(both.failures?.[0]?.property).toBe("ttl");
-    expect((await invite.check({}, { ...base, ttl: "1 week" })).failures?.[0]?.reason).toContain(
-      'must be a positive duration in hours, minutes and seconds, such as "168h"',
-    );
+    for (const bad of ["1 week", "7d", "-1h", "0s"]) {
+      expect((await invite.check({}, { ...base, ttl: bad })).failures, bad).toEqual([
+        {
+          property: "ttl",
+          reason: expect.stringContaining(
+            'ttl must be a positive duration in hours, minutes and seconds, such as "168h"',
+          ),
+        },
+      ]);
+    }
+    for (const good of ["168h", "604800s", "1h30m"])
+      expect((await invite.check({}, { ...base, ttl: good })).failures, good).toEqual([]);
+    expect((await invite.check({}, { ...base, expiration: "2030-01-01T00:00:00Z" })).failures).toEqual([]);
   });
 
-  it("reads friendly durations", () => {
+  it("reads friendly durations and protojson's", () => {
     expect(durationMs("168h")).toBe(168 * 3600_000);
+    expect(durationMs("604800s")).toBe(168 * 3600_000);
     expect(durationMs("1h30m")).toBe(90 * 60_000);
     expect(durationMs("90s")).toBe(90_000);
     expect(durationMs("0h")).toBeUndefined();
     expect(durationMs("")).toBeUndefined();
   });
 
-  it("replaces on every change, including one from ttl to expiration", async () => {
-    const olds = { ...base, ttl: "24h", expiration: "2030-01-01T00:00:00Z", code: "c", uid: "x" };
+  it("replaces on every change; the same ttl written another way is no change", async () => {
+    const olds = { ...base, ttl: "24h", code: "c", uid: "x", expirationTime: "2030-01-01T00:00:00Z" };
     expect((await invite.diff("id", olds, { ...base, ttl: "24h" })).changes).toBe(false);
+    expect((await invite.diff("id", olds, { ...base, ttl: "86400s" })).changes).toBe(false);
+    expect((await invite.diff("id", olds, { ...base, ttl: "48h" })).replaces).toEqual(["ttl"]);
     expect((await invite.diff("id", olds, { ...base, ttl: "24h", singleUse: true })).replaces).toEqual([
       "singleUse",
     ]);
+    // From ttl to the deprecated expiration: a replace (the ttl went).
     expect((await invite.diff("id", olds, { ...base, expiration: "2030-01-01T00:00:00Z" })).replaces).toEqual(
-      ["expiration", "ttl"],
+      ["ttl"],
     );
     expect(
       (await invite.diff("id", olds, { ...base, roleUid: "fedcba9876543210", ttl: "24h" })).replaces,
     ).toEqual(["roleUid"]);
+    // Imported: the state has no ttl (input only in the API), so the declared one is taken as it.
+    const imported = { ...base, uid: "x", expirationTime: "2030-01-01T00:00:00Z" };
+    expect((await invite.diff("id", imported, { ...base, ttl: "24h" })).changes).toBe(false);
   });
 });
 
 describe("AccountAssociations check", () => {
   const assoc = makeProvider(accountAssociationsKind, noClient);
 
-  it("needs at least one provider block, and checks each block's rules", async () => {
-    expect((await assoc.check({}, { groupUid: G, name: "a" })).failures?.[0]?.reason).toContain(
-      "at least one of amazon, google, azure, github, chainguard is required",
-    );
+  it("needs a name only (every provider block is optional, as published), and checks each block's rules", async () => {
+    expect((await assoc.check({}, { groupUid: G, name: "a" })).failures).toEqual([]);
     expect((await assoc.check({}, { groupUid: G, name: "a", amazon: { account: "42" } })).failures).toEqual([
       expect.objectContaining({
         property: "amazon.account",
         reason: expect.stringContaining("12-digit AWS account id"),
       }),
     ]);
+  });
+
+  it("takes github.appInstallations keyed by app id, and names the 0.x installations shape", async () => {
+    const github = {
+      appInstallations: { "123": { installations: [{ installationId: "42", name: "acme" }] } },
+    };
+    expect((await assoc.check({}, { groupUid: G, name: "a", github })).failures).toEqual([]);
+    const old = await assoc.check({}, { groupUid: G, name: "a", github: { installations: [{ id: 42 }] } });
+    expect(old.failures).toEqual([
+      {
+        property: "github.installations",
+        reason: expect.stringContaining(
+          "is the 0.x shape: write github.appInstallations, keyed by GitHub App id",
+        ),
+      },
+    ]);
+    const badId = await assoc.check(
+      {},
+      {
+        groupUid: G,
+        name: "a",
+        github: { appInstallations: { "123": { installations: [{ installationId: "x" }] } } },
+      },
+    );
+    expect(badId.failures?.[0]?.property).toBe("github.appInstallations.123.installations.0.installationId");
   });
 });

@@ -112,11 +112,11 @@ describe("recover kinds", () => {
     });
   });
 
-  it("match an invite by role, email and single use, not by an expiration a ttl computed at the create", () => {
+  it("match an invite by role, email and single use, not by the ttl (input only in the API)", () => {
     const invite = kind("GroupInvite");
     expect(invite.request({ groupUid: GROUP, roleUid: ROLE, ttl: "168h", email: "a@example.com" })).toEqual({
       parentUid: GROUP,
-      body: { role: ROLE, email: "a@example.com", singleUse: false },
+      body: { roleUid: ROLE, email: "a@example.com", singleUse: false },
     });
     expect(invite.adoptNote).toContain("pulumi up --replace");
   });

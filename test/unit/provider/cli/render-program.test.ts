@@ -10,6 +10,7 @@ import {
   identityProviderKind,
   roleKind,
 } from "../../../../provider/runtime/index.js";
+import { AccountAssociationsSchema } from "../../../../sdk/index.js";
 
 const ROOT = "0123456789abcdef0123456789abcdef01234567";
 const uid = (parent: string, n: number) => `${parent}/${n.toString(16).padStart(16, "0")}`;
@@ -335,19 +336,31 @@ describe("import-org arguments of every kind", () => {
     expect(compiles(files["index.ts"] as string)).toEqual([]);
   });
 
-  it("writes account associations with their provider blocks", () => {
-    const a = {
-      uid: uid(payments, 4),
+  it("writes account associations with their provider blocks, under the group whose uid they carry", () => {
+    const a = AccountAssociationsSchema.parse({
+      uid: payments,
       name: "prod",
+      description: "",
       amazon: { account: "123456789012" },
-      github: { installations: [{ id: 42 }] },
+      google: null,
+      azure: null,
+      chainguard: null,
+      github: { appInstallations: { "77": { installations: [{ installationId: "42", name: "acme" }] } } },
       ...SERVER_TIMES,
-    };
+    });
     expect(argsOf(accountAssociationsKind.inputsOf(a), ["groupUid"])).toEqual({
       groupUid: { ref: payments },
       name: "prod",
       amazon: { fields: { account: "123456789012" } },
-      github: { fields: { installations: [{ fields: { id: 42 } }] } },
+      github: {
+        fields: {
+          appInstallations: {
+            fields: {
+              "77": { fields: { installations: [{ fields: { installationId: "42", name: "acme" } }] } },
+            },
+          },
+        },
+      },
     });
   });
 });
