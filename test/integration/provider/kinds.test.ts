@@ -206,17 +206,23 @@ describe("IdentityProvider", () => {
 describe("GroupInvite", () => {
   const invite = () => makeProvider(groupInviteKind, () => client);
 
-  it("turns a ttl into an expiration at create, keeps the code from the create, and replaces on any change", async () => {
+  it("sends the ttl as a Duration, outputs expirationTime and the role, keeps the code from the create, and replaces on any change", async () => {
     const inputs = { groupUid, roleUid: viewerUid, ttl: "168h", email: "dev@example.com" };
+    const create = vi.spyOn(client.groupInvites, "create");
     const before = Date.now();
     const { id, outs } = await invite().create(inputs);
+    expect(create.mock.calls[0]?.[1]).toEqual({ roleUid: viewerUid, ttl: "168h", email: "dev@example.com" });
+    create.mockRestore();
     expect(typeof outs.code).toBe("string");
-    const expires = Date.parse(String(outs.expiration)) - before;
+    expect(outs).not.toHaveProperty("updateTime");
+    expect(outs.role).toMatchObject({ uid: viewerUid, name: "viewer" });
+    const expires = Date.parse(String(outs.expirationTime)) - before;
     expect(expires).toBeGreaterThanOrEqual(168 * 3600_000 - 60_000);
     expect(expires).toBeLessThanOrEqual(168 * 3600_000 + 60_000);
     const read = await invite().read(id, outs);
     expect(read.props?.code).toBe(outs.code);
     expect(read.props?.ttl).toBe("168h");
+    expect(read.props?.expirationTime).toBe(outs.expirationTime);
     expect(await invite().diff(id, read.props ?? {}, inputs)).toEqual({ changes: false });
     expect((await invite().diff(id, outs, { ...inputs, email: "other@example.com" })).replaces).toEqual([
       "email",
@@ -225,19 +231,37 @@ describe("GroupInvite", () => {
     await invite().delete(id, outs);
     expect(await client.groupInvites.find(id)).toBeUndefined();
   });
+
+  it("still takes the deprecated expiration, as the ttl left until it", async () => {
+    const expiration = new Date(Date.now() + 48 * 3600_000).toISOString();
+    const { id, outs } = await invite().create({ groupUid, roleUid: viewerUid, expiration });
+    expect(Math.abs(Date.parse(String(outs.expirationTime)) - Date.parse(expiration))).toBeLessThan(60_000);
+    expect(outs.expiration).toBe(expiration);
+    await invite().delete(id, outs);
+  });
 });
 
 describe("AccountAssociations", () => {
   const assoc = () => makeProvider(accountAssociationsKind, () => client);
 
-  it("clears a removed block through the mask and changes a block as a whole", async () => {
+  it("is its group's one association (id = group uid); clears a removed block through the mask and changes a block as a whole", async () => {
+    const own = await client.groups.create(groupUid, { name: `accounts-${++seq}` });
     const inputs = {
-      groupUid,
-      name: `accounts-${++seq}`,
+      groupUid: own.uid,
+      name: "clouds",
       amazon: { account: "123456789012" },
-      github: { installations: [{ id: 42 }] },
+      github: { appInstallations: { "77": { installations: [{ installationId: "42", name: "acme" }] } } },
     };
     const { id, outs } = await assoc().create(inputs);
+    expect(id).toBe(own.uid);
+    expect(outs.github).toEqual(inputs.github);
+    const read = await assoc().read(id, outs);
+    expect(await assoc().diff(id, read.props ?? {}, inputs)).toEqual({ changes: false });
+    expect((await assoc().diff(id, outs, { ...inputs, groupUid })).replaces).toEqual(["groupUid"]);
+    const second = await assoc()
+      .create({ groupUid: own.uid, name: "again" })
+      .catch((e: Error) => e);
+    expect(String(second)).toMatch(/already/);
     const update = vi.spyOn(client.accountAssociations, "update");
     const { github: _, ...withoutGithub } = inputs;
     const after = await change(assoc(), id, outs, withoutGithub);
