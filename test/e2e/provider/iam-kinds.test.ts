@@ -53,7 +53,13 @@ const current: Spec = {
     { key: "sso", defaultRole: "auditor", oidc: { issuer: "https://login.example.com", clientId: "irv" } },
   ],
   invites: [{ key: "dev", role: "viewer", ttl: "168h", email: "dev@example.com" }],
-  accounts: [{ key: "clouds", amazon: { account: "123456789012" }, github: { installations: [{ id: 42 }] } }],
+  accounts: [
+    {
+      key: "clouds",
+      amazon: { account: "123456789012" },
+      github: { appInstallations: { "77": { installations: [{ installationId: "42", name: "acme" }] } } },
+    },
+  ],
 };
 
 describe("the IAM kinds on the real engine", () => {
