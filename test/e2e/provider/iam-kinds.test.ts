@@ -205,7 +205,9 @@ describe("the IAM kinds on the real engine", () => {
     });
     const state = await stack.resources();
     expect(state.find((r) => r.id === roleUid)?.outputs?.description).toBe("edited by hand");
-    expect(state.some((r) => r.id === accountsUid)).toBe(false);
+    // The association's id is its group's uid: the group is still there, the association is not.
+    expect(state.some((r) => r.id === accountsUid && r.type.endsWith("irv:AccountAssociations"))).toBe(false);
+    expect(state.some((r) => r.id === accountsUid && r.type.endsWith("irv:Group"))).toBe(true);
     // The client secret the API never returns is still the declared one: no change for it.
     await apply();
     const stats = await irv.stats();
