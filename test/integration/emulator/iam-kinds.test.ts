@@ -236,6 +236,41 @@ describe("group invites", () => {
     expect(denied.body.message).toContain("role_bindings.create");
     expect(role.uid).toBeTruthy();
   });
+
+  test("creating or updating an identity provider also needs role_bindings.create (identity_providers.proto:70-77, 102-109)", async () => {
+    const own = await emu.group(`idp-${++seq}`);
+    const caps = [
+      "identity_providers.create",
+      "identity_providers.update",
+      "identity_providers.list",
+      "roles.list",
+    ];
+    await emu.ok("POST", iam("roles", own.uid), { body: { name: "idp-admin", capabilities: caps } });
+    await emu.ok("POST", iam("roles", own.uid), {
+      body: { name: "idp-granter", capabilities: [...caps, "role_bindings.create"] },
+    });
+    const body = { name: "sso", oidc: { issuer: "https://i.example", clientId: "c", clientSecret: "s" } };
+    const lacking = await emu.tokenWithRole(own.uid, "idp-admin");
+    const denied = await emu.call<ErrorBody>("POST", iam("identityProviders", own.uid), {
+      token: lacking,
+      body,
+    });
+    expect([denied.body.code, denied.body.message]).toEqual([
+      7,
+      expect.stringContaining("role_bindings.create"),
+    ]);
+    const granter = await emu.tokenWithRole(own.uid, "idp-granter", own.uid);
+    const made = await emu.call<{ uid: string }>("POST", iam("identityProviders", own.uid), {
+      token: granter,
+      body,
+    });
+    expect(made.status).toBe(200);
+    const update = await emu.call<ErrorBody>("PATCH", iam("identityProviders", made.body.uid), {
+      token: lacking,
+      body: { description: "d" },
+    });
+    expect(update.body.code).toBe(7);
+  });
 });
 
 describe("custom roles", () => {
