@@ -31,29 +31,30 @@ export function variableName(logical: string, className: string): string {
  * The result depends only on the objects, so an unchanged organization gives the same names.
  *
  * @example
- * logicalNames(objects).get(uid); // "payments-ci"
+ * logicalNames(objects).get(object); // "payments-ci"
  */
-export function logicalNames(objects: readonly OrgObject[]): Map<string, string> {
+export function logicalNames(objects: readonly OrgObject[]): Map<OrgObject, string> {
   const count = (names: Iterable<string>) => {
     const n = new Map<string, number>();
     for (const name of names) n.set(name, (n.get(name) ?? 0) + 1);
     return n;
   };
   const bases = count(objects.map((o) => o.baseName));
-  const names = new Map<string, string>();
+  // By object, not by uid: a group's account association has the group's uid.
+  const names = new Map<OrgObject, string>();
+  const groups = new Map<string, string>();
   for (const o of objects) {
-    const parent = names.get(o.parentUid);
-    names.set(
-      o.uid,
-      (bases.get(o.baseName) ?? 0) > 1 && parent !== undefined ? `${parent}-${o.baseName}` : o.baseName,
-    );
+    const parent = groups.get(o.parentUid);
+    const name =
+      (bases.get(o.baseName) ?? 0) > 1 && parent !== undefined ? `${parent}-${o.baseName}` : o.baseName;
+    names.set(o, name);
+    if (o.className === "Group") groups.set(o.uid, name);
   }
   const qualified = count(names.values());
   for (const o of objects) {
-    const name = names.get(o.uid) as string;
+    const name = names.get(o) as string;
     // The last uid segment is unique among siblings, and qualified names of different parents differ.
-    if ((qualified.get(name) ?? 0) > 1)
-      names.set(o.uid, `${name}-${o.uid.slice(o.uid.lastIndexOf("/") + 1)}`);
+    if ((qualified.get(name) ?? 0) > 1) names.set(o, `${name}-${o.uid.slice(o.uid.lastIndexOf("/") + 1)}`);
   }
   return names;
 }

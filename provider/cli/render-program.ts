@@ -58,7 +58,14 @@ export function renderProgram(input: ProgramInput): Record<string, string> {
           : `const ${v} = irv.iam.getRoleOutput({ name: ${name} });`,
       );
     }
-  for (const o of objects) vars.set(o.uid, unique(variableName(names.get(o.uid) as string, o.className)));
+  // One variable per object; refs name a uid, and a uid shared by a group and its account
+  // association (published: the association's uid is the group's) refers to the group, declared first.
+  const objectVars = new Map<OrgObject, string>();
+  for (const o of objects) {
+    const v = unique(variableName(names.get(o) as string, o.className));
+    objectVars.set(o, v);
+    if (!vars.has(o.uid)) vars.set(o.uid, v);
+  }
 
   // Config key → what it is, for the README.
   const secrets = new Map<string, string>();
@@ -73,10 +80,10 @@ export function renderProgram(input: ProgramInput): Record<string, string> {
       return JSON.stringify(arg.ref);
     }
     if ("secret" in arg) {
-      const key = `${vars.get(owner.uid)}${arg.secret[0]?.toUpperCase()}${arg.secret.slice(1)}`;
+      const key = `${objectVars.get(owner)}${arg.secret[0]?.toUpperCase()}${arg.secret.slice(1)}`;
       secrets.set(
         key,
-        `the ${arg.secret} of \`irv.iam.${owner.className}\` "${names.get(owner.uid)}" (\`${owner.uid}\`)`,
+        `the ${arg.secret} of \`irv.iam.${owner.className}\` "${names.get(owner)}" (\`${owner.uid}\`)`,
       );
       return `config.requireSecret(${JSON.stringify(key)})`;
     }
@@ -85,11 +92,11 @@ export function renderProgram(input: ProgramInput): Record<string, string> {
       .join(", ")} }`;
   };
   const resourceLines = objects.map((o) => {
-    const v = vars.get(o.uid) as string;
+    const v = objectVars.get(o) as string;
     const args = Object.entries(o.args)
       .map(([k, a]) => `${k}: ${render(a, o)}`)
       .join(", ");
-    return `const ${v} = new irv.iam.${o.className}(${JSON.stringify(names.get(o.uid))}, { ${args} }, { import: ${JSON.stringify(o.uid)} });`;
+    return `const ${v} = new irv.iam.${o.className}(${JSON.stringify(names.get(o))}, { ${args} }, { import: ${JSON.stringify(o.uid)} });`;
   });
 
   const index = [

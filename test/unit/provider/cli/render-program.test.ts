@@ -57,6 +57,27 @@ describe("import-org names", () => {
     expect(compiles(files["index.ts"] as string)).toEqual([]);
   });
 
+  it("regression (a group and its account association share a uid: the program declared one variable twice): each object has its own variable, and refs to the uid name the group", () => {
+    const payments = group(ROOT, 1, "payments");
+    const search = group(ROOT, 2, "search");
+    const association = (g: OrgObject): OrgObject => ({
+      uid: g.uid,
+      className: "AccountAssociations",
+      baseName: "clouds",
+      parentUid: g.uid,
+      args: { groupUid: { ref: g.uid }, name: "clouds" },
+    });
+    const index = render([payments, search, association(payments), association(search)])[
+      "index.ts"
+    ] as string;
+    const declared = [...index.matchAll(/^const (\w+) =/gm)].map((m) => m[1]);
+    expect(new Set(declared).size).toBe(declared.length);
+    expect(index).toContain(
+      `const paymentsClouds = new irv.iam.AccountAssociations("payments-clouds", { groupUid: payments.uid, name: "clouds" }, { import: "${payments.uid}" });`,
+    );
+    expect(index).toContain('new irv.iam.AccountAssociations("search-clouds", { groupUid: search.uid');
+  });
+
   it("qualifies a name shared across groups with the parent's logical name", () => {
     const payments = group(ROOT, 1, "payments");
     const search = group(ROOT, 2, "search");
