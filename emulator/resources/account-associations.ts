@@ -1,4 +1,4 @@
-import { ACCOUNT_PROVIDERS } from "pulumi-irv/sdk";
+import { ACCOUNT_PROVIDERS, GitHub } from "pulumi-irv/sdk";
 import type { KindHooks } from "./kind-context.js";
 
 /**
@@ -11,6 +11,12 @@ import type { KindHooks } from "./kind-context.js";
  * KIND_RULES.accountAssociations.hooks === ACCOUNT_ASSOCIATIONS_HOOKS; // true
  */
 export const ACCOUNT_ASSOCIATIONS_HOOKS: KindHooks = {
+  // An update body is stored as sent, once valid: int64 ids written as numbers are kept as protojson
+  // writes them (decimal strings), as a create's parsed body already is.
+  beforeUpdate(_ctx, u) {
+    const parsed = GitHub.safeParse(u.next.github);
+    if (parsed.success) u.next.github = parsed.data;
+  },
   output: (_ctx, _caller, row) => {
     const { uid, name, description, createTime, updateTime, ...rest } = JSON.parse(row.data) as Record<
       string,

@@ -121,7 +121,19 @@ describe("account associations", () => {
     expect(less).toMatchObject({ azure: null, github: null, chainguard: null, google: null });
     expect(less.amazon).toEqual(body.amazon);
     expect(AccountAssociationsSchema.parse(less).azure).toBeUndefined();
-    expect(await emu.ok<Json>("GET", iam("accountAssociations", own.uid))).toEqual(less);
+    // int64 ids answer as protojson writes them, whatever JSON type the PATCH used.
+    const numeric = await emu.ok<Json>("PATCH", iam("accountAssociations", own.uid), {
+      body: { github: { appInstallations: { "5": { installations: [{ installationId: 9 }] } } } },
+    });
+    expect(numeric.github).toEqual({
+      appInstallations: { "5": { installations: [{ installationId: "9" }] } },
+    });
+    const cleared = await emu.ok<Json>("PATCH", iam("accountAssociations", own.uid), {
+      body: {},
+      query: { updateMask: "github" },
+    });
+    expect(cleared.github).toBeNull();
+    expect(await emu.ok<Json>("GET", iam("accountAssociations", own.uid))).toEqual(cleared);
     // Listed under its group, and in the subtree of the group itself.
     for (const query of [{ "uidp.children_of": own.uid }, { "uidp.descendants_of": own.uid }]) {
       const listed = await emu.ok<{ accountAssociations: Json[] }>(
