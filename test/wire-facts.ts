@@ -138,6 +138,39 @@ export const PUBLISHED = {
     ],
     input: ["roleUid", "email", "ttl", "singleUse"],
   },
+  "GroupInvite.role": {
+    source: "iam/group_invites.proto:167-176",
+    fields: ["uid", "name", "description", "capabilities"],
+  },
+  "AccountAssociations.Amazon": { source: "iam/account_associations.proto:203-206", fields: ["account"] },
+  "AccountAssociations.Google": {
+    source: "iam/account_associations.proto:209-214",
+    fields: ["projectId", "projectNumber"],
+  },
+  "AccountAssociations.GitHub": {
+    // A map keyed by GitHub App id (int64, a decimal string in JSON).
+    source: "iam/account_associations.proto:217-221",
+    fields: ["appInstallations"],
+  },
+  "AccountAssociations.GitHubAppInstallations": {
+    source: "iam/account_associations.proto:224-227",
+    fields: ["installations"],
+  },
+  "AccountAssociations.GitHubInstallation": {
+    // installationId is an int64: a decimal string in JSON.
+    source: "iam/account_associations.proto:230-236",
+    fields: ["installationId", "name"],
+  },
+  "AccountAssociations.Chainguard": {
+    // A map from service principal name to identity uid.
+    source: "iam/account_associations.proto:239-243",
+    fields: ["serviceBindings"],
+  },
+  "AccountAssociations.Azure": {
+    // clientIds: a map from component name to client id.
+    source: "iam/account_associations.proto:246-251",
+    fields: ["tenantId", "clientIds"],
+  },
   Repo: {
     source: "reg/repos.proto:182-245",
     fields: [

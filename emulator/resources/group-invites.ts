@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { durationMs, MAX_INVITE_LIFETIME_MS, WIRE_DURATION_PATTERN } from "pulumi-irv/sdk";
+import { durationMs, MAX_INVITE_LIFETIME_MS, toWireCapability, WIRE_DURATION_PATTERN } from "pulumi-irv/sdk";
 import type { Caller } from "../auth/index.js";
 import { formatTimestamp, invalidArgument } from "../core/index.js";
 import type { ResourceRow } from "../store/index.js";
@@ -18,7 +18,8 @@ function hydrateRole(ctx: KindContext, roleUid: unknown): Record<string, unknown
     uid: role.uid,
     name: role.name,
     description: role.description ?? "",
-    capabilities: ctx.roleCapabilities(role.uid) ?? [],
+    // Enum value names on the wire (`repeated chainguard.capabilities.Capability`, :175).
+    capabilities: (ctx.roleCapabilities(role.uid) ?? []).map(toWireCapability),
   };
 }
 

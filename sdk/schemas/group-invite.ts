@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { WireCapability } from "./capabilities.js";
 import { OptionalString, OptionalTimestamp, optionalMessage, repeated, Timestamp, Uid } from "./common.js";
 import { Duration, durationMs, formatDuration } from "./duration.js";
 
@@ -12,17 +13,19 @@ export const MAX_INVITE_LIFETIME_MS = 30 * 24 * 3600 * 1000;
 
 /**
  * The role an invite grants, as the service hydrates it into every answer (published
- * `GroupInviteRole`, `iam/group_invites.proto:167-176`). `capabilities` are read as strings so that
- * a capability added by a newer server never fails a parse.
+ * `GroupInviteRole`, `iam/group_invites.proto:167-176`). `capabilities` travel as the published
+ * enum and read as display names (`groups.list`); one this package does not know yet is kept as the
+ * server wrote it.
  *
  * @example
- * GroupInviteRole.parse({ uid: viewerUid, name: "viewer", description: "", capabilities: [] });
+ * GroupInviteRole.parse({ uid: viewerUid, name: "viewer", description: "", capabilities: ["CAP_IAM_GROUPS_LIST"] });
+ * // → capabilities: ["groups.list"]
  */
 export const GroupInviteRole = z.object({
   uid: Uid,
   name: z.string(),
   description: OptionalString,
-  capabilities: repeated(z.string()),
+  capabilities: repeated(WireCapability),
 });
 
 /**

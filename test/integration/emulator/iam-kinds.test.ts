@@ -9,6 +9,7 @@ import {
   IdentityProviderSchema,
   IdentitySchema,
   RoleSchema,
+  toWireCapability,
 } from "../../../sdk/index.js";
 import type { ErrorBody, Group, TestEmulator } from "./support.js";
 import { detail, startTestEmulator } from "./support.js";
@@ -192,7 +193,9 @@ describe("group invites", () => {
     expect(made).not.toHaveProperty("updateTime");
     expect(made).not.toHaveProperty("ttl");
     expect(invite.role).toMatchObject({ uid: viewer, name: "viewer" });
-    expect(invite.role?.capabilities.length).toBeGreaterThan(0);
+    expect(invite.role?.capabilities).toContain("groups.list");
+    // On the wire, the published enum.
+    expect((made.role as { capabilities: string[] }).capabilities).toContain("CAP_IAM_GROUPS_LIST");
     const lifetime = Date.parse(invite.expirationTime as string) - before;
     expect(lifetime).toBeGreaterThanOrEqual(604_800_000 - 1000);
     expect(lifetime).toBeLessThanOrEqual(604_800_000 + 60_000);
@@ -237,7 +240,10 @@ describe("group invites", () => {
   test("creating an invite also needs role_bindings.create on the group (published group_invites.proto:35-39)", async () => {
     const own = await emu.group(`inv-${++seq}`);
     const role = await emu.ok<{ uid: string }>("POST", iam("roles", own.uid), {
-      body: { name: "inviter", capabilities: ["group_invites.create", "group_invites.list", "roles.list"] },
+      body: {
+        name: "inviter",
+        capabilities: ["group_invites.create", "group_invites.list", "roles.list"].map(toWireCapability),
+      },
     });
     const token = await emu.tokenWithRole(own.uid, "inviter");
     const denied = await emu.call<ErrorBody>("POST", iam("groupInvites", own.uid), {
@@ -257,9 +263,11 @@ describe("group invites", () => {
       "identity_providers.list",
       "roles.list",
     ];
-    await emu.ok("POST", iam("roles", own.uid), { body: { name: "idp-admin", capabilities: caps } });
     await emu.ok("POST", iam("roles", own.uid), {
-      body: { name: "idp-granter", capabilities: [...caps, "role_bindings.create"] },
+      body: { name: "idp-admin", capabilities: caps.map(toWireCapability) },
+    });
+    await emu.ok("POST", iam("roles", own.uid), {
+      body: { name: "idp-granter", capabilities: [...caps, "role_bindings.create"].map(toWireCapability) },
     });
     const body = { name: "sso", oidc: { issuer: "https://i.example", clientId: "c", clientSecret: "s" } };
     const lacking = await emu.tokenWithRole(own.uid, "idp-admin");

@@ -3,8 +3,9 @@
 // int64 as strings) and sends the published field names only.
 import { describe, expect, it } from "vitest";
 import { AccountAssociationsSchema, IrvClient } from "../../../sdk/index.js";
+import { PUBLISHED } from "../../wire-facts.js";
+import { keyPaths } from "./key-paths.js";
 import { mockApi } from "./mock-api.js";
-import { ACCOUNT_ASSOCIATION, keyPaths } from "./published-fields.js";
 
 const GROUP_UID = "0123456789abcdef0123456789abcdef01234567/0123456789abcdef";
 const MAPS = ["github.appInstallations", "azure.clientIds", "chainguard.serviceBindings"];
@@ -27,25 +28,27 @@ const ANSWER = {
   },
 };
 
-// The published field list of each block, by JSON path.
+// The published field list of each block, by JSON path (maps and lists as `*`).
+const under = (prefix: string, message: keyof typeof PUBLISHED) =>
+  PUBLISHED[message].fields.map((f) => `${prefix}.${f}`);
 const PUBLISHED_PATHS = new Set([
-  ...ACCOUNT_ASSOCIATION.input,
-  ...ACCOUNT_ASSOCIATION.amazon.map((f) => `amazon.${f}`),
-  ...ACCOUNT_ASSOCIATION.google.map((f) => `google.${f}`),
-  ...ACCOUNT_ASSOCIATION.azure.map((f) => `azure.${f}`),
+  ...(PUBLISHED.AccountAssociations.input as readonly string[]),
+  ...under("amazon", "AccountAssociations.Amazon"),
+  ...under("google", "AccountAssociations.Google"),
+  ...under("azure", "AccountAssociations.Azure"),
   "azure.clientIds.*",
-  ...ACCOUNT_ASSOCIATION.chainguard.map((f) => `chainguard.${f}`),
+  ...under("chainguard", "AccountAssociations.Chainguard"),
   "chainguard.serviceBindings.*",
-  ...ACCOUNT_ASSOCIATION.github.map((f) => `github.${f}`),
+  ...under("github", "AccountAssociations.GitHub"),
   "github.appInstallations.*",
-  ...ACCOUNT_ASSOCIATION.githubAppInstallations.map((f) => `github.appInstallations.*.${f}`),
+  ...under("github.appInstallations.*", "AccountAssociations.GitHubAppInstallations"),
   "github.appInstallations.*.installations.*",
-  ...ACCOUNT_ASSOCIATION.githubInstallation.map((f) => `github.appInstallations.*.installations.*.${f}`),
+  ...under("github.appInstallations.*.installations.*", "AccountAssociations.GitHubInstallation"),
 ]);
 
 describe("AccountAssociation conformance", () => {
   it("the fixture holds exactly the published fields", () => {
-    expect(Object.keys(ANSWER).sort()).toEqual([...ACCOUNT_ASSOCIATION.fields].sort());
+    expect(Object.keys(ANSWER).sort()).toEqual([...PUBLISHED.AccountAssociations.fields].sort());
   });
 
   it("reads a gateway answer: null blocks absent, installation ids exact int64 strings", () => {

@@ -9,8 +9,12 @@ import {
   GroupInviteSchema,
   IrvClient,
 } from "../../../sdk/index.js";
+import { PUBLISHED } from "../../wire-facts.js";
+import { keyPaths } from "./key-paths.js";
 import { mockApi } from "./mock-api.js";
-import { GROUP_INVITE, keyPaths } from "./published-fields.js";
+
+const INVITE = PUBLISHED.GroupInvite;
+const REQUIRED = ["roleUid", "ttl"]; // REQUIRED: group_invites.proto:132, :145-146
 
 const GROUP_UID = "0123456789abcdef0123456789abcdef01234567/0123456789abcdef";
 const INVITE_UID = `${GROUP_UID}/fedcba9876543210`;
@@ -38,9 +42,9 @@ const READ = { ...CREATED, role: null, email: "", code: "", keyId: "", singleUse
 
 describe("GroupInvite conformance", () => {
   it("the fixtures hold exactly the published fields (ttl is input only)", () => {
-    const published = GROUP_INVITE.fields.filter((f) => f !== "ttl");
+    const published = INVITE.fields.filter((f) => f !== "ttl");
     expect(Object.keys(CREATED).sort()).toEqual([...published].sort());
-    expect(Object.keys(CREATED.role).sort()).toEqual([...GROUP_INVITE.role].sort());
+    expect(Object.keys(CREATED.role).sort()).toEqual([...PUBLISHED["GroupInvite.role"].fields].sort());
   });
 
   it("reads a create answer: the role hydrated, expirationTime, the code; no updateTime needed", () => {
@@ -48,7 +52,8 @@ describe("GroupInvite conformance", () => {
     expect(invite).toMatchObject({
       uid: INVITE_UID,
       roleUid: ROLE_UID,
-      role: { uid: ROLE_UID, name: "viewer", description: undefined },
+      // Capabilities travel as the published enum and read as display names.
+      role: { uid: ROLE_UID, name: "viewer", description: undefined, capabilities: ["groups.list"] },
       expirationTime: "2026-12-02T10:00:00Z",
       singleUse: true,
       code: "invite-code",
@@ -87,14 +92,14 @@ describe("GroupInvite conformance", () => {
     });
     expect(made.code).toBe("invite-code");
     expect(sent).toEqual({ roleUid: ROLE_UID, ttl: "604800s", email: "dev@example.com", singleUse: true });
-    for (const key of keyPaths(sent)) expect(GROUP_INVITE.input).toContain(key);
+    for (const key of keyPaths(sent)) expect(INVITE.input).toContain(key);
   });
 
   it("refuses a create body without the published required fields, naming them", () => {
     const r = GroupInviteCreateSchema.safeParse({});
     expect(r.success).toBe(false);
     const paths = r.error?.issues.map((i) => i.path.join(".")).sort();
-    expect(paths).toEqual([...GROUP_INVITE.required].sort());
+    expect(paths).toEqual(REQUIRED);
     const bad = GroupInviteCreateSchema.safeParse({ roleUid: ROLE_UID, ttl: "7d" });
     expect(bad.error?.issues[0]).toMatchObject({
       path: ["ttl"],

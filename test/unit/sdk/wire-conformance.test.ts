@@ -26,6 +26,8 @@ const MESSAGE_OF: Partial<Record<KindName, keyof typeof PUBLISHED>> = {
   roles: "Role",
   roleBindings: "RoleBinding",
   identityProviders: "IdentityProvider",
+  accountAssociations: "AccountAssociations",
+  groupInvites: "GroupInvite",
   repos: "Repo",
   tags: "Tag",
   advisories: "Advisory",
