@@ -84,6 +84,11 @@ export interface KindRules {
   onceOnly: readonly string[];
   /** Fields the service sets on a new resource. */
   serviceFields(now: string): Record<string, unknown>;
+  /**
+   * What the answer holds for a top-level field that is not set: grpc-gateway writes every field
+   * (protojson `EmitUnpopulated`), an unset string as `""`, an unset message as `null`.
+   */
+  unpopulated: Readonly<Record<string, unknown>>;
   hooks: KindHooks;
 }
 
@@ -113,6 +118,7 @@ const iamChild = (
   freeForm: [],
   onceOnly: [],
   serviceFields: NONE,
+  unpopulated: {},
   hooks: {},
   ...more,
 });
@@ -135,6 +141,7 @@ export const KIND_RULES: Readonly<Record<KindName, KindRules>> = {
     scopeDepth: 0,
     hints: NAME_HINT,
     serviceFields: () => ({ resourceLimits: {}, verified: false }),
+    unpopulated: { description: "" },
     // Looked up when a delete runs, once the table below exists.
     hooks: groupHooks((kind) => {
       const r = KIND_RULES[kind as KindName];
@@ -149,7 +156,11 @@ export const KIND_RULES: Readonly<Record<KindName, KindRules>> = {
     freeForm: ["claimMatch.claims", "claimMatch.claimPatterns"],
     hooks: IDENTITY_HOOKS,
   }),
-  roles: iamChild("roles", "roles", { scopeDepth: undefined, hooks: ROLE_HOOKS }),
+  roles: iamChild("roles", "roles", {
+    scopeDepth: undefined,
+    unpopulated: { description: "" },
+    hooks: ROLE_HOOKS,
+  }),
   roleBindings: iamChild("roleBindings", "role_bindings", {
     uniqueNames: false,
     validate: RoleBindingCreateSchema.pick({ roleUid: true }),
@@ -160,6 +171,8 @@ export const KIND_RULES: Readonly<Record<KindName, KindRules>> = {
     // Published identity_providers.proto:70-77 (create) and :102-109 (update).
     alsoNeeds: { create: ["role_bindings.create"], update: ["role_bindings.create"] },
     writeOnly: ["oidc.clientSecret"],
+    // `scim` is an output-only message (identity_providers.proto:322): null until SCIM is set up.
+    unpopulated: { description: "", defaultRole: "", scim: null },
     required: ["name", "oidc", "oidc.issuer", "oidc.clientId", "oidc.clientSecret"],
     hooks: IDENTITY_PROVIDER_HOOKS,
   }),

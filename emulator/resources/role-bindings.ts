@@ -28,11 +28,8 @@ interface Named {
   description?: string;
 }
 
-const pick = (x: Named) => ({
-  uid: x.uid,
-  name: x.name,
-  ...(x.description !== undefined ? { description: x.description } : {}),
-});
+// An unset description is "", as grpc-gateway writes every field (EmitUnpopulated).
+const pick = (x: Named) => ({ uid: x.uid, name: x.name, description: x.description ?? "" });
 
 /**
  * The wire form of a role binding: identity, group and role hydrated from their current rows

@@ -186,9 +186,12 @@ export class ServiceCore implements KindContext {
    */
   output(rules: KindRules, row: ResourceRow, caller: Caller): string {
     if (rules.hooks.output !== undefined) return rules.hooks.output(this, caller, row);
-    if (rules.writeOnly.length === 0) return row.data;
+    const defaults = Object.entries(rules.unpopulated);
+    if (rules.writeOnly.length === 0 && defaults.length === 0) return row.data;
     const data = JSON.parse(row.data) as Record<string, unknown>;
     for (const path of rules.writeOnly) removePath(data, path.split("."));
+    // Unset fields as grpc-gateway writes them ("" and null), where the stored row leaves them out.
+    for (const [key, value] of defaults) if (!Object.hasOwn(data, key)) data[key] = value;
     return JSON.stringify(data);
   }
 

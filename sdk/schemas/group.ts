@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { GROUP_NAME_PATTERN, GROUP_NAME_PATTERN_SOURCE, Timestamp, Uid } from "./common.js";
+import { GROUP_NAME_PATTERN, GROUP_NAME_PATTERN_SOURCE, OptionalString, Timestamp, Uid } from "./common.js";
 
 /**
  * Resource limits of a group. Empty when none are set; v1 could hold integer counts.
@@ -32,7 +32,7 @@ export const GroupName = z
 export const Group = z.object({
   uid: Uid,
   name: z.string(),
-  description: z.string().optional(),
+  description: OptionalString,
   resourceLimits: ResourceLimits.optional().default({}),
   verified: z.boolean().optional().default(false),
   createTime: Timestamp,

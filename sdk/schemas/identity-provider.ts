@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Timestamp, Uid } from "./common.js";
+import { OptionalString, Timestamp, Uid } from "./common.js";
 
 const httpsUrl = z.url({ protocol: /^https$/, error: "must be an https URL" });
 
@@ -39,8 +39,9 @@ export const OidcInput = z.object({
 export const IdentityProvider = z.object({
   uid: Uid,
   name: z.string(),
-  description: z.string().optional(),
-  defaultRole: Uid.optional(),
+  description: OptionalString,
+  // "" when unset (EmitUnpopulated): read as absent.
+  defaultRole: OptionalString,
   oidc: Oidc,
   createTime: Timestamp,
   updateTime: Timestamp,

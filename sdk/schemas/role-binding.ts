@@ -14,13 +14,13 @@ export const RoleBinding = z.object({
   identity: z.object({
     uid: Uid,
     name: z.string(),
-    description: z.string().optional(),
+    description: OptionalString,
     // Shown only to callers who may read the identity (no escalation through bindings).
     subject: z.string().optional(),
     issuer: z.string().optional(),
   }),
-  group: z.object({ uid: Uid, name: z.string(), description: z.string().optional() }),
-  role: z.object({ uid: Uid, name: z.string(), description: z.string().optional() }),
+  group: z.object({ uid: Uid, name: z.string(), description: OptionalString }),
+  role: z.object({ uid: Uid, name: z.string(), description: OptionalString }),
   // The published message returns the request fields too (`iam/v2beta1/role_bindings.proto:198,202`).
   identityUid: OptionalString,
   roleUid: OptionalString,

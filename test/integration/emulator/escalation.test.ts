@@ -184,7 +184,7 @@ describe("role bindings show who an identity is only to its readers", () => {
         token: t,
       },
     );
-    expect(seen.identity).toEqual({ uid: id.uid, name: id.name });
+    expect(seen.identity).toEqual({ uid: id.uid, name: id.name, description: "" });
     expect(JSON.stringify(seen)).not.toContain("secret-subject");
     const listed = await emu.ok<{ roleBindings: unknown[] }>("GET", "/iam/v2beta1/roleBindings", {
       token: t,

@@ -72,8 +72,8 @@ describe("identity providers", () => {
       body: { oidc: { additionalScopes: ["groups"] } },
       query: { updateMask: "description,default_role,oidc.additional_scopes" },
     });
-    expect(cleared).not.toHaveProperty("description");
-    expect(cleared).not.toHaveProperty("defaultRole");
+    expect(cleared.description).toBe(""); // cleared: "" on the wire (EmitUnpopulated)
+    expect(cleared.defaultRole).toBe(""); // cleared: "" on the wire (EmitUnpopulated)
     expect(cleared.oidc).toEqual({ issuer: oidc.issuer, clientId: "client", additionalScopes: ["groups"] });
     for (const mask of ["oidc.client_secret", "oidc"]) {
       expect(
