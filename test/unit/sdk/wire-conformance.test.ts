@@ -20,7 +20,8 @@ const keysOf = (schema: z.ZodType | undefined): string[] => {
 // the published fields.
 const SPEC_COMMON = ["createTime", "updateTime"];
 
-const MESSAGE_OF: Partial<Record<KindName, keyof typeof PUBLISHED>> = {
+// Every kind: a new one fails to type-check until its published message is named here.
+const MESSAGE_OF: Record<KindName, keyof typeof PUBLISHED> = {
   groups: "Group",
   identities: "Identity",
   roles: "Role",
