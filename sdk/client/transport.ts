@@ -331,7 +331,7 @@ export class HttpTransport {
       throw new InvalidResponseError(`${req.method} ${req.path}: response is not JSON`, ["(body): not JSON"]);
     }
     const r = req.schema.safeParse(json);
-    if (r.success) return r.data;
+    if (r.success) return withoutUndefined(r.data);
     const issues = formatZodIssues(r.error, "(body)");
     throw new InvalidResponseError(
       `${req.method} ${req.path}: response does not match the contract: ${issues.join("; ")}`,
@@ -377,4 +377,17 @@ function isTransient(e: ApiError): boolean {
 // proxy in front of it) answered 14/8, possibly after acting.
 function outcomeUnknown(e: unknown): boolean {
   return (e instanceof NetworkError && e.sent) || (e instanceof ApiError && isTransient(e));
+}
+
+// What the lenient readers read as absent (`null`, `""`) is left out, not kept as a key holding
+// `undefined`: callers test presence with `in`, and the Pulumi engine's property maps cannot carry
+// `undefined` ("Unexpected struct type"). `Object.fromEntries` keeps a `__proto__` key a plain key.
+function withoutUndefined(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutUndefined);
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => [k, withoutUndefined(v)]),
+  );
 }

@@ -27,6 +27,17 @@ describe("HttpTransport through IrvClient", () => {
     expect(await client.groups.get(GROUP.uid)).toEqual(GROUP);
   });
 
+  it("regression (keys holding undefined broke the engine's property maps): what reads as absent is left out, not kept as a key", async () => {
+    const { agent, origin, pool } = mockApi();
+    pool
+      .intercept({ path: `/iam/v2beta1/groups/${GROUP.uid}`, method: "GET" })
+      .reply(200, { ...GROUP, description: "" });
+    const client = new IrvClient({ baseUrl: origin, token: TOKEN, dispatcher: agent });
+    const g = await client.groups.get(GROUP.uid);
+    expect("description" in g).toBe(false);
+    expect(Object.values(g)).not.toContain(undefined);
+  });
+
   it("names the JSON path of a response field with the wrong type", async () => {
     const { agent, origin, pool } = mockApi();
     pool
