@@ -7,6 +7,7 @@
 //   data-sources    bench/data-sources.ts      10 000-item list, parallel skip-fetch vs cursor
 //   provider-start  bench/provider-start.ts    module loading and plugin start
 //   import-org      bench/import-org.ts        import-org of 2 000 objects and the first up of its program
+//   patterns        bench/patterns.ts          a catastrophic identity pattern: JavaScript RegExp vs RE2, the STS
 //   emulator        `npm run bench:emulator` if defined, else bench/emulator-*.ts (output kept as is)
 //   scale           bench/scale.ts             3,000 resources, latency, rate limit (only when named:
 //                                              about 25 minutes)
@@ -32,6 +33,7 @@ const OURS = [
   { name: "provider-start", file: "provider-start.ts", result: "provider-start" },
   { name: "scale", file: "scale.ts", result: "scale", onlyWhenNamed: true },
   { name: "import-org", file: "import-org.ts", result: "import-org", onlyWhenNamed: true },
+  { name: "patterns", file: "patterns.ts", result: "patterns" },
 ];
 const emulatorBenches = readdirSync(path.join(root, "bench"))
   .filter((f) => /^emulator-.*\.(ts|mjs|js)$/.test(f))
