@@ -45,7 +45,7 @@ const nonEmpty = z.string().min(1, { message: "is required" });
  * Which workload tokens may assume an identity: the token's `iss` must equal `issuer` or match
  * `issuerPattern`, its `sub` likewise, and, when given, one of its `aud` values `audience` or
  * `audiencePattern` (otherwise the STS's own audience); `claims` must be carried with exactly these
- * (string) values and `claimPatterns` must match. Patterns are anchored regular expressions.
+ * (string) values and `claimPatterns` must match. Patterns are anchored RE2 patterns (`sdk/patterns`).
  *
  * @example
  * ClaimMatch.parse({ issuer: "https://token.actions.githubusercontent.com", subjectPattern: "repo:acme/.*" });
