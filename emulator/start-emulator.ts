@@ -124,6 +124,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       authPath: AUTH_PATH,
       issuerPath: ISSUER_PATH,
       log: options.log ?? process.env.IRV_EMULATOR_LOG === "1",
+      clock,
     });
     const app = buildApp(ctx);
     await app.listen({ host: options.host ?? "127.0.0.1", port: options.port ?? 0 });

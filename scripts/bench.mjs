@@ -7,6 +7,7 @@
 //   data-sources    bench/data-sources.ts      10 000-item list, parallel skip-fetch vs cursor
 //   provider-start  bench/provider-start.ts    module loading and plugin start
 //   import-org      bench/import-org.ts        import-org of 2 000 objects and the first up of its program
+//   patterns        bench/patterns.ts          a catastrophic identity pattern: JavaScript RegExp vs RE2, the STS
 //   emulator        `npm run bench:emulator` if defined, else bench/emulator-*.ts (output kept as is)
 //   scale           bench/scale.ts             3,000 resources, latency, rate limit (only when named:
 //                                              about 25 minutes)
@@ -14,12 +15,15 @@
 // Without names, all of them except those run only when named. Flags (e.g. `--rounds=1`) are passed to every benchmark. Benchmarks are
 // TypeScript run by Node's type stripping; bench/support/register-ts.mjs maps the repository's `.js`
 // import specifiers to their `.ts` files. Each leaves a JSON result in bench/out/ (git-ignored);
-// RESULTS.md is assembled from every result there, so running one benchmark refreshes its section only.
+// RESULTS.md is assembled from every result there and merged into the committed file section by
+// section (bench/support/results-sections.ts): running one benchmark refreshes its sections only and
+// keeps the others as committed, also in a fresh clone.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { mergeResults } from "../bench/support/results-sections.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const outDir = path.join(root, "bench", "out");
@@ -32,6 +36,7 @@ const OURS = [
   { name: "provider-start", file: "provider-start.ts", result: "provider-start" },
   { name: "scale", file: "scale.ts", result: "scale", onlyWhenNamed: true },
   { name: "import-org", file: "import-org.ts", result: "import-org", onlyWhenNamed: true },
+  { name: "patterns", file: "patterns.ts", result: "patterns" },
 ];
 const emulatorBenches = readdirSync(path.join(root, "bench"))
   .filter((f) => /^emulator-.*\.(ts|mjs|js)$/.test(f))
@@ -157,7 +162,11 @@ if (results.length > 0 || emulatorOutputs.length > 0) {
       "",
     );
   }
-  writeFileSync(path.join(root, "bench", "RESULTS.md"), `${lines.join("\n").trimEnd()}\n`);
+  // Sections this clone has no result for stay as committed (a fresh clone that runs one benchmark
+  // used to drop every other section).
+  const resultsFile = path.join(root, "bench", "RESULTS.md");
+  const committed = existsSync(resultsFile) ? readFileSync(resultsFile, "utf8") : "";
+  writeFileSync(resultsFile, mergeResults(committed, `${lines.join("\n").trimEnd()}\n`));
   console.error(`\nwrote bench/RESULTS.md`);
 }
 if (failed.length > 0) {

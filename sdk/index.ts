@@ -11,6 +11,7 @@ export * from "./client/index.js";
 export * from "./errors/index.js";
 export * from "./http/index.js";
 export * from "./pagination/index.js";
+export * from "./patterns/index.js";
 export * from "./retry/index.js";
 export * from "./schemas/index.js";
 export * from "./update-mask/index.js";

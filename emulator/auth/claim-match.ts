@@ -24,9 +24,9 @@ export function audiences(claims: Record<string, unknown>): string[] {
 
 /**
  * Whether verified token claims satisfy an identity's claimMatch: issuer and subject exactly or by
- * anchored pattern; the audience likewise when the identity names one (otherwise the STS has
- * already required its own); every `claims` entry equal to the token's claim (numbers and booleans
- * compared as text); every `claimPatterns` entry matching.
+ * anchored RE2 pattern (the sdk's, linear in the value); the audience likewise when the identity
+ * names one (otherwise the STS has already required its own); every `claims` entry equal to the
+ * token's claim (numbers and booleans compared as text); every `claimPatterns` entry matching.
  *
  * @example
  * claimsMatch({ issuer: "https://i", subjectPattern: "repo:acme/.*" }, { iss: "https://i", sub: "repo:acme/app" }); // true

@@ -45,6 +45,11 @@ export interface AppContext {
   readonly auth: AuthServices;
   /** Whether to log requests (to stderr). */
   log: boolean;
+  /**
+   * The emulator's time in ms (its `clock` option). Optional: without it every answer's `Date`
+   * header is Node's, the real time.
+   */
+  clock?: (() => number) | undefined;
 }
 
 /**

@@ -54,6 +54,9 @@ export function buildApp(ctx: AppContext): FastifyInstance {
 
   app.addHook("onRequest", async (req, reply) => {
     reply.header("x-request-id", req.id);
+    // The Date header tells the service's time, as createTime does: clients measure the offset
+    // between the two clocks from it (pulumi-irv recover), so a moved clock moves it too.
+    if (ctx.clock !== undefined) reply.header("date", new Date(ctx.clock()).toUTCString());
     const surface = req.routeOptions.config.surface;
     if (surface === "api" || surface === "sts") {
       const q = req.query as Record<string, unknown>;

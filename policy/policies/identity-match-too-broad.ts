@@ -1,4 +1,5 @@
 import type { ResourceValidationPolicy } from "@pulumi/policy";
+import { describePatternProblem, matchesPattern } from "pulumi-irv/sdk";
 import { TYPE } from "../type-tokens.js";
 
 const GITHUB_ACTIONS = "https://token.actions.githubusercontent.com";
@@ -6,15 +7,11 @@ const GITHUB_ACTIONS = "https://token.actions.githubusercontent.com";
 // Strings nothing sensible has in common: a pattern that matches all of them matches anything.
 const PROBES = ["x", "repo:evil/evil:ref:refs/heads/main", "https://attacker.example", "0 / : @ \u00e9"];
 
-const matchesAnything = (source: string): boolean => {
-  if (source.trim() === "") return true;
-  try {
-    const re = new RegExp(`^(?:${source})$`, "u");
-    return PROBES.every((p) => re.test(p));
-  } catch {
-    return false; // the provider's check reports a pattern that does not compile
-  }
-};
+// Patterns are RE2 (Go) regular expressions, matched as the service matches them: with JavaScript's
+// engine `(?i).*` did not compile and so passed as narrow, and a look-ahead passed as valid.
+const matchesAnything = (source: string): boolean =>
+  source.trim() === "" ||
+  (describePatternProblem(source) === undefined && PROBES.every((p) => matchesPattern(source, p)));
 
 // `repo:<owner>/<repo>:…`: the owner/repo part of a subject pattern must be literal text (escaped
 // dots and dashes allowed), or the pattern trusts other repositories' workflows.
@@ -27,8 +24,10 @@ const spansRepositories = (source: string): boolean => {
 
 /**
  * `identity-match-too-broad` (mandatory): an identity whose `claimMatch` patterns match anything
- * (`.*`, `.+`, empty), or whose GitHub Actions subject pattern spans repositories, lets tokens of
- * strangers assume it.
+ * (`.*`, `.+`, `(?i).*`, empty), or whose GitHub Actions subject pattern spans repositories, lets
+ * tokens of strangers assume it. A pattern that is not RE2 (the service's syntax: look-around,
+ * back-references) is reported too, naming the field and the character where it fails: state
+ * written before check() refused them may hold one.
  *
  * @example
  * new PolicyPack("irv", { policies: [identityMatchTooBroad] });
@@ -48,11 +47,17 @@ export const identityMatchTooBroad: ResourceValidationPolicy = {
       ["audiencePattern", m.audiencePattern],
       ...Object.entries(m.claimPatterns ?? {}).map(([k, v]): [string, unknown] => [`claimPatterns.${k}`, v]),
     ];
-    for (const [field, source] of patterns)
-      if (typeof source === "string" && matchesAnything(source))
+    for (const [field, source] of patterns) {
+      const problem = typeof source === "string" ? describePatternProblem(source) : undefined;
+      if (problem !== undefined)
+        reportViolation(
+          `The identity's claimMatch.${field} ${problem}: the service refuses it. Rewrite it in RE2 syntax.`,
+        );
+      else if (typeof source === "string" && matchesAnything(source))
         reportViolation(
           `The identity's claimMatch.${field} ${JSON.stringify(source)} matches any value: anyone who can mint such a token could assume it. Name the exact value or a narrow pattern.`,
         );
+    }
     const subject = m.subjectPattern;
     if (
       m.issuer === GITHUB_ACTIONS &&

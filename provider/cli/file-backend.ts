@@ -17,22 +17,23 @@ export function fileBackendDir(url: string | undefined): string | undefined {
 }
 
 /**
- * Deletes the empty `.attrs` files of a file backend. The backend (gocloud's fileblob) writes each
- * file's attributes to a `<file>.attrs` sidecar by truncating and rewriting it, so a kill at that
- * moment leaves it empty and every later command fails with "failed to load checkpoint: EOF". An
- * empty sidecar is never valid and a missing one is fine. Returns the files deleted, relative to
- * the backend directory.
+ * Deletes the broken `.attrs` files of a file backend: empty ones, and ones that do not parse as
+ * JSON. The backend (gocloud's fileblob) writes each file's attributes to a `<file>.attrs` sidecar
+ * by truncating and rewriting it, so a kill at that moment leaves it empty, and a torn write or a
+ * full disk leaves part of its JSON; either way every later command fails ("failed to load
+ * checkpoint: EOF", "unexpected end of JSON input"). A missing sidecar is fine, so deleting is the
+ * repair. Returns the files deleted, relative to the backend directory.
  *
  * @example
- * repairEmptyAttrs("/home/me/state"); // [".pulumi/stacks/app/dev.json.attrs"]
+ * repairBrokenAttrs("/home/me/state"); // [".pulumi/stacks/app/dev.json.attrs"]
  */
-export function repairEmptyAttrs(backendDir: string): string[] {
+export function repairBrokenAttrs(backendDir: string): string[] {
   const removed: string[] = [];
   const walk = (dir: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const p = path.join(dir, entry.name);
       if (entry.isDirectory()) walk(p);
-      else if (entry.name.endsWith(".attrs") && statSync(p).size === 0) {
+      else if (entry.name.endsWith(".attrs") && (statSync(p).size === 0 || safeJson(p) === undefined)) {
         rmSync(p);
         removed.push(path.relative(backendDir, p));
       }

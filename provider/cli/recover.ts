@@ -3,8 +3,11 @@ import type { IrvClient } from "../../sdk/index.js";
 import { LOST_CREATE_CLOCK_SKEW_MS, lostCreateMismatch } from "../../sdk/index.js";
 import { clientFor, resolveSettings } from "../config/index.js";
 import { CliError } from "./cli-error.js";
-import { fileBackendDir, lockTakenAt, repairEmptyAttrs } from "./file-backend.js";
+import { fileBackendDir, lockTakenAt, repairBrokenAttrs } from "./file-backend.js";
+import { pulumiStep } from "./pulumi-failure.js";
 import { RECOVER_KINDS } from "./recover-kinds.js";
+import type { ClockOffset } from "./service-clock.js";
+import { describeOffset, measureServiceClock } from "./service-clock.js";
 import type { StateResource } from "./stack-state.js";
 import { Deployment, unrecordedCreates, withAdopted } from "./stack-state.js";
 
@@ -23,8 +26,13 @@ export interface RecoverOptions {
   apply?: boolean | undefined;
   /** When the interrupted run began; default the stale lock's time, else the last update's end. */
   since?: Date | undefined;
-  /** How far the service's clock may be behind ours. Default 60 s. */
-  clockSkewMs?: number | undefined;
+  /**
+   * How much earlier than the interrupted run's start (on the service's clock, measured) a resource
+   * may have been created and still be adopted. Default {@link RECOVER_CLOCK_MARGIN_MS}.
+   */
+  clockMarginMs?: number | undefined;
+  /** Measures the service's clock against ours; default {@link measureServiceClock} (for tests). */
+  measureClock?: ((baseUrl: string) => Promise<ClockOffset | undefined>) | undefined;
   /** Where the report goes, one line per call. Default stdout. */
   print?: ((line: string) => void) | undefined;
 }
@@ -41,12 +49,21 @@ export interface RecoveryReport {
   adopted: { urn: string; uid: string }[];
   /** Pending creates the service did not make: dropped; `pulumi up` creates them. */
   toCreate: string[];
-  /** Empty `.attrs` files deleted (always, see the command's help). */
+  /** Empty or unparsable `.attrs` files deleted (always, see the command's help). */
   repairedFiles: string[];
   /** Whether a stale lock was cancelled. */
   cancelledLock: boolean;
   applied: boolean;
 }
+
+/**
+ * The margin recover allows beyond the measured clock offset: a resource created up to this long
+ * before the interrupted run began (on the service's clock) is still taken as the run's.
+ *
+ * @example
+ * await recover({ clockMarginMs: RECOVER_CLOCK_MARGIN_MS });
+ */
+export const RECOVER_CLOCK_MARGIN_MS = 500;
 
 interface Decision {
   op: StateResource;
@@ -68,32 +85,55 @@ interface Decision {
 export async function recover(options: RecoverOptions = {}): Promise<RecoveryReport> {
   const print = options.print ?? ((line: string) => process.stdout.write(`${line}\n`));
   const apply = options.apply === true;
-  const pulumiCommand = await PulumiCommand.get({ skipVersionCheck: true });
-  const workspace = await LocalWorkspace.create({ workDir: options.cwd ?? process.cwd(), pulumiCommand });
-  const stackName = options.stack ?? (await workspace.stack())?.name;
+  const workDir = options.cwd ?? process.cwd();
+  const pulumiCommand = await pulumiStep("run the pulumi CLI", () =>
+    PulumiCommand.get({ skipVersionCheck: true }),
+  );
+  const workspace = await pulumiStep(`open the Pulumi project in ${workDir}`, () =>
+    LocalWorkspace.create({ workDir, pulumiCommand }),
+  );
+  const stackName =
+    options.stack ?? (await pulumiStep("find the selected stack", () => workspace.stack()))?.name;
   if (stackName === undefined) throw new CliError("no stack is selected here: pass --stack NAME");
 
-  const backendDir = fileBackendDir((await workspace.whoAmI()).url);
+  const backendDir = fileBackendDir((await pulumiStep("find the backend", () => workspace.whoAmI())).url);
   const lockedAt = backendDir === undefined ? undefined : lockTakenAt(backendDir, stackName);
-  // Deleting an empty attribute file is a repair even in a dry run: it is never valid, and while it
+  // Deleting a broken attribute file is a repair even in a dry run: it is never valid, and while it
   // is there no command (export included) can read the stack.
-  const repairedFiles = backendDir === undefined ? [] : repairEmptyAttrs(backendDir);
-  for (const f of repairedFiles) print(`repaired: deleted the empty attribute file ${f}`);
+  const repairedFiles = backendDir === undefined ? [] : repairBrokenAttrs(backendDir);
+  for (const f of repairedFiles)
+    print(`repaired: deleted the broken (empty or unparsable) attribute file ${f}`);
 
-  const stack = await Stack.select(stackName, workspace);
-  const since = options.since?.getTime() ?? lockedAt ?? (await lastUpdateEnd(stack));
+  const stack = await pulumiStep(`select stack ${stackName}`, () => Stack.select(stackName, workspace));
+  const since =
+    options.since?.getTime() ??
+    lockedAt ??
+    (await pulumiStep(`read the update history of stack ${stackName}`, () => lastUpdateEnd(stack)));
   print(
     `stack ${stackName}: ${since === undefined ? "start of the interrupted run unknown" : `interrupted run began at ${new Date(since).toISOString()}`}${apply ? "" : " (dry run: nothing written; --apply writes)"}`,
   );
 
-  const deployment = Deployment.parse((await stack.exportStack()).deployment);
-  const pending = unrecordedCreates(deployment);
-  const config = await stack.getAllConfig();
-  const client = clientFor(resolveSettings((k) => config[k]?.value));
-  // The client is the process-wide one of these settings (clientFor): the process exit closes it.
-  const decisions = await mapLimited(pending, 8, (op) =>
-    decide(client, op, since, options.clockSkewMs ?? LOST_CREATE_CLOCK_SKEW_MS),
+  const deployment = Deployment.parse(
+    (await pulumiStep(`export the state of stack ${stackName}`, () => stack.exportStack())).deployment,
   );
+  const pending = unrecordedCreates(deployment);
+  const config = await pulumiStep(`read the config of stack ${stackName}`, () => stack.getAllConfig());
+  const settings = resolveSettings((k) => config[k]?.value);
+  const client = clientFor(settings);
+  // Creation times are the service's clock, the run's start is ours: measure the difference rather
+  // than allow a fixed skew, which let a same-named resource made seconds before the run pass as
+  // the run's (issue 25). Without a Date header, the fixed skew of a lost create stays.
+  const window =
+    pending.length === 0 || since === undefined
+      ? { offsetMs: 0, marginMs: LOST_CREATE_CLOCK_SKEW_MS }
+      : await clockWindow(
+          client.transport.baseUrl,
+          options.measureClock ?? ((baseUrl) => measureServiceClock({ baseUrl })),
+          options.clockMarginMs ?? RECOVER_CLOCK_MARGIN_MS,
+          print,
+        );
+  // The client is the process-wide one of these settings (clientFor): the process exit closes it.
+  const decisions = await mapLimited(pending, 8, (op) => decide(client, op, since, window));
 
   const refusals = decisions.filter((d) => d.refusal !== undefined);
   if (refusals.length > 0)
@@ -113,14 +153,18 @@ export async function recover(options: RecoverOptions = {}): Promise<RecoveryRep
   let cancelledLock = false;
   if (apply) {
     if (backendDir === undefined || lockedAt !== undefined) {
-      cancelledLock = await cancelLock(stack);
+      cancelledLock = await pulumiStep(`cancel the stale lock of stack ${stackName}`, () =>
+        cancelLock(stack),
+      );
       if (cancelledLock) print(`cancelled the stale lock of stack ${stackName}`);
     }
     if (pending.length > 0 || (deployment.pending_operations ?? []).some((op) => op.type === "creating")) {
       const resources = decisions.flatMap((d): StateResource[] =>
         d.adopt ? [{ ...d.op, id: d.adopt.uid, outputs: d.adopt.outputs }] : [],
       );
-      await stack.importStack({ version: 3, deployment: withAdopted(deployment, resources) });
+      await pulumiStep(`import the repaired state into stack ${stackName}`, () =>
+        stack.importStack({ version: 3, deployment: withAdopted(deployment, resources) }),
+      );
     }
   } else if (lockedAt !== undefined) print(`would cancel the stale lock of stack ${stackName}`);
   print(
@@ -129,11 +173,35 @@ export async function recover(options: RecoverOptions = {}): Promise<RecoveryRep
   return { stack: stackName, adopted, toCreate, repairedFiles, cancelledLock, applied: apply };
 }
 
+// On the service's clock, a candidate must be created no earlier than the run's start plus the
+// smallest offset the measurement allows, minus the margin.
+interface Window {
+  offsetMs: number;
+  marginMs: number;
+}
+
+async function clockWindow(
+  baseUrl: string,
+  measure: (baseUrl: string) => Promise<ClockOffset | undefined>,
+  marginMs: number,
+  print: (line: string) => void,
+): Promise<Window> {
+  const offset = await measure(baseUrl).catch(() => undefined);
+  if (offset === undefined) {
+    print(
+      `the service's clock is unknown (its answers carry no Date header): allowing ${LOST_CREATE_CLOCK_SKEW_MS / 1000} s of clock skew`,
+    );
+    return { offsetMs: 0, marginMs: LOST_CREATE_CLOCK_SKEW_MS };
+  }
+  print(`${describeOffset(offset)}: adopting only what was created after the interrupted run began`);
+  return { offsetMs: offset.lowMs, marginMs };
+}
+
 async function decide(
   client: IrvClient,
   op: StateResource,
   since: number | undefined,
-  clockSkewMs: number,
+  window: Window,
 ): Promise<Decision> {
   const kind = RECOVER_KINDS[op.type];
   if (kind === undefined)
@@ -150,8 +218,8 @@ async function decide(
   const sent = {
     parentUid: kind.flatUids === true ? undefined : request.parentUid,
     body: request.body,
-    startedAt: since,
-    clockSkewMs,
+    startedAt: since + window.offsetMs,
+    clockSkewMs: window.marginMs,
   };
   const why = candidates.map((c) => ({
     uid: c.uid,

@@ -19,10 +19,12 @@ service whether it made the resource (by parent, name and the declared fields; a
 group, identity and role; a group invite by group, role, email and single use; an identity
 provider without its client secret), adopts those into the state and drops the rest, then prints
 what it adopted and what pulumi up will still create. Every resource kind of pulumi-irv is known.
-Also cancels the stale lock of a self-managed backend and deletes an empty .attrs file of a file
-backend (a kill while it was written; deleted even in a dry run, since no command can read the
-stack while it is there). Refuses, naming the resource, when a match is ambiguous: a resource of
-the same name created before the interrupted run began, or one whose fields differ. Uses the
+Also cancels the stale lock of a self-managed backend and deletes a broken (empty or unparsable)
+.attrs file of a file backend (a kill or a torn write while it was written; deleted even in a dry
+run, since no command can read the stack while it is there). Refuses, naming the resource, when a
+match is ambiguous: a resource of the same name created before the interrupted run began (on the
+service's clock, whose offset from ours is measured from the Date header of its answers), or one
+whose fields differ. Uses the
 pulumi CLI on PATH; credentials come from the stack's irv:* config, then the IRV_* environment
 variables.
 

@@ -1,4 +1,4 @@
-import type { RetryPolicy } from "../../sdk/index.js";
+import type { RateLimiterOptions, RetryPolicy } from "../../sdk/index.js";
 import { AdaptiveRateLimiter, ConfigurationError, DEFAULT_RETRY_POLICY } from "../../sdk/index.js";
 
 /**
@@ -111,14 +111,20 @@ export function requestLimitsOf(s: RequestLimitSettings): RequestLimits {
 }
 
 /**
- * The rate limiter the limits ask for: adaptive, under the explicit cap if there is one.
+ * The rate limiter the limits ask for: adaptive, under the explicit cap if there is one, its pause
+ * after a 429 capped like a retry's wait (`irv:retryMaxDelayMs`). `clock` injects time for tests.
  *
  * @example
  * new IrvClient({ baseUrl, auth, retry: limits.retry, rateLimiter: rateLimiterFor(limits) });
  */
-export function rateLimiterFor(limits: RequestLimits): AdaptiveRateLimiter {
+export function rateLimiterFor(
+  limits: RequestLimits,
+  clock: Pick<RateLimiterOptions, "now" | "sleep"> = {},
+): AdaptiveRateLimiter {
   return new AdaptiveRateLimiter({
+    ...clock,
     maxRequestsPerSecond: limits.maxRequestsPerSecond,
     maxThrottledMs: limits.maxThrottledMs,
+    maxPauseMs: limits.retry.maxDelayMs,
   });
 }

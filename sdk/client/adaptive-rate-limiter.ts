@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { ApiError } from "../errors/api-error.js";
 import { Code } from "../errors/codes.js";
+import { DEFAULT_RETRY_POLICY } from "../retry/index.js";
 
 /**
  * Options of {@link AdaptiveRateLimiter}.
@@ -24,6 +25,13 @@ export interface RateLimiterOptions {
    * attempts of the retry policy.
    */
   maxThrottledMs?: number | undefined;
+  /**
+   * The longest pause one RESOURCE_EXHAUSTED answer may impose on every request, in ms, whatever
+   * `RetryInfo`/`Retry-After` it asks for (default 10 s, the retry policy's `maxDelayMs`, which is
+   * `irv:retryMaxDelayMs` in the provider). The pause holds the whole client, so a server's
+   * `Retry-After: 999999` must not stall a provider process for days.
+   */
+  maxPauseMs?: number | undefined;
   /** Monotonic time in ms; `performance.now` by default. */
   now?: (() => number) | undefined;
   /** Sleep, injectable for unit tests. */
@@ -83,7 +91,7 @@ const MIN_CREDIT_S = 0.05;
  * A client-side rate limiter shared by every request of one client (so, in the provider, of one
  * provider process), that learns the rate the service allows. It starts unlimited (or at the
  * explicit cap); on a RESOURCE_EXHAUSTED (429) answer it pauses every request for the
- * `RetryInfo`/`Retry-After` the service gave, and paces requests at 90 % of the rate the service
+ * `RetryInfo`/`Retry-After` the service gave (at most `maxPauseMs`), and paces requests at 90 % of the rate the service
  * was accepting over the last second; then it climbs back over two seconds and probes upwards by 25 %
  * a second until the next refusal. Slots left unused while nobody asked may be spent later, up to
  * one second of the learned rate (halved by each refusal of a request sent on them; none under an
@@ -100,6 +108,7 @@ const MIN_CREDIT_S = 0.05;
 export class AdaptiveRateLimiter {
   private readonly cap: number;
   private readonly maxThrottledMs: number;
+  private readonly maxPauseMs: number;
   private readonly now: () => number;
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Rate measured when last cut (0: never cut, the rate is the cap). */
@@ -130,6 +139,10 @@ export class AdaptiveRateLimiter {
     }
     this.maxInFlight = maxInFlight;
     this.maxThrottledMs = options.maxThrottledMs ?? 600_000;
+    const maxPauseMs = options.maxPauseMs ?? DEFAULT_RETRY_POLICY.maxDelayMs;
+    if (!(maxPauseMs >= 0))
+      throw new RangeError(`maxPauseMs must be a number of at least 0, got ${maxPauseMs}`);
+    this.maxPauseMs = maxPauseMs;
     this.now = options.now ?? (() => performance.now());
     this.sleep = options.sleep ?? ((ms, signal) => sleep(ms, undefined, signal ? { signal } : {}));
   }
@@ -184,9 +197,10 @@ export class AdaptiveRateLimiter {
           return false;
         }
         this.throttled++;
-        this.onThrottled(now, sentAt, onCredit, error.retryAfterMs);
+        const pauseMs = Math.min(error.retryAfterMs ?? 0, this.maxPauseMs);
+        this.onThrottled(now, sentAt, onCredit, pauseMs);
         firstRefusal ??= now;
-        return now - firstRefusal + (error.retryAfterMs ?? 0) <= this.maxThrottledMs;
+        return now - firstRefusal + pauseMs <= this.maxThrottledMs;
       },
     };
   }
@@ -276,15 +290,8 @@ export class AdaptiveRateLimiter {
     return Math.max(MIN_RATE, (recent * 1000) / WINDOW_MS);
   }
 
-  private onThrottled(
-    now: number,
-    sentAt: number,
-    onCredit: boolean,
-    retryAfterMs: number | undefined,
-  ): void {
-    if (retryAfterMs !== undefined && retryAfterMs > 0) {
-      this.pausedUntil = Math.max(this.pausedUntil, now + retryAfterMs);
-    }
+  private onThrottled(now: number, sentAt: number, onCredit: boolean, pauseMs: number): void {
+    if (pauseMs > 0) this.pausedUntil = Math.max(this.pausedUntil, now + pauseMs);
     // Sent before the last cut: that cut already answered this overload.
     if (sentAt <= this.cutAt) return;
     if (onCredit) this.creditS = this.creditS / 2 < MIN_CREDIT_S ? 0 : this.creditS / 2;

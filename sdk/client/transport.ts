@@ -134,7 +134,10 @@ export class HttpTransport {
     this.baseUrl = opts.baseUrl.replace(/\/+$/, "");
     this.ownsDispatcher = !opts.dispatcher;
     this.dispatcher = opts.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connections: 16 });
-    this.rateLimiter = opts.rateLimiter ?? new AdaptiveRateLimiter();
+    // A server's Retry-After pauses the limiter no longer than it delays a retry.
+    this.rateLimiter =
+      opts.rateLimiter ??
+      new AdaptiveRateLimiter({ maxPauseMs: (opts.retry ?? DEFAULT_RETRY_POLICY).maxDelayMs });
   }
 
   /**

@@ -1,41 +1,25 @@
 import { z } from "zod";
+import { describePatternProblem } from "../patterns/index.js";
 import { OptionalString, OptionalTimestamp, optionalMessage, Timestamp, Uid } from "./common.js";
 import { ServicePrincipal, ServicePrincipalRead } from "./service-principal.js";
 
-// A pattern is an anchored regular expression (the whole value must match); one that does not
-// compile is refused on write with the field named.
-const compiles = (source: string): boolean => {
-  try {
-    new RegExp(`^(?:${source})$`, "u");
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 /**
- * An anchored regular expression (`^(?:…)$` is implied), refused when it does not compile.
+ * An anchored RE2 pattern (the whole value must match, as `^(?:…)$` would; Go regular expression
+ * syntax, as the service parses it), refused with RE2's reason and the character where it fails.
  *
  * @example
- * Pattern.safeParse("repo:acme/.*").success; // true
- * Pattern.safeParse("repo:(").success;        // false: does not compile
+ * Pattern.safeParse("(?i)repo:acme/.*").success; // true
+ * Pattern.safeParse("repo:(?=acme)").success;    // false: look-ahead is not RE2
  */
 export const Pattern = z
   .string()
   .min(1, { message: "must not be empty" })
   // The STS runs these on every exchange: a bound keeps a hostile pattern's cost bounded too.
   .max(1024, { message: "must be at most 1024 characters" })
-  .refine(compiles, { message: "is not a valid regular expression" });
-
-/**
- * Whether `value` matches an anchored pattern.
- *
- * @example
- * matchesPattern("repo:acme/.*", "repo:acme/app:ref:refs/heads/main"); // true
- */
-export function matchesPattern(pattern: string, value: string): boolean {
-  return new RegExp(`^(?:${pattern})$`, "u").test(value);
-}
+  .superRefine((source, ctx) => {
+    const problem = describePatternProblem(source);
+    if (problem !== undefined) ctx.addIssue({ code: "custom", message: problem, input: source });
+  });
 
 const oneOf = (
   ctx: z.RefinementCtx,
@@ -61,7 +45,7 @@ const nonEmpty = z.string().min(1, { message: "is required" });
  * Which workload tokens may assume an identity: the token's `iss` must equal `issuer` or match
  * `issuerPattern`, its `sub` likewise, and, when given, one of its `aud` values `audience` or
  * `audiencePattern` (otherwise the STS's own audience); `claims` must be carried with exactly these
- * (string) values and `claimPatterns` must match. Patterns are anchored regular expressions.
+ * (string) values and `claimPatterns` must match. Patterns are anchored RE2 patterns (`sdk/patterns`).
  *
  * @example
  * ClaimMatch.parse({ issuer: "https://token.actions.githubusercontent.com", subjectPattern: "repo:acme/.*" });

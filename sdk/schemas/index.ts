@@ -62,7 +62,6 @@ export {
   Identity as IdentitySchema,
   IdentityCreate as IdentityCreateSchema,
   MAX_STATIC_KEYS_LIFETIME_MS,
-  matchesPattern,
   Pattern,
   StaticKeys,
 } from "./identity.js";

@@ -8,7 +8,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 
 import { pendingCreates, startKillable } from "../support/interrupted-run.js";
-import { recoverStack } from "../support/ops-cli.js";
+import { recoverStack, runOpsCli } from "../support/ops-cli.js";
 import type { OrgTreeShape, OrgTreeStack } from "../support/org-tree.js";
 import { declared, inventory, useOrgTreeStack } from "../support/org-tree.js";
 
@@ -131,5 +131,64 @@ describe("pulumi-irv recover when a pending create's name was taken before the r
     expect(pendingCreates(await t.stack.exportState())).toEqual([urn]);
     expect(await t.stack.resources()).toEqual([]);
     await t.stack.run(["cancel", "--yes", "--stack", t.stack.stackName, "--non-interactive"]);
+  });
+});
+
+// Regression (issue 25 item 2): recover allowed 60 s of clock skew, so someone else's group with the
+// program's name and fields, made 2.7 s before the run, was adopted (exit 0). It now measures the
+// service's clock from the Date header of its answers and allows that offset plus half a second.
+describe("pulumi-irv recover measures the service's clock instead of allowing 60 s of skew", () => {
+  let offsetMs = 0;
+  const t = useOrgTreeStack(
+    { groups: 2, identities: 0, bindings: 0, prefix: "clocked" },
+    { clock: () => Date.now() + offsetMs },
+  );
+
+  it("refuses someone else's group made 2.7 s before the run, naming it", async () => {
+    offsetMs = -2_700;
+    const early = await t.irv.admin.groups.create(t.irv.emulator.orgUid, {
+      name: "clocked-g-000",
+      description: "group 0",
+    });
+    offsetMs = 0;
+    await killUpAfter(t, 1);
+    const urn = pendingCreates(await t.stack.exportState()).find((u) => u.endsWith("::clocked-g-000"));
+    expect(urn).toBeDefined();
+
+    const r = await recoverStack(t.stack, ["--apply"]);
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toMatch(/the service's clock is 0\.\d\d s (ahead of|behind) ours/);
+    expect(r.stderr).toContain(
+      `${urn}: ambiguous: ${early.uid} has its name but it was created at ${early.createTime}, before the interrupted run began`,
+    );
+    expect(r.stderr).toMatch(/nothing was changed/);
+    await t.stack.run(["cancel", "--yes", "--stack", t.stack.stackName, "--non-interactive"]);
+    await t.irv.admin.groups.delete(early.uid);
+  });
+
+  it("adopts what the run made when the service's clock is 30 s behind ours", async () => {
+    // The refused run above is repaired first (its group is gone now: nothing to adopt for it).
+    expect((await recoverStack(t.stack, ["--apply"])).exitCode).toBe(0);
+    offsetMs = -30_000;
+    await killUpAfter(t, 1);
+    const held = await heldUids(t);
+    const r = await recoverStack(t.stack, ["--apply"]);
+    expect(r.stderr).toBe("");
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toMatch(/the service's clock is (29|30)\.\d\d s behind ours/);
+    expect(await stateIds(t)).toEqual(held);
+    expect(pendingCreates(await t.stack.exportState())).toEqual([]);
+  });
+
+  // Regression (issue 25 item 2): recover printed the Automation API's raw error
+  // ("code: -2 | stdout: | stderr: Command failed with exit code 255: pulumi stack select …").
+  it("says what failed and what to do when the pulumi CLI refuses, in one message", async () => {
+    const r = await runOpsCli(["recover", "--stack", "no-such-stack", "--cwd", t.stack.projectDir], {
+      env: t.stack.env,
+    });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr.trim()).toBe(
+      "pulumi-irv recover: could not select stack no-such-stack: no stack named 'no-such-stack' found. What to do: check --stack (pulumi stack ls lists the stacks) and that you are logged in to the backend that holds it (pulumi whoami -v)",
+    );
   });
 });

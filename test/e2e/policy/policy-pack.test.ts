@@ -115,6 +115,33 @@ describe("the policy pack on pulumi preview", () => {
     ]);
   });
 
+  // Issue 25 item 5: the README said a stack check runs "only when no mandatory violation stopped
+  // the preview"; the engine runs stack policies after mandatory resource violations too (only a
+  // resource the provider refuses stops a preview earlier).
+  it("still runs the stack check when a mandatory resource violation fails the preview", async () => {
+    const stack = await createStack({
+      program: path.join(root, "examples", "owner-equivalent-role"),
+      config: irv.config,
+    });
+    stacks.push(stack);
+    const result = await stack.preview({
+      policyPacks: [PACK],
+      policyPackConfigs: [
+        packConfig({
+          "naming-convention": { enforcementLevel: "mandatory", identityPattern: "^svc-[a-z-]+$" },
+        }),
+      ],
+      allowFailure: true,
+    });
+    expect(result.exitCode).not.toBe(0);
+    expect(described(result.events)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^mandatory naming-convention deploy-ci: /),
+        expect.stringMatching(/^advisory no-broad-owner-binding deploy-ci-admins: /),
+      ]),
+    );
+  });
+
   it("lets a conforming org tree through without a violation", async () => {
     const spec = {
       groups: [

@@ -546,7 +546,9 @@ describe("identity variants", () => {
         name: "n",
         claimMatch: { issuer: "https://i", subjectPattern: "repo:(" },
       }),
-    ).toEqual(["claimMatch.subjectPattern: is not a valid regular expression"]);
+    ).toEqual([
+      "claimMatch.subjectPattern: is not a valid RE2 pattern: missing closing ) at the end (the service's patterns are Go regular expressions: no look-around or back-references)",
+    ]);
     expect(
       await refused("POST", at(), {
         name: "n",
@@ -560,7 +562,9 @@ describe("identity variants", () => {
         name: "n",
         claimMatch: { issuer: "https://i", subject: "s", claimPatterns: { ref: "[" } },
       }),
-    ).toEqual(["claimMatch.claimPatterns.ref: is not a valid regular expression"]);
+    ).toEqual([
+      "claimMatch.claimPatterns.ref: is not a valid RE2 pattern: missing closing ] at the end (the service's patterns are Go regular expressions: no look-around or back-references)",
+    ]);
     expect(
       await refused("POST", at(), {
         name: "n",

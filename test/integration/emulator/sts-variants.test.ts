@@ -73,6 +73,30 @@ describe("claimMatch", () => {
     expect(await codeOf(await token("xrepo:acme/app"), id.uid)).toBe(7);
   });
 
+  // Regression (issue 25 item 1): patterns were JavaScript regexes: `(?i)` was refused at create,
+  // and `(a+)+b` against a subject of a's backtracked exponentially inside the STS (ReDoS: the
+  // whole emulator stalled). RE2 answers in linear time; bench/patterns.ts measures it.
+  test("patterns are RE2: (?i) matches case-insensitively, a catastrophic pattern/subject pair is answered 7", async () => {
+    const token = (sub: string) => issuer.sign({ sub, aud: emu.authUrl });
+    const folded = await identity({
+      claimMatch: { issuer: issuer.url, subjectPattern: "(?i)repo:acme/app" },
+    });
+    expect(await codeOf(await token("REPO:Acme/App"), folded.uid)).toBe(0);
+    const hostile = await identity({ claimMatch: { issuer: issuer.url, subjectPattern: "(a+)+b" } });
+    const answers = [];
+    for (const n of [64, 4096]) answers.push(await codeOf(await token("a".repeat(n)), hostile.uid));
+    expect(answers).toEqual([7, 7]);
+    expect(
+      (
+        await emu.call<ErrorBody>("POST", `/iam/v2beta1/identities/${emu.orgUid}`, {
+          body: { name: `v${++seq}`, claimMatch: { issuer: issuer.url, subjectPattern: "repo:(?=acme)" } },
+        })
+      ).body.message,
+    ).toMatch(
+      /claimMatch\.subjectPattern: is not a valid RE2 pattern: invalid or unsupported Perl syntax at character 6/,
+    );
+  });
+
   test("an issuer pattern matches trusted issuers only; untrusted ones are never fetched (16)", async () => {
     const id = await identity({
       claimMatch: { issuerPattern: "http://127\\.0\\.0\\.1:\\d+", subject: "ci" },

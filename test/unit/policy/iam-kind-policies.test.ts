@@ -27,6 +27,29 @@ describe("identity-match-too-broad", () => {
     ]);
   });
 
+  // Regression (issue 25 item 1): the pack probed patterns with JavaScript's engine, where `(?i).*`
+  // does not compile, so it passed as narrow although the service (RE2) matches anything with it.
+  it("refuses (?i).* and friends, read with RE2 as the service reads them", async () => {
+    for (const pattern of ["(?i).*", "(?s).+", "(?U).*"])
+      expect(await check({ issuer: "https://i.example", subjectPattern: pattern })).toEqual([
+        expect.stringContaining(`claimMatch.subjectPattern ${JSON.stringify(pattern)} matches any value`),
+      ]);
+  });
+
+  it("reports a pattern the service refuses (look-around), naming the field and the character", async () => {
+    expect(
+      await check({
+        issuer: "https://i.example",
+        subject: "s",
+        claimPatterns: { ref: "refs/heads/(?!tmp).*" },
+      }),
+    ).toEqual([
+      expect.stringMatching(
+        /^The identity's claimMatch\.claimPatterns\.ref is not a valid RE2 pattern: invalid or unsupported Perl syntax at character 12 .*the service refuses it/,
+      ),
+    ]);
+  });
+
   it("refuses a GitHub Actions subject pattern that spans repositories", async () => {
     for (const subjectPattern of [
       "repo:acme/.*:ref:refs/heads/main",

@@ -85,6 +85,38 @@ describe("Identity check", () => {
     ]);
   });
 
+  // Regression (issue 25 item 1): patterns were JavaScript regexes, so preview accepted a look-ahead
+  // the service (Go's RE2) refuses, and refused `(?i)`, which it accepts.
+  it("refuses a look-ahead at preview, naming the field, RE2's reason and the character", async () => {
+    const r = await identity.check(
+      {},
+      { ...base, claimMatch: { issuer: "https://i.example", subjectPattern: "repo:acme/(?!evil).*" } },
+    );
+    expect(r.failures).toEqual([
+      {
+        property: "claimMatch.subjectPattern",
+        reason: expect.stringMatching(
+          /^identity claimMatch\.subjectPattern is not a valid RE2 pattern: invalid or unsupported Perl syntax at character 11 /,
+        ),
+      },
+    ]);
+  });
+
+  it("accepts RE2 syntax JavaScript lacks: (?i), \\pL, (?P<name>…)", async () => {
+    const r = await identity.check(
+      {},
+      {
+        ...base,
+        claimMatch: {
+          issuer: "https://i.example",
+          subjectPattern: "(?i)repo:acme/\\pL+:environment:(?P<env>staging|production)",
+          claimPatterns: { ref: "(?i)refs/heads/main" },
+        },
+      },
+    );
+    expect(r.failures).toEqual([]);
+  });
+
   it("accepts each variant alone, and a variant unknown during preview", async () => {
     for (const variant of [
       {

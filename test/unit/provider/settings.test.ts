@@ -1,11 +1,13 @@
 import { describe, expect, it } from "vitest";
 import {
   clientFor,
+  rateLimiterFor,
   requestLimitsOf,
   resolveSettings,
   timeoutMsOf,
   tokenSourceFor,
 } from "../../../provider/config/index.js";
+import { ApiError } from "../../../sdk/index.js";
 
 describe("resolveSettings", () => {
   it("prefers stack config over the environment", () => {
@@ -87,6 +89,31 @@ describe("requestLimitsOf (pacing and retry settings)", () => {
     ["irv:maxRateLimitWaitSeconds", "1e9", /irv:maxRateLimitWaitSeconds .* from 0 to 86400/],
   ])("refuses %s = %j, naming the key, the rule and the value", (key, value, message) => {
     expect(() => limits({ [key]: value })).toThrow(message);
+  });
+
+  // Regression (issue 25 item 3): the README promises irv:retryMaxDelayMs caps a server's
+  // Retry-After; the 503 path did, the limiter's pause after a 429 did not.
+  it("caps the limiter's pause after a 429 at irv:retryMaxDelayMs (Retry-After: 999999 waits 2 s)", async () => {
+    const clock = { t: 0 };
+    const limiter = rateLimiterFor(limits({ "irv:retryMaxDelayMs": "2000" }), {
+      now: () => clock.t,
+      sleep: async (ms) => {
+        clock.t += ms;
+      },
+    });
+    const refused = limiter.turn();
+    await refused.ready();
+    refused.answered(
+      ApiError.fromResponse({
+        method: "GET",
+        path: "/x",
+        httpStatus: 429,
+        body: JSON.stringify({ code: 8, message: "slow down", details: [] }),
+        retryAfterMs: 999_999_000,
+      }),
+    );
+    await limiter.turn().ready();
+    expect(clock.t).toBe(2000);
   });
 
   it("gives the client the retry policy and a limiter capped at maxRequestsPerSecond", () => {

@@ -189,6 +189,32 @@ describe("AdaptiveRateLimiter", () => {
     expect(turn.answered(refusal(1000))).toBe(false); // would pass 5 s
   });
 
+  // Regression (issue 25 item 3): one 429 with `Retry-After: 999999` paused every later request of
+  // the process for 11.5 days; the pause is capped like a retry's wait (maxPauseMs, 10 s default).
+  it("pauses every request no longer than maxPauseMs after a 429 asking for days (Retry-After: 999999)", async () => {
+    const c = fakeClock();
+    const refused = c.limiter.turn();
+    await refused.ready();
+    expect(refused.answered(refusal(999_999_000))).toBe(true);
+    const start = c.clock.t;
+    const later = c.limiter.turn();
+    await later.ready();
+    expect(c.clock.t - start).toBe(10_000);
+    const capped = fakeClock({ maxPauseMs: 1500 });
+    const first = capped.limiter.turn();
+    await first.ready();
+    first.answered(refusal(999_999_000));
+    await capped.limiter.turn().ready();
+    expect(capped.clock.t).toBe(1500);
+  });
+
+  it("counts the capped pause, not the asked one, against maxThrottledMs (the refused request is sent again)", async () => {
+    const c = fakeClock({ maxThrottledMs: 60_000 });
+    const turn = c.limiter.turn();
+    await turn.ready();
+    expect(turn.answered(refusal(999_999_000))).toBe(true);
+  });
+
   it("holds requests beyond maxInFlight until one in flight is answered", async () => {
     const limiter = new AdaptiveRateLimiter({ maxInFlight: 2 });
     const turns = [limiter.turn(), limiter.turn(), limiter.turn()];

@@ -1,0 +1,2 @@
+export type { CompiledPattern, PatternProblem } from "./re2-pattern.js";
+export { compilePattern, describePatternProblem, matchesPattern, patternProblem } from "./re2-pattern.js";
