@@ -1,23 +1,21 @@
-import { createRequire } from "node:module";
 import * as grpc from "@grpc/grpc-js";
-import type * as pluginPbTypes from "@pulumi/pulumi/proto/plugin_pb.js";
+// The generated stubs @pulumi/pulumi ships are CommonJS whose exports Node cannot list statically:
+// default imports (the whole `module.exports`), which the plugin's bundler also follows.
+import pluginPb from "@pulumi/pulumi/proto/plugin_pb.js";
 import type * as providerGrpcTypes from "@pulumi/pulumi/proto/provider_grpc_pb.js";
+import services from "@pulumi/pulumi/proto/provider_grpc_pb.js";
 import type * as providerPbTypes from "@pulumi/pulumi/proto/provider_pb.js";
-import type * as emptyPbTypes from "google-protobuf/google/protobuf/empty_pb.js";
-import type * as structPbTypes from "google-protobuf/google/protobuf/struct_pb.js";
+import pb from "@pulumi/pulumi/proto/provider_pb.js";
+import emptyPb from "google-protobuf/google/protobuf/empty_pb.js";
+import structPb from "google-protobuf/google/protobuf/struct_pb.js";
 import type { Props } from "../runtime/index.js";
 import type { NativeCheckFailure, NativeProvider } from "./native-provider.js";
 import { unwrapSecrets, wrapSecrets } from "./property-values.js";
 
-// The generated stubs @pulumi/pulumi ships are CommonJS whose exports a static import cannot see.
-const require = createRequire(import.meta.url);
-const pb = require("@pulumi/pulumi/proto/provider_pb.js") as typeof providerPbTypes;
-const services = require("@pulumi/pulumi/proto/provider_grpc_pb.js") as typeof providerGrpcTypes;
-const pluginPb = require("@pulumi/pulumi/proto/plugin_pb.js") as typeof pluginPbTypes;
-const { Struct } = require("google-protobuf/google/protobuf/struct_pb.js") as typeof structPbTypes;
-const { Empty } = require("google-protobuf/google/protobuf/empty_pb.js") as typeof emptyPbTypes;
+const { Struct } = structPb;
+const { Empty } = emptyPb;
 
-type Struct = structPbTypes.Struct;
+type Struct = structPb.Struct;
 type Server = providerGrpcTypes.IResourceProviderServer;
 
 /**
