@@ -1,0 +1,120 @@
+// The native plugin end to end on the real Pulumi YAML language host (built from the Go module
+// github.com/pulumi/pulumi-yaml, see docs/toolchain.md): the packaged plugin installed with
+// `pulumi plugin install resource irv <v> --file` into the stack's fresh PULUMI_HOME, a YAML
+// program against the emulator through preview, up, a one-field edit, refresh after drift, and
+// destroy, with the emulator's counters proving the API calls.
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildPlugin } from "../../../scripts/build-plugin.ts";
+import { ensureYamlLanguageHost } from "../../../scripts/pulumi-cli.ts";
+import type { TestStack } from "../harness/index.js";
+import { createStack, diagnostics, fixtureDir, pulumiBinDir, summary } from "../harness/index.js";
+import type { TestEmulator } from "../support/irv-emulator.js";
+import { resourceRoutes, startTestEmulator } from "../support/irv-emulator.js";
+
+const CLIENT_SECRET = "sso-client-secret-7d1f0c2e";
+
+describe("a Pulumi YAML program on pulumi-resource-irv", () => {
+  let irv: TestEmulator;
+  let stack: TestStack;
+  let outputs: Record<string, string>;
+
+  beforeAll(async () => {
+    const [plugin, yamlBin] = await Promise.all([
+      buildPlugin(),
+      ensureYamlLanguageHost({ cliBinDir: pulumiBinDir() }),
+    ]);
+    irv = await startTestEmulator();
+    stack = await createStack({
+      program: fixtureDir("yaml-program"),
+      config: {
+        ...irv.config,
+        ssoClientSecret: { value: CLIENT_SECRET, secret: true },
+      },
+      // The engine finds the YAML host on PATH; the plugin itself runs on the Node running the tests.
+      env: {
+        PATH: [yamlBin, pulumiBinDir(), path.dirname(process.execPath), process.env.PATH ?? ""].join(
+          path.delimiter,
+        ),
+      },
+    });
+    // The packaged plugin, as a user installs it: nothing in the project points at the repository.
+    await stack.run(["plugin", "install", "resource", "irv", plugin.version, "--file", plugin.tarball]);
+  });
+
+  afterAll(async () => {
+    await stack?.dispose();
+    await irv?.close();
+  });
+
+  it("previews every resource as a create and reads the role through the irv:iam:getRole invoke", async () => {
+    await irv.resetStats();
+    const preview = await stack.preview();
+    expect(diagnostics(preview.events, "error")).toEqual([]);
+    expect(summary(preview.events)?.resourceChanges).toMatchObject({ create: 6 });
+    // A preview calls no resource route: only the lookup reads the API.
+    expect(resourceRoutes((await irv.stats()).requests)).toEqual({});
+  });
+
+  it("creates them with one POST each, under the native type tokens, the name defaulting to the logical name", async () => {
+    await irv.resetStats();
+    const up = await stack.up();
+    outputs = up.outputs as Record<string, string>;
+    const stats = await irv.stats();
+    expect(stats.requests["POST /iam/v2beta1/groups/*"]).toBe(2);
+    expect(stats.requests["POST /iam/v2beta1/identities/*"]).toBe(1);
+    expect(stats.requests["POST /iam/v2beta1/roleBindings/*"]).toBe(1);
+    expect(stats.requests["POST /iam/v2beta1/identityProviders/*"]).toBe(1);
+    expect(await irv.admin.groups.get(outputs.platformUid ?? "")).toMatchObject({
+      name: "platform",
+      description: "Platform engineering",
+    });
+    expect(outputs.paymentsName).toBe("team-payments");
+    expect(outputs.bindingRole).toBe("viewer");
+    const types = (await stack.resources()).map((r) => r.type);
+    expect(types).toEqual(
+      expect.arrayContaining([
+        "irv:iam:Group",
+        "irv:iam:Identity",
+        "irv:iam:RoleBinding",
+        "irv:iam:IdentityProvider",
+      ]),
+    );
+  });
+
+  it("keeps the API token and the client secret out of the state, and stores no provider code", async () => {
+    const state = JSON.stringify(await stack.exportState());
+    expect(state).not.toContain(irv.emulator.adminToken);
+    expect(state).not.toContain(CLIENT_SECRET);
+    expect(state).not.toContain("__provider");
+    const withSecrets = JSON.stringify(await stack.exportState({ showSecrets: true }));
+    expect(withSecrets).toContain(CLIENT_SECRET);
+  });
+
+  it("previews a one-field edit as one update naming the field, and applies it with one PATCH", async () => {
+    await stack.setConfig({ platformDescription: "Platform team" });
+    const preview = await stack.preview({ args: ["--diff"] });
+    expect(summary(preview.events)?.resourceChanges).toMatchObject({ update: 1 });
+    expect(preview.stdout).toMatch(/~ description: "Platform engineering" => "Platform team"/);
+    await irv.resetStats();
+    await stack.up();
+    const stats = await irv.stats();
+    expect(resourceRoutes(stats.requests)).toEqual({ "PATCH /iam/v2beta1/groups/*": 1 });
+    expect(stats.updateMasks).toEqual({ description: 1 });
+  });
+
+  it("finds a change made outside Pulumi at refresh, and the next up puts the declared value back", async () => {
+    await irv.admin.groups.update(outputs.platformUid ?? "", { description: "changed by hand" });
+    await stack.refresh();
+    const preview = await stack.preview();
+    expect(summary(preview.events)?.resourceChanges).toMatchObject({ update: 1 });
+    await stack.up();
+    expect((await irv.admin.groups.get(outputs.platformUid ?? "")).description).toBe("Platform team");
+  });
+
+  it("destroys the tree children first, leaving nothing in the organization", async () => {
+    const destroy = await stack.destroy();
+    expect(diagnostics(destroy.events, "error")).toEqual([]);
+    expect(await irv.admin.groups.find(outputs.platformUid ?? "")).toBeUndefined();
+  });
+});
