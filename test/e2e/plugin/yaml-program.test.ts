@@ -112,9 +112,35 @@ describe("a Pulumi YAML program on pulumi-resource-irv", () => {
     expect((await irv.admin.groups.get(outputs.platformUid ?? "")).description).toBe("Platform team");
   });
 
+  it("adopts a group made through the API with `pulumi import irv:iam:Group`, writing its YAML", async () => {
+    const made = await irv.admin.groups.create(irv.emulator.orgUid, {
+      name: "made-by-hand",
+      description: "From the API",
+    });
+    await irv.resetStats();
+    const imported = await stack.run([
+      "import",
+      "irv:iam:Group",
+      "madeByHand",
+      made.uid,
+      "--yes",
+      "--protect=false",
+      "--stack",
+      stack.stackName,
+    ]);
+    // Reads only (the import's preview and the import itself), nothing created: the uid is the import id.
+    expect(Object.keys(resourceRoutes((await irv.stats()).requests))).toEqual(["GET /iam/v2beta1/groups/*"]);
+    expect(imported.stdout).toContain("type: irv:iam:Group");
+    expect(imported.stdout).toContain("name: made-by-hand");
+    expect(imported.stdout).toContain(`parentUid: ${irv.emulator.orgUid}`);
+    const adopted = (await stack.resources()).find((r) => r.urn.endsWith("::madeByHand"));
+    expect(adopted?.id).toBe(made.uid);
+  });
+
   it("destroys the tree children first, leaving nothing in the organization", async () => {
     const destroy = await stack.destroy();
     expect(diagnostics(destroy.events, "error")).toEqual([]);
     expect(await irv.admin.groups.find(outputs.platformUid ?? "")).toBeUndefined();
+    expect((await irv.admin.groups.list({ childrenOf: irv.emulator.orgUid })).items).toEqual([]);
   });
 });
