@@ -16,6 +16,7 @@ const CLIENT_SECRET = "sso-client-secret-7d1f0c2e";
 
 describe("a Pulumi YAML program on pulumi-resource-irv", () => {
   let irv: TestEmulator;
+  let second: TestEmulator;
   let stack: TestStack;
   let outputs: Record<string, string>;
 
@@ -24,12 +25,15 @@ describe("a Pulumi YAML program on pulumi-resource-irv", () => {
       buildPlugin(),
       ensureYamlLanguageHost({ cliBinDir: pulumiBinDir() }),
     ]);
-    irv = await startTestEmulator();
+    [irv, second] = await Promise.all([startTestEmulator(), startTestEmulator()]);
     stack = await createStack({
       program: fixtureDir("yaml-program"),
       config: {
         ...irv.config,
         ssoClientSecret: { value: CLIENT_SECRET, secret: true },
+        secondBaseUrl: second.emulator.baseUrl,
+        secondToken: { value: second.emulator.adminToken, secret: true },
+        secondOrgUid: second.emulator.orgUid,
       },
       // The engine finds the YAML host on PATH; the plugin itself runs on the Node running the tests.
       env: {
@@ -45,13 +49,14 @@ describe("a Pulumi YAML program on pulumi-resource-irv", () => {
   afterAll(async () => {
     await stack?.dispose();
     await irv?.close();
+    await second?.close();
   });
 
   it("previews every resource as a create and reads the role through the irv:iam:getRole invoke", async () => {
     await irv.resetStats();
     const preview = await stack.preview();
     expect(diagnostics(preview.events, "error")).toEqual([]);
-    expect(summary(preview.events)?.resourceChanges).toMatchObject({ create: 6 });
+    expect(summary(preview.events)?.resourceChanges).toMatchObject({ create: 8 });
     // A preview calls no resource route: only the lookup reads the API.
     expect(resourceRoutes((await irv.stats()).requests)).toEqual({});
   });
@@ -61,7 +66,7 @@ describe("a Pulumi YAML program on pulumi-resource-irv", () => {
     const up = await stack.up();
     outputs = up.outputs as Record<string, string>;
     const stats = await irv.stats();
-    expect(stats.requests["POST /iam/v2beta1/groups/*"]).toBe(2);
+    expect(stats.requests["POST /iam/v2beta1/groups/*"]).toBe(2); // the third is in the second emulator
     expect(stats.requests["POST /iam/v2beta1/identities/*"]).toBe(1);
     expect(stats.requests["POST /iam/v2beta1/roleBindings/*"]).toBe(1);
     expect(stats.requests["POST /iam/v2beta1/identityProviders/*"]).toBe(1);
@@ -82,9 +87,16 @@ describe("a Pulumi YAML program on pulumi-resource-irv", () => {
     );
   });
 
+  it("creates the group of an explicit provider (pulumi:providers:irv) in the second organization", async () => {
+    const partners = await second.admin.groups.get(outputs.partnersUid ?? "");
+    expect(partners).toMatchObject({ name: "partners", description: "In the second organization" });
+    expect(await irv.admin.groups.find(outputs.partnersUid ?? "")).toBeUndefined();
+  });
+
   it("keeps the API token and the client secret out of the state, and stores no provider code", async () => {
     const state = JSON.stringify(await stack.exportState());
     expect(state).not.toContain(irv.emulator.adminToken);
+    expect(state).not.toContain(second.emulator.adminToken);
     expect(state).not.toContain(CLIENT_SECRET);
     expect(state).not.toContain("__provider");
     const withSecrets = JSON.stringify(await stack.exportState({ showSecrets: true }));
@@ -142,5 +154,6 @@ describe("a Pulumi YAML program on pulumi-resource-irv", () => {
     expect(diagnostics(destroy.events, "error")).toEqual([]);
     expect(await irv.admin.groups.find(outputs.platformUid ?? "")).toBeUndefined();
     expect((await irv.admin.groups.list({ childrenOf: irv.emulator.orgUid })).items).toEqual([]);
+    expect((await second.admin.groups.list({ childrenOf: second.emulator.orgUid })).items).toEqual([]);
   });
 });
