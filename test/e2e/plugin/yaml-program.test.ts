@@ -56,7 +56,7 @@ describe("a Pulumi YAML program on pulumi-resource-irv", () => {
     await irv.resetStats();
     const preview = await stack.preview();
     expect(diagnostics(preview.events, "error")).toEqual([]);
-    expect(summary(preview.events)?.resourceChanges).toMatchObject({ create: 8 });
+    expect(summary(preview.events)?.resourceChanges).toMatchObject({ create: 12 });
     // A preview calls no resource route: only the lookup reads the API.
     expect(resourceRoutes((await irv.stats()).requests)).toEqual({});
   });
@@ -67,9 +67,13 @@ describe("a Pulumi YAML program on pulumi-resource-irv", () => {
     outputs = up.outputs as Record<string, string>;
     const stats = await irv.stats();
     expect(stats.requests["POST /iam/v2beta1/groups/*"]).toBe(2); // the third is in the second emulator
-    expect(stats.requests["POST /iam/v2beta1/identities/*"]).toBe(1);
     expect(stats.requests["POST /iam/v2beta1/roleBindings/*"]).toBe(1);
     expect(stats.requests["POST /iam/v2beta1/identityProviders/*"]).toBe(1);
+    expect(stats.requests["POST /iam/v2beta1/identities/*"]).toBe(2);
+    expect(stats.requests["POST /iam/v2beta1/roles/*"]).toBe(1);
+    expect(stats.requests["POST /iam/v2beta1/groupInvites/*"]).toBe(1);
+    expect(stats.requests["POST /iam/v2beta1/accountAssociations/*"]).toBe(1);
+    expect(outputs.deployerName).toBe("deployer");
     expect(await irv.admin.groups.get(outputs.platformUid ?? "")).toMatchObject({
       name: "platform",
       description: "Platform engineering",
@@ -93,8 +97,15 @@ describe("a Pulumi YAML program on pulumi-resource-irv", () => {
     expect(await irv.admin.groups.find(outputs.partnersUid ?? "")).toBeUndefined();
   });
 
-  it("keeps the API token and the client secret out of the state, and stores no provider code", async () => {
+  it("keeps the API tokens, the client secret and the invite code out of the state, and stores no provider code", async () => {
+    const decrypted = await stack.exportState({ showSecrets: true });
+    const invite = decrypted.deployment.resources?.find((r) => r.type === "irv:iam:GroupInvite");
+    // Decrypted, a secret is still marked as one: the code is stored as a secret, not as a string.
+    const stored = (invite?.outputs as Record<string, { plaintext?: string }> | undefined)?.code;
+    expect(stored?.plaintext).toEqual(expect.any(String));
+    const code = JSON.parse(stored?.plaintext ?? "null") as string;
     const state = JSON.stringify(await stack.exportState());
+    expect(state).not.toContain(code);
     expect(state).not.toContain(irv.emulator.adminToken);
     expect(state).not.toContain(second.emulator.adminToken);
     expect(state).not.toContain(CLIENT_SECRET);
