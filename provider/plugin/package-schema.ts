@@ -69,8 +69,8 @@ export function packageSchema(version: string, docs: SchemaDocs) {
     const token = resourceToken(type);
     const doc = docs.resources[type] ?? { properties: {} };
     const convert = converter(token, kind, types);
-    const inputs = jsonSchemaOf(kind.inputs, "input");
-    const outputs = jsonSchemaOf(kind.outputs, "output");
+    const inputs = jsonSchemaOf(kind.inputs);
+    const outputs = outputSchemaOf(kind.outputs);
     const inputProperties: Record<string, SchemaProperty> = {};
     for (const [key, s] of Object.entries(inputs.properties ?? {}))
       inputProperties[key] = withDoc(convert(s, [key]), doc.properties[key], {
@@ -142,18 +142,35 @@ interface JsonSchema {
   required?: string[];
   items?: JsonSchema;
   additionalProperties?: JsonSchema | boolean;
+  anyOf?: JsonSchema[];
   description?: string;
 }
 
-function jsonSchemaOf(schema: z.ZodType, io: "input" | "output"): JsonSchema {
+function jsonSchemaOf(schema: z.ZodType, io: "input" | "output" = "input"): JsonSchema {
   // Refinements (uid rules, "exactly one variant") are the plugin's check; the schema keeps the shape.
   return z.toJSONSchema(schema, { io, unrepresentable: "any" }) as JsonSchema;
+}
+
+// The outputs as the state holds them (a default fills `verified`, so it is always there), except
+// where a reader's transform (`null` read as absent) has no JSON Schema on its output side: there
+// what it accepts is what the state holds.
+function outputSchemaOf(schema: z.ZodType): JsonSchema {
+  const read = jsonSchemaOf(schema, "output");
+  const accepted = jsonSchemaOf(schema, "input");
+  const properties: Record<string, JsonSchema> = {};
+  for (const [key, s] of Object.entries(read.properties ?? {}))
+    properties[key] = Object.keys(s).length === 0 ? (accepted.properties?.[key] ?? s) : s;
+  return { ...read, properties };
 }
 
 // Nested objects become named types `irv:<module>:<Type><Path>` (Pulumi has no inline object types).
 function converter(token: string, kind: AnyKind, types: Record<string, SchemaObject & { type: "object" }>) {
   const secrets = new Set(kind.secrets ?? []);
   const convert = (s: JsonSchema, path: string[]): SchemaProperty => {
+    // `null` is how the service writes an unset value, which the readers take as absent.
+    const nonNull = s.anyOf?.filter((a) => a.type !== "null");
+    if (nonNull?.length === 1 && nonNull[0])
+      return convert({ ...nonNull[0], ...(s.description ? { description: s.description } : {}) }, path);
     const secret = secrets.has(path.join(".")) ? { secret: true } : {};
     switch (s.type) {
       case "string":
