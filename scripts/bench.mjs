@@ -8,6 +8,7 @@
 //   provider-start  bench/provider-start.ts    module loading and plugin start
 //   import-org      bench/import-org.ts        import-org of 2 000 objects and the first up of its program
 //   emulator        `npm run bench:emulator` if defined, else bench/emulator-*.ts (output kept as is)
+//   native-plugin   bench/native-plugin.ts     the native plugin (YAML) vs the dynamic providers (only when named)
 //   scale           bench/scale.ts             3,000 resources, latency, rate limit (only when named:
 //                                              about 25 minutes)
 //
@@ -32,6 +33,7 @@ const OURS = [
   { name: "provider-start", file: "provider-start.ts", result: "provider-start" },
   { name: "scale", file: "scale.ts", result: "scale", onlyWhenNamed: true },
   { name: "import-org", file: "import-org.ts", result: "import-org", onlyWhenNamed: true },
+  { name: "native-plugin", file: "native-plugin.ts", result: "native-plugin", onlyWhenNamed: true },
 ];
 const emulatorBenches = readdirSync(path.join(root, "bench"))
   .filter((f) => /^emulator-.*\.(ts|mjs|js)$/.test(f))

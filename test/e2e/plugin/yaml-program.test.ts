@@ -3,14 +3,12 @@
 // `pulumi plugin install resource irv <v> --file` into the stack's fresh PULUMI_HOME, a YAML
 // program against the emulator through preview, up, a one-field edit, refresh after drift, and
 // destroy, with the emulator's counters proving the API calls.
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildPlugin } from "../../../scripts/build-plugin.ts";
-import { ensureYamlLanguageHost } from "../../../scripts/pulumi-cli.ts";
 import type { TestStack } from "../harness/index.js";
 import { createStack, diagnostics, fixtureDir, pulumiBinDir, summary } from "../harness/index.js";
 import type { TestEmulator } from "../support/irv-emulator.js";
 import { resourceRoutes, startTestEmulator } from "../support/irv-emulator.js";
+import { prepareNativePlugin } from "../support/native-plugin.js";
 
 const CLIENT_SECRET = "sso-client-secret-7d1f0c2e";
 
@@ -21,10 +19,7 @@ describe("a Pulumi YAML program on pulumi-resource-irv", () => {
   let outputs: Record<string, string>;
 
   beforeAll(async () => {
-    const [plugin, yamlBin] = await Promise.all([
-      buildPlugin(),
-      ensureYamlLanguageHost({ cliBinDir: pulumiBinDir() }),
-    ]);
+    const plugin = await prepareNativePlugin(pulumiBinDir());
     [irv, second] = await Promise.all([startTestEmulator(), startTestEmulator()]);
     stack = await createStack({
       program: fixtureDir("yaml-program"),
@@ -35,15 +30,10 @@ describe("a Pulumi YAML program on pulumi-resource-irv", () => {
         secondToken: { value: second.emulator.adminToken, secret: true },
         secondOrgUid: second.emulator.orgUid,
       },
-      // The engine finds the YAML host on PATH; the plugin itself runs on the Node running the tests.
-      env: {
-        PATH: [yamlBin, pulumiBinDir(), path.dirname(process.execPath), process.env.PATH ?? ""].join(
-          path.delimiter,
-        ),
-      },
+      env: plugin.env,
     });
     // The packaged plugin, as a user installs it: nothing in the project points at the repository.
-    await stack.run(["plugin", "install", "resource", "irv", plugin.version, "--file", plugin.tarball]);
+    await plugin.install(stack);
   });
 
   afterAll(async () => {
