@@ -198,9 +198,7 @@ async function main(): Promise<void> {
   const ratio = state.native / state.dynamic;
   const goalsMet = totals.native <= totals.dynamic && ratio <= 0.5;
   const markdown = [
-    "## Native plugin vs dynamic providers",
-    "",
-    `_Run ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC; ${ROUNDS} round(s); goals **${goalsMet ? "met" : "not all met"}**._`,
+    "## 7. Native plugin vs dynamic providers",
     "",
     `${RESOURCES} resources (${SIZE} groups in a tree of fan-out 4, ${SIZE} identities, ${SIZE} role bindings): a Pulumi YAML`,
     "program on pulumi-resource-irv (installed from its tarball) versus test/e2e/fixtures/org-tree-program on the dynamic",

@@ -18,7 +18,12 @@ import { build } from "rolldown";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
-/** What {@link buildPlugin} made. */
+/**
+ * What {@link buildPlugin} made.
+ *
+ * @example
+ * const { tarball }: BuiltPlugin = await buildPlugin();
+ */
 export interface BuiltPlugin {
   /** Directory holding the executable, the bundle and schema.json: a project's `plugins: providers: [{ path }]`. */
   dir: string;

@@ -14,6 +14,8 @@ export type { NativeCheckFailure, NativeDiff, PropertyChange } from "./native-pr
 export { NativeProvider } from "./native-provider.js";
 export type { SchemaDocs, SchemaObject, SchemaProperty, SchemaType } from "./package-schema.js";
 export { packageSchema } from "./package-schema.js";
+export type { Unwrapped } from "./property-values.js";
+export { isSecretValue, unwrapSecrets, wrapSecrets } from "./property-values.js";
 export type { RunningPlugin } from "./serve.js";
 export { serve } from "./serve.js";
 export {

@@ -3,8 +3,7 @@ import type { IrvSettings } from "../config/index.js";
 import { clientFor, explainFailure, resolveSettings, SETTINGS } from "../config/index.js";
 import { dataSourceTable } from "../data-sources/index.js";
 import type { AnyKind, Props } from "../runtime/index.js";
-import { diffInputs, KIND_DEFINITIONS, makeProvider } from "../runtime/index.js";
-import { UNKNOWN } from "../runtime/unknown.js";
+import { diffInputs, KIND_DEFINITIONS, makeProvider, UNKNOWN } from "../runtime/index.js";
 import type { StubType } from "../stub/index.js";
 import { functionToken, PACKAGE, typeOfToken } from "./type-tokens.js";
 
@@ -32,7 +31,12 @@ export interface NativeDiff {
   detailed: Record<string, PropertyChange>;
 }
 
-/** A check failure: the property and why, in the user's terms. */
+/**
+ * A check failure: the property and why, in the user's terms.
+ *
+ * @example
+ * const f: NativeCheckFailure = { property: "name", reason: "group name must match …" };
+ */
 export interface NativeCheckFailure {
   property: string;
   reason: string;

@@ -30,7 +30,12 @@ export type SchemaProperty = SchemaType & {
   replaceOnChanges?: boolean;
 };
 
-/** An object type of the package schema: properties, required ones. */
+/**
+ * An object type of the package schema: properties, required ones.
+ *
+ * @example
+ * const args: SchemaObject = { properties: { name: { type: "string" } }, required: ["name"] };
+ */
 export interface SchemaObject {
   description?: string;
   properties: Record<string, SchemaProperty>;

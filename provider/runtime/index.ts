@@ -30,3 +30,4 @@ export {
   roleKind,
 } from "./kinds/index.js";
 export { serializedProvider } from "./serialized-provider.js";
+export { isUnknownAt, UNKNOWN } from "./unknown.js";

@@ -5,7 +5,12 @@ import { buildPlugin } from "../../../scripts/build-plugin.ts";
 import { ensureYamlLanguageHost } from "../../../scripts/pulumi-cli.ts";
 import type { TestStack } from "../harness/index.js";
 
-/** What a stack needs to run a YAML program on the packaged plugin. */
+/**
+ * What a stack needs to run a YAML program on the packaged plugin.
+ *
+ * @example
+ * const { env, install }: NativePlugin = await prepareNativePlugin(binDir);
+ */
 export interface NativePlugin {
   version: string;
   tarball: string;

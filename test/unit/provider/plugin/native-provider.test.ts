@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { NativeProvider } from "../../../../provider/plugin/index.js";
-import { isSecretValue, unwrapSecrets, wrapSecrets } from "../../../../provider/plugin/property-values.js";
-import { UNKNOWN } from "../../../../provider/runtime/unknown.js";
+import {
+  isSecretValue,
+  NativeProvider,
+  unwrapSecrets,
+  wrapSecrets,
+} from "../../../../provider/plugin/index.js";
+import { UNKNOWN } from "../../../../provider/runtime/index.js";
 
 const ORG = "0123456789abcdef0123456789abcdef01234567";
 const GROUP = `${ORG}/0123456789abcdef`;
