@@ -3,7 +3,11 @@
 // `pulumi plugin install resource irv <v> --file` into the stack's fresh PULUMI_HOME, a YAML
 // program against the emulator through preview, up, a one-field edit, refresh after drift, and
 // destroy, with the emulator's counters proving the API calls.
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { importOrg } from "../../../provider/cli/import-org.js";
 import type { TestStack } from "../harness/index.js";
 import { createStack, diagnostics, fixtureDir, pulumiBinDir, summary } from "../harness/index.js";
 import type { TestEmulator } from "../support/irv-emulator.js";
@@ -150,11 +154,46 @@ describe("a Pulumi YAML program on pulumi-resource-irv", () => {
     expect(adopted?.id).toBe(made.uid);
   });
 
-  it("destroys the tree children first, leaving nothing in the organization", async () => {
+  it("adopts a whole subtree with import-org --format pulumi-import and `pulumi import --file`", async () => {
+    const tree = await irv.admin.groups.create(irv.emulator.orgUid, { name: "legacy" });
+    const child = await irv.admin.groups.create(tree.uid, { name: "legacy-team" });
+    const out = mkdtempSync(path.join(os.tmpdir(), "irv-import-file-"));
+    try {
+      await importOrg({
+        root: tree.uid,
+        out,
+        format: "pulumi-import",
+        client: irv.admin,
+        progress: () => {},
+      });
+      await irv.resetStats();
+      const imported = await stack.run([
+        "import",
+        "--file",
+        path.join(out, "import.json"),
+        "--yes",
+        "--protect=false",
+        "--stack",
+        stack.stackName,
+      ]);
+      expect(imported.stdout).toContain("name: legacy-team");
+      expect(Object.keys(resourceRoutes((await irv.stats()).requests))).toEqual([
+        "GET /iam/v2beta1/groups/*",
+      ]);
+      const ids = (await stack.resources()).map((r) => r.id);
+      expect(ids).toEqual(expect.arrayContaining([child.uid]));
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+
+  it("destroys the tree children first, leaving only what it never managed", async () => {
     const destroy = await stack.destroy();
     expect(diagnostics(destroy.events, "error")).toEqual([]);
     expect(await irv.admin.groups.find(outputs.platformUid ?? "")).toBeUndefined();
-    expect((await irv.admin.groups.list({ childrenOf: irv.emulator.orgUid })).items).toEqual([]);
+    // Only the root of the imported subtree is left: import-org adopts what is below a root, not the root.
+    const left = (await irv.admin.groups.list({ childrenOf: irv.emulator.orgUid })).items.map((g) => g.name);
+    expect(left).toEqual(["legacy"]);
     expect((await second.admin.groups.list({ childrenOf: second.emulator.orgUid })).items).toEqual([]);
   });
 });
