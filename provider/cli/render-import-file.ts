@@ -33,7 +33,7 @@ export function renderImportFile(objects: readonly OrgObject[]): {
   const names = logicalNames(adopted);
   const resources = adopted.map((o) => {
     if (!isStubType(o.className)) throw new Error(`pulumi-irv: no resource type ${o.className}`);
-    return { type: resourceToken(o.className), name: names.get(o.uid) ?? o.baseName, id: o.uid };
+    return { type: resourceToken(o.className), name: names.get(o) ?? o.baseName, id: o.uid };
   });
   return { files: { "import.json": `${JSON.stringify({ resources }, null, 2)}\n` }, skipped };
 }

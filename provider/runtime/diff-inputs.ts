@@ -28,8 +28,14 @@ export function diffInputs(
   return { changed, replaces: changed.filter((k) => kind.replaceKeys.includes(k)) };
 }
 
-// A value the service filled in is no change while the new inputs still leave it out.
-function unlessSet(paths: readonly string[] = [], state: Props, news: Props): Props {
+/**
+ * The state without the values the service filled in (`defaultedByServer`) that the new inputs
+ * still leave out: those are no change, to a diff or to an update's mask.
+ *
+ * @example
+ * unlessSet(["staticKeys.expirationTime"], state, news);
+ */
+export function unlessSet(paths: readonly string[] = [], state: Props, news: Props): Props {
   const unset = paths.filter((p) => valueAt(news, p.split(".")) === undefined);
   if (unset.length === 0) return state;
   const out = structuredClone(state);

@@ -1,7 +1,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { IrvClient } from "../../sdk/index.js";
 import { computeUpdate, deepEqual } from "../../sdk/index.js";
-import { diffInputs } from "./diff-inputs.js";
+import { diffInputs, unlessSet } from "./diff-inputs.js";
 import { reportedOnce } from "./host-echo.js";
 import type { KindDefinition, Props } from "./kind-definition.js";
 import { setAt, valueAt } from "./props-path.js";

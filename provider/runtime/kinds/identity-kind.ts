@@ -84,7 +84,7 @@ export const identityKind = defineKind({
   mutableKeys: ["name", "description", ...IDENTITY_VARIANTS],
   // Left out, the service sets it to creation + 365 days: not a change of the program's.
   defaultedByServer: ["staticKeys.expirationTime"],
-  outputs: IdentitySchema.pick({ uid: true, lastSeenTime: true, createTime: true, updateTime: true }),
+  outputs: IdentitySchema.in.pick({ uid: true, lastSeenTime: true, createTime: true, updateTime: true }),
   create: (client, i) =>
     client.identities.create(
       i.groupUid,
