@@ -18,6 +18,35 @@ export const TYPE = {
 } as const;
 
 /**
+ * The type tokens of the same resources through the native plugin `pulumi-resource-irv` (programs
+ * in YAML, Python, Go, …). Repeated from the provider like {@link TYPE}; a unit test keeps them equal.
+ *
+ * @example
+ * NATIVE_TYPE.Group; // "irv:iam:Group"
+ */
+export const NATIVE_TYPE = {
+  Group: "irv:iam:Group",
+  Identity: "irv:iam:Identity",
+  RoleBinding: "irv:iam:RoleBinding",
+  Role: "irv:iam:Role",
+  IdentityProvider: "irv:iam:IdentityProvider",
+  GroupInvite: "irv:iam:GroupInvite",
+  AccountAssociations: "irv:iam:AccountAssociations",
+} as const satisfies Record<keyof typeof TYPE, string>;
+
+/**
+ * Whether a resource's type token is the given kind, through either front end (the dynamic
+ * providers' `pulumi-nodejs:dynamic/irv:<Kind>` or the plugin's `irv:<module>:<Kind>`): every policy
+ * matches both, so a stack moved to the plugin keeps its checks.
+ *
+ * @example
+ * if (!isType(args.type, "Group")) return;
+ */
+export function isType(token: string, kind: keyof typeof TYPE): boolean {
+  return token === TYPE[kind] || token === NATIVE_TYPE[kind];
+}
+
+/**
  * The group name rule of the API, repeated here because a policy pack depends on nothing of ours
  * (a unit test checks it equals the sdk's).
  *

@@ -9,6 +9,7 @@
 //   import-org      bench/import-org.ts        import-org of 2 000 objects and the first up of its program
 //   patterns        bench/patterns.ts          a catastrophic identity pattern: JavaScript RegExp vs RE2, the STS
 //   emulator        `npm run bench:emulator` if defined, else bench/emulator-*.ts (output kept as is)
+//   native-plugin   bench/native-plugin.ts     the native plugin (YAML) vs the dynamic providers (only when named)
 //   scale           bench/scale.ts             3,000 resources, latency, rate limit (only when named:
 //                                              about 25 minutes)
 //
@@ -37,6 +38,7 @@ const OURS = [
   { name: "scale", file: "scale.ts", result: "scale", onlyWhenNamed: true },
   { name: "import-org", file: "import-org.ts", result: "import-org", onlyWhenNamed: true },
   { name: "patterns", file: "patterns.ts", result: "patterns" },
+  { name: "native-plugin", file: "native-plugin.ts", result: "native-plugin", onlyWhenNamed: true },
 ];
 const emulatorBenches = readdirSync(path.join(root, "bench"))
   .filter((f) => /^emulator-.*\.(ts|mjs|js)$/.test(f))

@@ -4,6 +4,7 @@
 //
 //   node scripts/pulumi-cli.ts            # prints the bin dir (progress goes to stderr)
 //   node scripts/pulumi-cli.ts --json     # prints {"binDir","root","version","source"}
+//   node scripts/pulumi-cli.ts --yaml     # prints the dir of pulumi-language-yaml (built once from Go modules)
 //
 // Run with Node >= 22.18 (type stripping; the repository's `node` devDependency is Node 24). Imports only
 // Node built-ins so that plain `node` can run it. See docs/toolchain.md for the why.
@@ -129,6 +130,52 @@ export async function ensurePulumiCli(options: EnsurePulumiCliOptions = {}): Pro
   installShims(entry, { languageHost: true, dynamicProvider: true });
   const binDir = path.join(entry, "bin");
   return { binDir, root: entry, version: PULUMI_VERSION, source };
+}
+
+/** The pulumi-yaml release whose language host (`pulumi-language-yaml`) runs the YAML programs. */
+export const PULUMI_YAML_VERSION = "1.25.0";
+const YAML_MODULE = "github.com/pulumi/pulumi-yaml";
+const YAML_HOST = "pulumi-language-yaml";
+
+/**
+ * Finds or builds Pulumi's YAML language host and returns the directory holding it (to put on the
+ * engine's PATH): beside the CLI in `cliBinDir` (an installed Pulumi ships it), on PATH, the cached
+ * build `…/pulumi-irv/pulumi-language-yaml-v1.25.0/bin`, or a fresh build of the Go module
+ * `github.com/pulumi/pulumi-yaml` (a minute or two with warm Go caches), made like the CLI's.
+ * @example
+ * const yamlBin = await ensureYamlLanguageHost({ cliBinDir: binDir });
+ */
+export async function ensureYamlLanguageHost(
+  options: EnsurePulumiCliOptions & { cliBinDir?: string } = {},
+): Promise<string> {
+  const env = options.env ?? process.env;
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  if (options.cliBinDir !== undefined && isExecutable(path.join(options.cliBinDir, YAML_HOST)))
+    return options.cliBinDir;
+  const onPath = findOnPath(YAML_HOST, env.PATH ?? "");
+  if (onPath !== undefined) return path.dirname(onPath);
+  const entry = path.join(cacheRoot(env), `${YAML_HOST}-v${PULUMI_YAML_VERSION}`);
+  const exe = path.join(entry, "bin", YAML_HOST);
+  if (!isExecutable(exe))
+    await withLock(`${entry}.lock`, log, async () => {
+      if (isExecutable(exe)) return;
+      await goBuild(
+        entry,
+        {
+          what: `${YAML_HOST} v${PULUMI_YAML_VERSION}`,
+          // pulumi-yaml's go.mod has no replaces: its own requirements resolve as they are.
+          goMod: `require ${YAML_MODULE} v${PULUMI_YAML_VERSION}`,
+          get: `${YAML_MODULE}/cmd/${YAML_HOST}@v${PULUMI_YAML_VERSION}`,
+          pkg: `${YAML_MODULE}/cmd/${YAML_HOST}`,
+          ldflags: `-X ${YAML_MODULE}/pkg/version.Version=v${PULUMI_YAML_VERSION}`,
+          binary: YAML_HOST,
+          check: (built) => (isExecutable(built) ? undefined : `pulumi-irv: go build made no ${built}`),
+        },
+        env,
+        log,
+      );
+    });
+  return path.join(entry, "bin");
 }
 
 /** Options for {@link pulumiEnv}. */
@@ -375,11 +422,60 @@ const INSTALL_HELP = [
   "script can build it, or set IRV_PULUMI_BIN to a directory holding `pulumi`.",
 ].join("\n");
 
+/** One executable built from a Go module (the CLI, the YAML language host). */
+interface GoBuildSpec {
+  /** For messages, e.g. `Pulumi CLI v3.259.0`. */
+  what: string;
+  /** Requirements and replaces of the throw-away module that builds it. */
+  goMod: string;
+  /** The package and version `go get` resolves, e.g. `…/cmd/pulumi@v3.259.0`. */
+  get: string;
+  /** The package `go build` compiles, and its `-ldflags`. */
+  pkg: string;
+  ldflags: string;
+  /** The executable's name in `<entry>/bin`. */
+  binary: string;
+  /** Undefined when the built executable is right, else why not. */
+  check(exe: string): string | undefined;
+}
+
 /**
  * Builds the CLI from the Go module proxy into a temporary directory next to the cache entry, then
  * renames it into place: a killed build leaves only a `.build-*` directory, never a half cache entry.
  */
 async function buildCli(entry: string, env: NodeJS.ProcessEnv, log: (line: string) => void): Promise<void> {
+  await goBuild(
+    entry,
+    {
+      what: `Pulumi CLI v${PULUMI_VERSION}`,
+      goMod: [
+        `require (\n\t${PKG_MODULE} v${PULUMI_VERSION}\n\t${SDK_MODULE} v${PULUMI_VERSION}\n)`,
+        "",
+        `replace ${CLIPBOARD_REPLACE}`,
+      ].join("\n"),
+      get: `${PKG_MODULE}/cmd/pulumi@v${PULUMI_VERSION}`,
+      pkg: `${PKG_MODULE}/cmd/pulumi`,
+      ldflags: `-X ${SDK_MODULE}/go/common/version.Version=v${PULUMI_VERSION}`,
+      binary: "pulumi",
+      check: (exe) => {
+        const built = cliVersion(exe);
+        return built === PULUMI_VERSION
+          ? undefined
+          : `pulumi-irv: the freshly built CLI reports version ${built ?? "nothing"}, not ${PULUMI_VERSION}.`;
+      },
+    },
+    env,
+    log,
+  );
+}
+
+/** Builds one {@link GoBuildSpec} into `entry/bin` (temporary directory, then rename). */
+async function goBuild(
+  entry: string,
+  spec: GoBuildSpec,
+  env: NodeJS.ProcessEnv,
+  log: (line: string) => void,
+): Promise<void> {
   const go = findOnPath("go", env.PATH ?? "");
   if (go === undefined) throw new Error(INSTALL_HELP);
 
@@ -393,16 +489,7 @@ async function buildCli(entry: string, env: NodeJS.ProcessEnv, log: (line: strin
     mkdirSync(path.join(out, "bin"), { recursive: true });
     writeFileSync(
       path.join(mod, "go.mod"),
-      [
-        "module pulumi-irv-cli-build",
-        "",
-        "go 1.25",
-        "",
-        `require (\n\t${PKG_MODULE} v${PULUMI_VERSION}\n\t${SDK_MODULE} v${PULUMI_VERSION}\n)`,
-        "",
-        `replace ${CLIPBOARD_REPLACE}`,
-        "",
-      ].join("\n"),
+      ["module pulumi-irv-cli-build", "", "go 1.25", "", spec.goMod, ""].join("\n"),
     );
     const goEnv: NodeJS.ProcessEnv = {
       ...env,
@@ -410,31 +497,22 @@ async function buildCli(entry: string, env: NodeJS.ProcessEnv, log: (line: strin
       GOFLAGS: `${env.GOFLAGS ?? ""} -buildvcs=false -mod=mod`.trim(),
     };
     const started = Date.now();
-    log(
-      `pulumi-irv: building Pulumi CLI v${PULUMI_VERSION} from Go modules with ${go} (takes minutes the first time)…`,
-    );
-    await runLogged(go, ["get", `${PKG_MODULE}/cmd/pulumi@v${PULUMI_VERSION}`], mod, goEnv, log, started);
-    const ldflags = `-X ${SDK_MODULE}/go/common/version.Version=v${PULUMI_VERSION}`;
-    const target = path.join(out, "bin", "pulumi");
+    log(`pulumi-irv: building ${spec.what} from Go modules with ${go} (takes minutes the first time)…`);
+    await runLogged(go, ["get", spec.get], mod, goEnv, log, started);
+    const target = path.join(out, "bin", spec.binary);
     await runLogged(
       go,
-      ["build", "-tags", "osusergo", "-ldflags", ldflags, "-o", target, `${PKG_MODULE}/cmd/pulumi`],
+      ["build", "-tags", "osusergo", "-ldflags", spec.ldflags, "-o", target, spec.pkg],
       mod,
       goEnv,
       log,
       started,
     );
-    const built = cliVersion(target);
-    if (built !== PULUMI_VERSION) {
-      throw new Error(
-        `pulumi-irv: the freshly built CLI reports version ${built ?? "nothing"}, not ${PULUMI_VERSION}.`,
-      );
-    }
+    const problem = spec.check(target);
+    if (problem !== undefined) throw new Error(problem);
     rmSync(entry, { recursive: true, force: true });
     renameSync(out, entry);
-    log(
-      `pulumi-irv: built Pulumi CLI v${PULUMI_VERSION} in ${Math.round((Date.now() - started) / 1000)}s → ${entry}`,
-    );
+    log(`pulumi-irv: built ${spec.what} in ${Math.round((Date.now() - started) / 1000)}s → ${entry}`);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
@@ -496,7 +574,12 @@ const invokedDirectly =
 if (invokedDirectly) {
   try {
     const cli = await ensurePulumiCli();
-    process.stdout.write(process.argv.includes("--json") ? `${JSON.stringify(cli)}\n` : `${cli.binDir}\n`);
+    if (process.argv.includes("--yaml")) {
+      // `--yaml`: the directory of the YAML language host instead (built once, like the CLI).
+      process.stdout.write(`${await ensureYamlLanguageHost({ cliBinDir: cli.binDir })}\n`);
+    } else {
+      process.stdout.write(process.argv.includes("--json") ? `${JSON.stringify(cli)}\n` : `${cli.binDir}\n`);
+    }
   } catch (err) {
     process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
     process.exit(1);

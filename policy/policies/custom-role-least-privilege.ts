@@ -1,5 +1,5 @@
 import type { ResourceValidationPolicy } from "@pulumi/policy";
-import { TYPE } from "../type-tokens.js";
+import { isType } from "../type-tokens.js";
 
 const NEW_GROUP = Symbol("a group created by this preview");
 
@@ -29,7 +29,7 @@ export const customRoleLeastPrivilege: ResourceValidationPolicy = {
   description: "Custom roles below the root do not grant role bindings or role management.",
   enforcementLevel: "advisory",
   validateResource: (args, reportViolation) => {
-    if (args.type !== TYPE.Role) return;
+    if (!isType(args.type, "Role")) return;
     const parentUid = unknownAsNew(() => args.props.parentUid);
     const { capabilities } = args.props;
     const belowRoot = parentUid === NEW_GROUP || (typeof parentUid === "string" && parentUid.includes("/"));

@@ -1,5 +1,5 @@
 import type { ResourceValidationPolicy } from "@pulumi/policy";
-import { TYPE } from "../type-tokens.js";
+import { isType } from "../type-tokens.js";
 
 /**
  * `description-required` (disabled by default): groups and identities carry a description, so
@@ -13,7 +13,11 @@ export const descriptionRequired: ResourceValidationPolicy = {
   description: "Groups and identities have a non-empty description.",
   enforcementLevel: "disabled",
   validateResource: (args, reportViolation) => {
-    const kind = args.type === TYPE.Group ? "group" : args.type === TYPE.Identity ? "identity" : undefined;
+    const kind = isType(args.type, "Group")
+      ? "group"
+      : isType(args.type, "Identity")
+        ? "identity"
+        : undefined;
     if (!kind) return;
     const d = args.props.description;
     if (typeof d !== "string" || d.trim() === "")

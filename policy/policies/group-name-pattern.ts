@@ -1,5 +1,5 @@
 import type { ResourceValidationPolicy } from "@pulumi/policy";
-import { API_GROUP_NAME, TYPE } from "../type-tokens.js";
+import { API_GROUP_NAME, isType } from "../type-tokens.js";
 
 /**
  * `group-name-pattern` (mandatory): group names match the API's pattern, so a name the API would
@@ -13,7 +13,7 @@ export const groupNamePattern: ResourceValidationPolicy = {
   description: `Group names must match the API pattern ${API_GROUP_NAME.source}.`,
   enforcementLevel: "mandatory",
   validateResource: (args, reportViolation) => {
-    if (args.type !== TYPE.Group) return;
+    if (!isType(args.type, "Group")) return;
     const name = args.props.name;
     if (typeof name === "string" && !API_GROUP_NAME.test(name))
       reportViolation(

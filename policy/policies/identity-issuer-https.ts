@@ -1,5 +1,5 @@
 import type { ResourceValidationPolicy } from "@pulumi/policy";
-import { TYPE } from "../type-tokens.js";
+import { isType } from "../type-tokens.js";
 
 /**
  * Configuration of {@link identityIssuerHttps}.
@@ -29,7 +29,7 @@ export const identityIssuerHttps: ResourceValidationPolicy = {
   enforcementLevel: "mandatory",
   configSchema: { properties: { allowLoopbackHttp: { type: "boolean", default: false } } },
   validateResource: (args, reportViolation) => {
-    if (args.type !== TYPE.Identity) return;
+    if (!isType(args.type, "Identity")) return;
     const issuer = args.props.claimMatch?.issuer;
     if (typeof issuer !== "string") return;
     let url: URL | undefined;

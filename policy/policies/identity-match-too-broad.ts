@@ -1,6 +1,6 @@
 import type { ResourceValidationPolicy } from "@pulumi/policy";
 import { describePatternProblem, matchesPattern } from "pulumi-irv/sdk";
-import { TYPE } from "../type-tokens.js";
+import { isType } from "../type-tokens.js";
 
 const GITHUB_ACTIONS = "https://token.actions.githubusercontent.com";
 
@@ -38,7 +38,7 @@ export const identityMatchTooBroad: ResourceValidationPolicy = {
     "Identity claimMatch patterns do not match any token, and GitHub Actions subject patterns name one repository.",
   enforcementLevel: "mandatory",
   validateResource: (args, reportViolation) => {
-    if (args.type !== TYPE.Identity) return;
+    if (!isType(args.type, "Identity")) return;
     const m = args.props.claimMatch;
     if (typeof m !== "object" || m === null) return;
     const patterns: [string, unknown][] = [

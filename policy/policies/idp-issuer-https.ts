@@ -1,5 +1,5 @@
 import type { ResourceValidationPolicy } from "@pulumi/policy";
-import { TYPE } from "../type-tokens.js";
+import { isType } from "../type-tokens.js";
 
 /**
  * `idp-issuer-https` (mandatory): an identity provider's OIDC issuer is an https URL, so its
@@ -13,7 +13,7 @@ export const idpIssuerHttps: ResourceValidationPolicy = {
   description: "Identity provider OIDC issuers are https URLs.",
   enforcementLevel: "mandatory",
   validateResource: (args, reportViolation) => {
-    if (args.type !== TYPE.IdentityProvider) return;
+    if (!isType(args.type, "IdentityProvider")) return;
     const issuer = args.props.oidc?.issuer;
     if (typeof issuer !== "string") return;
     let https = false;

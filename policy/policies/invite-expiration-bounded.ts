@@ -1,5 +1,5 @@
 import type { ResourceValidationPolicy } from "@pulumi/policy";
-import { TYPE } from "../type-tokens.js";
+import { isType } from "../type-tokens.js";
 
 /**
  * Configuration of {@link inviteExpirationBounded}.
@@ -45,7 +45,7 @@ export const inviteExpirationBounded: ResourceValidationPolicy = {
   enforcementLevel: "advisory",
   configSchema: { properties: { maxDays: { type: "number", default: 7 } } },
   validateResource: (args, reportViolation) => {
-    if (args.type !== TYPE.GroupInvite) return;
+    if (!isType(args.type, "GroupInvite")) return;
     const maxDays = args.getConfig<InviteExpirationConfig>().maxDays ?? 7;
     // `ttl`, or the deprecated `expiration` (a time) of 0.x programs.
     const { ttl, expiration } = args.props;

@@ -1,5 +1,5 @@
 import type { ResourceValidationPolicy } from "@pulumi/policy";
-import { TYPE } from "../type-tokens.js";
+import { isType } from "../type-tokens.js";
 
 /**
  * Configuration of {@link namingConvention}.
@@ -49,7 +49,11 @@ export const namingConvention: ResourceValidationPolicy = {
     },
   },
   validateResource: (args, reportViolation) => {
-    const kind = args.type === TYPE.Group ? "group" : args.type === TYPE.Identity ? "identity" : undefined;
+    const kind = isType(args.type, "Group")
+      ? "group"
+      : isType(args.type, "Identity")
+        ? "identity"
+        : undefined;
     if (!kind) return;
     const name = args.props.name;
     if (typeof name !== "string") return;

@@ -5,7 +5,7 @@ import type {
   StackValidationPolicy,
 } from "@pulumi/policy";
 import { OWNER_CAPABILITIES } from "../owner-capabilities.js";
-import { TYPE } from "../type-tokens.js";
+import { isType } from "../type-tokens.js";
 
 /**
  * Configuration of {@link noBroadOwnerBinding}.
@@ -45,7 +45,7 @@ export const noBroadOwnerBinding: ResourceValidationPolicy & Pick<StackValidatio
   enforcementLevel: "advisory",
   configSchema: { properties: { ownerRoleUids: { type: "array", items: { type: "string" }, default: [] } } },
   validateResource: (args, reportViolation) => {
-    if (args.type !== TYPE.RoleBinding) return;
+    if (!isType(args.type, "RoleBinding")) return;
     const [groupUid, roleUid, role] = ["groupUid", "roleUid", "role"].map((k) => known(args.props, k));
     if (!atRoot(groupUid)) return;
     const ownerUids = args.getConfig<OwnerBindingConfig>().ownerRoleUids ?? [];
@@ -59,7 +59,7 @@ export const noBroadOwnerBinding: ResourceValidationPolicy & Pick<StackValidatio
   },
   validateStack: (args: StackValidationArgs, reportViolation) => {
     for (const binding of args.resources) {
-      if (binding.type !== TYPE.RoleBinding) continue;
+      if (!isType(binding.type, "RoleBinding")) continue;
       const groupUid = known(binding.props, "groupUid");
       if (!atRoot(groupUid)) continue;
       const role = boundRole(binding, args.resources);
@@ -78,11 +78,11 @@ function atRoot(groupUid: unknown): groupUid is string {
 
 // The Role a binding's roleUid comes from in this stack, if any.
 function boundRole(binding: PolicyResource, resources: PolicyResource[]): PolicyResource | undefined {
-  const source = (binding.propertyDependencies.roleUid ?? []).find((r) => r.type === TYPE.Role);
+  const source = (binding.propertyDependencies.roleUid ?? []).find((r) => isType(r.type, "Role"));
   if (source) return source;
   const roleUid = known(binding.props, "roleUid");
   if (typeof roleUid !== "string") return undefined;
-  return resources.find((r) => r.type === TYPE.Role && known(r.props, "uid") === roleUid);
+  return resources.find((r) => isType(r.type, "Role") && known(r.props, "uid") === roleUid);
 }
 
 function ownerEquivalent(role: PolicyResource): boolean {

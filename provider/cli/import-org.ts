@@ -8,6 +8,7 @@ import { CliError } from "./cli-error.js";
 import { listCustomRoles } from "./custom-roles.js";
 import type { OrgObject } from "./org-kinds.js";
 import { ORG_KINDS } from "./org-kinds.js";
+import { renderImportFile } from "./render-import-file.js";
 import { renderProgram } from "./render-program.js";
 
 /**
@@ -23,6 +24,12 @@ export interface ImportOrgOptions {
   out?: string | undefined;
   /** Kinds to include (the `kind` of each {@link ORG_KINDS} entry: `groups`, `roles`, …); default all. */
   kinds?: readonly string[] | undefined;
+  /**
+   * `typescript` (default): a TypeScript project on the dynamic providers; `pulumi-import`: Pulumi's
+   * bulk import file for the native plugin (`pulumi import --file import.json` writes the program in
+   * the project's language, YAML included).
+   */
+  format?: "typescript" | "pulumi-import" | undefined;
   /** Project name. Default `irv-org`. */
   project?: string | undefined;
   /** The client; default one from the `IRV_*` environment, as the provider resolves it. */
@@ -88,6 +95,14 @@ export async function importOrg(options: ImportOrgOptions): Promise<ImportOrgRep
     ...r,
     parentUid: parents.get(r.uid),
   }));
+  if (options.format === "pulumi-import") {
+    const { files, skipped } = renderImportFile(objects);
+    for (const { object, reason } of skipped)
+      progress(`not in import.json: ${object.className} ${object.uid}: ${reason}`);
+    const left = new Set(skipped.map((s) => s.object));
+    const adopted = objects.filter((o) => !left.has(o));
+    return writeFiles(options.out, files, adopted.length, progress, adopted);
+  }
   const files = renderProgram({
     rootUid: options.root,
     objects,
@@ -96,7 +111,19 @@ export async function importOrg(options: ImportOrgOptions): Promise<ImportOrgRep
     kinds,
     versions: versions(),
   });
-  const out = path.resolve(options.out ?? ".");
+  const skipped = objects.filter((o) => o.unsupported !== undefined).length;
+  if (skipped > 0) progress(`${skipped} objects not generated (group invites): listed in README.md`);
+  return writeFiles(options.out, files, objects.length - skipped, progress, objects);
+}
+
+function writeFiles(
+  outDir: string | undefined,
+  files: Record<string, string>,
+  count: number,
+  progress: (line: string) => void,
+  objects: readonly OrgObject[] = [],
+): ImportOrgReport {
+  const out = path.resolve(outDir ?? ".");
   mkdirSync(out, { recursive: true });
   const written = Object.entries(files).map(([name, content]) => {
     const file = path.join(out, name);
@@ -106,9 +133,7 @@ export async function importOrg(options: ImportOrgOptions): Promise<ImportOrgRep
   const resources: Record<string, number> = {};
   for (const o of objects)
     if (o.unsupported === undefined) resources[o.className] = (resources[o.className] ?? 0) + 1;
-  const skipped = objects.filter((o) => o.unsupported !== undefined).length;
-  if (skipped > 0) progress(`${skipped} objects not generated (group invites): listed in README.md`);
-  progress(`wrote ${written.length} files to ${out}: ${objects.length - skipped} resources`);
+  progress(`wrote ${written.length} files to ${out}: ${count} resources`);
   return { files: written, resources };
 }
 

@@ -36,7 +36,7 @@ Flags:
                  backend, else the end of the stack's last update)
   -h, --help     show this help`;
 
-const IMPORT_ORG_HELP = `Usage: pulumi-irv import-org --root UID [--out DIR] [--kinds LIST] [--project NAME]
+const IMPORT_ORG_HELP = `Usage: pulumi-irv import-org --root UID [--out DIR] [--kinds LIST] [--project NAME] [--format F]
 
 Reads the subtree of group UID (every kind, every page, pages fetched concurrently) and writes a
 TypeScript Pulumi project that adopts it: Pulumi.yaml, package.json, tsconfig.json, index.ts (one
@@ -57,6 +57,11 @@ Flags:
                    ${ORG_KINDS.map((k) => k.kind).join(", ")}
   --project NAME   name in Pulumi.yaml and package.json, and the namespace of the secret config
                    entries (default: irv-org)
+  --format FORMAT  typescript (default: the project above) or pulumi-import: only import.json,
+                   Pulumi's bulk import file for the native plugin (irv:iam:* tokens, uids as ids);
+                   in a project of any language, \`pulumi import --file import.json\` adopts the
+                   objects and writes their code (identity providers are left out: their client
+                   secret is write-only)
   -h, --help       show this help`;
 
 type Print = (line: string) => void;
@@ -105,11 +110,18 @@ export async function runCli(
           out: { type: "string" },
           kinds: { type: "string" },
           project: { type: "string" },
+          format: { type: "string" },
           help: { type: "boolean", short: "h" },
         });
         if (values.help === true) return done(io.out, IMPORT_ORG_HELP);
         const root = str(values.root);
         if (root === undefined) throw new CliError("--root is required: the uid of the group to adopt", 2);
+        const format = str(values.format);
+        if (format !== undefined && format !== "typescript" && format !== "pulumi-import")
+          throw new CliError(
+            `--format must be typescript or pulumi-import, got ${JSON.stringify(format)}`,
+            2,
+          );
         const kinds = str(values.kinds)
           ?.split(",")
           .map((k) => k.trim());
@@ -118,6 +130,7 @@ export async function runCli(
           out: str(values.out),
           kinds,
           project: str(values.project),
+          format,
           progress: io.err,
         });
         return 0;

@@ -31,7 +31,8 @@ export interface IrvSettings extends RequestLimitSettings {
 }
 
 /**
- * Each setting: its stack config key (namespace `irv`) and the environment variable used as fallback.
+ * Each setting: its stack config key (namespace `irv`), the environment variable used as fallback,
+ * and `secret` for a credential (the native plugin's schema marks it so).
  *
  * @example
  * SETTINGS.token.config; // "irv:token"
@@ -40,9 +41,9 @@ export interface IrvSettings extends RequestLimitSettings {
 export const SETTINGS = {
   baseUrl: { config: "irv:baseUrl", env: "IRV_BASE_URL" },
   authUrl: { config: "irv:authUrl", env: "IRV_AUTH_URL" },
-  token: { config: "irv:token", env: "IRV_TOKEN" },
+  token: { config: "irv:token", env: "IRV_TOKEN", secret: true },
   identity: { config: "irv:identity", env: "IRV_IDENTITY" },
-  identityToken: { config: "irv:identityToken", env: "IRV_IDENTITY_TOKEN" },
+  identityToken: { config: "irv:identityToken", env: "IRV_IDENTITY_TOKEN", secret: true },
   identityTokenFile: { config: "irv:identityTokenFile", env: "IRV_IDENTITY_TOKEN_FILE" },
   allowInsecureHttp: { config: "irv:allowInsecureHttp", env: "IRV_ALLOW_INSECURE_HTTP" },
   identityTokenSource: { config: "irv:identityTokenSource", env: "IRV_IDENTITY_TOKEN_SOURCE" },
@@ -50,7 +51,7 @@ export const SETTINGS = {
   identityTokenVariable: { config: "irv:identityTokenVariable", env: "IRV_IDENTITY_TOKEN_VARIABLE" },
   ...REQUEST_LIMIT_SETTINGS,
   timeoutSeconds: { config: "irv:timeoutSeconds", env: "IRV_TIMEOUT_SECONDS" },
-} as const satisfies Record<keyof IrvSettings, { config: string; env: string }>;
+} as const satisfies Record<keyof IrvSettings, { config: string; env: string; secret?: true }>;
 
 /**
  * Resolves the settings: stack config (`irv:*`) first, the environment (`IRV_*`) as fallback.

@@ -1,6 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { IrvClient } from "../../sdk/index.js";
 import type { InputsOf } from "../types/index.js";
+import { registerDataSource } from "./data-source-table.js";
 import { lookup } from "./lookup.js";
 
 /**
@@ -16,7 +17,8 @@ export interface DataSource<Args, Result> {
 
 /**
  * Makes a data source from one read, run through {@link lookup}: in the program process with the
- * stack's settings, a failure a `pulumi.RunError` naming the data source and the cause.
+ * stack's settings, a failure a `pulumi.RunError` naming the data source and the cause. The read is
+ * also recorded in the data source table, which the native plugin serves as invokes.
  *
  * @example
  * const tags = dataSource("irv.registry.getTags", async (client, a: { repoUid: string }) => ({
@@ -28,6 +30,7 @@ export function dataSource<Args, Result>(
   name: string,
   read: (client: IrvClient, args: Args) => Promise<Result>,
 ): DataSource<Args, Result> {
+  registerDataSource(name, read);
   const get = (args: Args): Promise<Result> => lookup(name, (client) => read(client, args));
   return {
     get,

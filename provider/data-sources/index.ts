@@ -1,4 +1,6 @@
 export type { DataSource } from "./data-source.js";
 export { dataSource, exactlyOne } from "./data-source.js";
+export type { DataSourceRead } from "./data-source-table.js";
+export { dataSourceTable } from "./data-source-table.js";
 export { lookup } from "./lookup.js";
 export { toQuery } from "./to-query.js";

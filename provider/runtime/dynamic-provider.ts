@@ -1,9 +1,11 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { IrvClient } from "../../sdk/index.js";
 import { computeUpdate, deepEqual } from "../../sdk/index.js";
+import { diffInputs, unlessSet } from "./diff-inputs.js";
 import { reportedOnce } from "./host-echo.js";
 import type { KindDefinition, Props } from "./kind-definition.js";
-import { isUnknownAt, UNKNOWN } from "./unknown.js";
+import { setAt, valueAt } from "./props-path.js";
+import { isUnknownAt } from "./unknown.js";
 
 type CheckFailure = pulumi.dynamic.CheckFailure;
 
@@ -44,11 +46,8 @@ export function makeProvider<Inputs extends Props, Server extends { uid: string 
     },
 
     async diff(_id: string, oldState: Props, newInputs: Props) {
-      const news = comparable(unlessUnknown(kind.writeOnly, newInputs, oldState));
-      const olds = comparable(unlessSet(kind.defaultedByServer, oldState, newInputs));
-      const changed = kind.inputKeys.filter((k) => news[k] === UNKNOWN || !sameInput(olds[k], news[k]));
+      const { changed, replaces } = diffInputs(kind, oldState, newInputs);
       if (changed.length === 0) return { changes: false };
-      const replaces = changed.filter((k) => kind.replaceKeys.includes(k));
       // `changes: undefined` lets the engine compute which keys changed (display, replaceOnChanges);
       // our replaces still apply.
       return { changes: undefined as unknown as boolean, replaces, deleteBeforeReplace: false };
@@ -110,57 +109,15 @@ function keepWriteOnly(paths: readonly string[] = [], fresh: Props, state: Props
   return out;
 }
 
-// A value the service filled in is no change while the new inputs still leave it out.
-function unlessSet(paths: readonly string[] = [], state: Props, news: Props): Props {
-  const unset = paths.filter((p) => valueAt(news, p.split(".")) === undefined);
-  if (unset.length === 0) return state;
-  const out = structuredClone(state);
-  for (const path of unset) setAt(out, path.split("."), undefined);
-  return out;
-}
-
-// A write-only value the state lacks (imported) cannot be compared: take the declared one as it.
-function unlessUnknown(paths: readonly string[] = [], news: Props, state: Props): Props {
-  if (paths.length === 0) return news;
-  const out = structuredClone(news);
-  for (const path of paths)
-    if (valueAt(state, path.split(".")) === undefined) setAt(out, path.split("."), undefined);
-  return out;
-}
-
-function setAt(obj: Props, path: readonly string[], value: unknown): void {
-  let cur: Props = obj;
-  for (const key of path.slice(0, -1)) {
-    const next = cur[key];
-    if (typeof next !== "object" || next === null) return;
-    cur = next as Props;
-  }
-  const last = path[path.length - 1] ?? "";
-  if (value === undefined) delete cur[last];
-  else cur[last] = value;
-}
-
 function stripProvider(p: Props): Props {
   const { __provider: _, ...rest } = p;
   return rest;
-}
-
-// Absent and empty mean the same for optional strings: the API omits an empty description.
-function sameInput(a: unknown, b: unknown): boolean {
-  return deepEqual(a === "" ? undefined : a, b === "" ? undefined : b);
 }
 
 function present(p: Props, keys: readonly string[]): Props {
   const out: Props = {};
   for (const k of keys) if (p[k] !== undefined && p[k] !== "") out[k] = p[k];
   return out;
-}
-
-function valueAt(obj: unknown, path: readonly PropertyKey[]): unknown {
-  let cur = obj;
-  for (const k of path)
-    cur = typeof cur === "object" && cur !== null ? (cur as Record<PropertyKey, unknown>)[k] : undefined;
-  return cur;
 }
 
 function shapeOf(v: unknown): string {

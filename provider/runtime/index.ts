@@ -12,6 +12,7 @@
  * require("pulumi-irv/internal/runtime").install(this, "Group", req);
  */
 
+export { diffInputs } from "./diff-inputs.js";
 export { makeProvider } from "./dynamic-provider.js";
 export { install } from "./install.js";
 export type { AnyKind, KindDefinition, Props } from "./kind-definition.js";
@@ -29,3 +30,4 @@ export {
   roleKind,
 } from "./kinds/index.js";
 export { serializedProvider } from "./serialized-provider.js";
+export { isUnknownAt, UNKNOWN } from "./unknown.js";

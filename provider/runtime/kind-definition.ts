@@ -52,6 +52,17 @@ export interface KindDefinition<
    * as given: a set kept in any order, an input that stands in for another.
    */
   comparable?(props: Props): Props;
+  /**
+   * What the state holds besides the inputs: the server-assigned fields, as part of the sdk's wire
+   * schema (`Group.pick({ uid: true, … })`). The native plugin's schema and its create previews are
+   * made from it; the dynamic providers do not need it.
+   */
+  outputs: z.ZodObject;
+  /**
+   * Dotted paths of credentials (a client secret, an invite code): always secrets in state, events
+   * and the plugin's answers, whether or not the program marked them.
+   */
+  secrets?: readonly string[];
   /** One POST; `find` makes a lost response recoverable without a duplicate. */
   create(client: IrvClient, inputs: Inputs): Promise<Server>;
   get(client: IrvClient, uid: string): Promise<Server | undefined>;

@@ -4,6 +4,7 @@ import {
   ACCOUNT_ASSOCIATIONS_MUTABLE_FIELDS,
   ACCOUNT_PROVIDERS,
   AccountAssociationsCreateSchema,
+  AccountAssociationsSchema,
   GitHub,
 } from "../../../sdk/index.js";
 import { defineKind } from "../kind-definition.js";
@@ -67,6 +68,7 @@ export const accountAssociationsKind = defineKind({
   inputKeys: ["groupUid", "name", "description", ...ACCOUNT_PROVIDERS],
   replaceKeys: ["groupUid"],
   mutableKeys: ["name", "description", ...ACCOUNT_PROVIDERS],
+  outputs: AccountAssociationsSchema.pick({ uid: true, createTime: true, updateTime: true }),
   create: (client, i) =>
     client.accountAssociations.create(
       i.groupUid,

@@ -1,6 +1,12 @@
 import { z } from "zod";
 import type { GroupInvite } from "../../../sdk/index.js";
-import { DURATION_RULE, durationMs, formatDuration, Timestamp } from "../../../sdk/index.js";
+import {
+  DURATION_RULE,
+  durationMs,
+  formatDuration,
+  GroupInviteSchema,
+  Timestamp,
+} from "../../../sdk/index.js";
 import type { Props } from "../kind-definition.js";
 import { defineKind } from "../kind-definition.js";
 import { uidInput } from "./inputs.js";
@@ -67,6 +73,14 @@ export const groupInviteKind = defineKind({
   inputKeys: ["groupUid", "roleUid", "ttl", "expiration", "email", "singleUse"],
   replaceKeys: ["groupUid", "roleUid", "ttl", "expiration", "email", "singleUse"],
   mutableKeys: [],
+  outputs: GroupInviteSchema.pick({
+    uid: true,
+    role: true,
+    expirationTime: true,
+    code: true,
+    createTime: true,
+  }),
+  secrets: ["code"],
   writeOnly: ["ttl", "expiration", "code"],
   // "168h" and "604800s" are one ttl; a false singleUse is the default.
   comparable: ({ ttl, singleUse, ...p }: Props) => ({

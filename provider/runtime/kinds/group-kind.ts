@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Group, IrvClient } from "../../../sdk/index.js";
-import { GROUP_NAME_PATTERN, GROUP_NAME_PATTERN_SOURCE } from "../../../sdk/index.js";
+import { GROUP_NAME_PATTERN, GROUP_NAME_PATTERN_SOURCE, GroupSchema } from "../../../sdk/index.js";
 import { defineKind } from "../kind-definition.js";
 import { deleteGroup } from "./delete-group.js";
 import { required, uidInput } from "./inputs.js";
@@ -36,6 +36,13 @@ export const groupKind = defineKind({
   inputKeys: ["parentUid", "name", "description"],
   replaceKeys: ["parentUid"],
   mutableKeys: ["name", "description"],
+  outputs: GroupSchema.pick({
+    uid: true,
+    verified: true,
+    resourceLimits: true,
+    createTime: true,
+    updateTime: true,
+  }),
   create: (client, { parentUid, name, description }) =>
     client.groups.create(
       parentUid,

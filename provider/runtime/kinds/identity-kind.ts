@@ -5,6 +5,7 @@ import {
   ClaimMatch,
   IDENTITY_MUTABLE_FIELDS,
   IDENTITY_VARIANTS,
+  IdentitySchema,
   ServicePrincipal,
   StaticKeys,
 } from "../../../sdk/index.js";
@@ -83,6 +84,7 @@ export const identityKind = defineKind({
   mutableKeys: ["name", "description", ...IDENTITY_VARIANTS],
   // Left out, the service sets it to creation + 365 days: not a change of the program's.
   defaultedByServer: ["staticKeys.expirationTime"],
+  outputs: IdentitySchema.in.pick({ uid: true, lastSeenTime: true, createTime: true, updateTime: true }),
   create: (client, i) =>
     client.identities.create(
       i.groupUid,

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { IdentityProvider, IrvClient } from "../../../sdk/index.js";
-import { IDENTITY_PROVIDER_MUTABLE_FIELDS, OidcInput } from "../../../sdk/index.js";
+import { IDENTITY_PROVIDER_MUTABLE_FIELDS, IdentityProviderSchema, OidcInput } from "../../../sdk/index.js";
 import type { Props } from "../kind-definition.js";
 import { defineKind } from "../kind-definition.js";
 import { nameInput, uidInput } from "./inputs.js";
@@ -49,6 +49,8 @@ export const identityProviderKind = defineKind({
   inputKeys: ["parentUid", "name", "description", "defaultRoleUid", "oidc"],
   replaceKeys: ["parentUid"],
   mutableKeys: ["name", "description", "defaultRoleUid", "oidc"],
+  outputs: IdentityProviderSchema.pick({ uid: true, createTime: true, updateTime: true }),
+  secrets: ["oidc.clientSecret"],
   writeOnly: ["oidc.clientSecret"],
   comparable: (p: Props) => (p.oidc === undefined ? p : { ...p, oidc: withoutEmptyScopes(p.oidc) }),
   create: (client, { parentUid, name, description, defaultRoleUid, oidc }) =>

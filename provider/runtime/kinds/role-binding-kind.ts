@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { IrvClient, RoleBinding } from "../../../sdk/index.js";
+import { RoleBindingSchema } from "../../../sdk/index.js";
 import { defineKind } from "../kind-definition.js";
 import { uidInput } from "./inputs.js";
 
@@ -42,6 +43,7 @@ export const roleBindingKind = defineKind({
   inputKeys: ["groupUid", "identityUid", "roleUid"],
   replaceKeys: ["groupUid", "identityUid"],
   mutableKeys: ["roleUid"],
+  outputs: RoleBindingSchema.pick({ uid: true, identity: true, group: true, role: true, createTime: true }),
   create: (client, { groupUid, identityUid, roleUid }) =>
     client.roleBindings.create(
       groupUid,

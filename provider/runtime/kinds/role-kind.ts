@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { IrvClient, Role } from "../../../sdk/index.js";
-import { Capability, ROLE_MUTABLE_FIELDS } from "../../../sdk/index.js";
+import { Capability, ROLE_MUTABLE_FIELDS, RoleSchema } from "../../../sdk/index.js";
 import type { Props } from "../kind-definition.js";
 import { defineKind } from "../kind-definition.js";
 import { nameInput, uidInput } from "./inputs.js";
@@ -48,6 +48,7 @@ export const roleKind = defineKind({
   inputKeys: ["parentUid", "name", "description", "capabilities"],
   replaceKeys: ["parentUid"],
   mutableKeys: ["name", "description", "capabilities"],
+  outputs: RoleSchema.pick({ uid: true, createTime: true, updateTime: true }),
   comparable: (p: Props) =>
     p.capabilities === undefined ? p : { ...p, capabilities: asSet(p.capabilities) },
   create: (client, { parentUid, name, description, capabilities }) =>

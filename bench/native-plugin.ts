@@ -1,0 +1,215 @@
+// The native plugin (pulumi-resource-irv, a Pulumi YAML program) against the dynamic providers (the
+// TypeScript org-tree program, mode irv), side by side on one emulator: the same org of SIZE groups
+// in a tree of fan-out 4, SIZE identities and SIZE role bindings (viewer, looked up once).
+// Every round runs preview (create) → up (create) → preview (no changes) → up (update every group's
+// description) → refresh → destroy on both stacks, alternating which goes first; the median per step.
+//
+// Reported: wall time per step native ÷ dynamic (goal ≤ 1.00), API calls per step (the same minimum
+// on both sides), and state bytes per resource (goal ≤ 0.5× the dynamic providers').
+//
+// Run: npm run bench -- native-plugin   (builds first; --size=N, --rounds=N)
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import type * as Emulator from "../emulator/index.ts";
+import { ensurePulumiCli } from "../scripts/pulumi-cli.ts";
+import type { OperationResult, TestStack } from "../test/e2e/harness/index.ts";
+import { createStack, fixtureDir } from "../test/e2e/harness/index.ts";
+import { prepareNativePlugin } from "../test/e2e/support/native-plugin.ts";
+import {
+  bytes,
+  loadDist,
+  machineInfo,
+  median,
+  ms,
+  numberOption,
+  OUT_DIR,
+  progress,
+  saveResult,
+  table,
+  times,
+} from "./support/bench-kit.ts";
+
+const SIZE = numberOption("size", "IRV_BENCH_SIZE", 100);
+const ROUNDS = numberOption("rounds", "IRV_BENCH_ROUNDS", 1);
+const RESOURCES = 3 * SIZE;
+type Side = "native" | "dynamic";
+const SIDES: readonly Side[] = ["native", "dynamic"];
+
+const STEPS: readonly {
+  key: string;
+  label: string;
+  run(s: TestStack, round: number): Promise<OperationResult>;
+}[] = [
+  { key: "preview-create", label: `preview (${RESOURCES} to create)`, run: (s) => s.preview() },
+  { key: "up-create", label: `up (create ${RESOURCES})`, run: (s) => s.up() },
+  {
+    key: "preview-same",
+    label: "preview (no changes)",
+    run: (s) => s.preview({ args: ["--expect-no-changes"] }),
+  },
+  {
+    key: "up-update",
+    label: `up (update ${SIZE} groups)`,
+    run: async (s, round) => {
+      await s.setConfig({ revision: ` (revision ${round})` });
+      return s.up();
+    },
+  },
+  { key: "refresh", label: `refresh (read ${RESOURCES})`, run: (s) => s.refresh() },
+  { key: "destroy", label: `destroy (delete ${RESOURCES})`, run: (s) => s.destroy() },
+];
+
+// A Pulumi YAML interpolation.
+const ref = (expr: string) => `\${${expr}}`;
+
+// The org-tree program's shape, written out as Pulumi YAML (YAML has no loops).
+function yamlOrg(dir: string): string {
+  const lines = [
+    "config:",
+    "  orgUid: { type: string }",
+    '  revision: { type: string, default: "" }',
+    "variables:",
+    "  viewer:",
+    "    fn::invoke: { function: irv:iam:getRole, arguments: { name: viewer } }",
+    "resources:",
+  ];
+  for (let i = 0; i < SIZE; i++) {
+    const parent = ref(i === 0 ? "orgUid" : `g${Math.floor((i - 1) / 4)}.uid`);
+    lines.push(`  g${i}:`, "    type: irv:iam:Group");
+    lines.push(
+      `    properties: { parentUid: "${parent}", name: native-g${i}, description: "group ${i}\${revision}" }`,
+    );
+  }
+  for (let j = 0; j < SIZE; j++) {
+    lines.push(`  i${j}:`, "    type: irv:iam:Identity", "    properties:");
+    lines.push(`      groupUid: \${g${j % SIZE}.uid}`, `      name: native-i${j}`);
+    lines.push(
+      `      claimMatch: { issuer: "https://token.actions.githubusercontent.com", subject: "repo:acme/r${j}:ref:refs/heads/main" }`,
+    );
+  }
+  for (let k = 0; k < SIZE; k++) {
+    lines.push(`  b${k}:`, "    type: irv:iam:RoleBinding");
+    lines.push(
+      `    properties: { groupUid: "\${g${k % SIZE}.uid}", identityUid: "\${i${k}.uid}", roleUid: "\${viewer.uid}" }`,
+    );
+  }
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, "Pulumi.yaml"), "name: irv-native-bench\nruntime: yaml\n");
+  writeFileSync(path.join(dir, "Main.yaml"), `${lines.join("\n")}\n`);
+  return dir;
+}
+
+async function stateBytesPerResource(stack: TestStack): Promise<number> {
+  const state = await stack.exportState();
+  const ours = (state.deployment.resources ?? []).filter(
+    (r) => r.type.startsWith("irv:") || r.type.startsWith("pulumi-nodejs:dynamic/irv:"),
+  );
+  const total = ours.reduce((n, r) => n + Buffer.byteLength(JSON.stringify(r)), 0);
+  return total / Math.max(1, ours.length);
+}
+
+async function main(): Promise<void> {
+  const cli = await ensurePulumiCli({ log: progress });
+  const machine = machineInfo(cli.binDir);
+  const plugin = await prepareNativePlugin(cli.binDir);
+  const { startEmulator } = await loadDist<typeof Emulator>("emulator/index.js");
+  const emu = await startEmulator({ port: 0 });
+  const base = {
+    "irv:baseUrl": emu.baseUrl,
+    "irv:token": { value: emu.adminToken, secret: true },
+    orgUid: emu.orgUid,
+  };
+  const stacks: Record<Side, TestStack> = {
+    native: await createStack({
+      program: yamlOrg(path.join(OUT_DIR, "native-plugin-program")),
+      binDir: cli.binDir,
+      stackName: "native",
+      timeoutMs: 900_000,
+      env: plugin.env,
+      config: base,
+    }),
+    dynamic: await createStack({
+      program: fixtureDir("org-tree-program"),
+      binDir: cli.binDir,
+      stackName: "dynamic",
+      timeoutMs: 900_000,
+      config: {
+        ...base,
+        mode: "irv",
+        prefix: "dynamic",
+        groups: String(SIZE),
+        identities: String(SIZE),
+        bindings: String(SIZE),
+      },
+    }),
+  };
+  await plugin.install(stacks.native);
+  const durations: Record<string, Record<Side, number[]>> = Object.fromEntries(
+    STEPS.map((s) => [s.key, { native: [], dynamic: [] }]),
+  );
+  const calls: Record<string, Record<Side, number>> = {};
+  const state: Record<Side, number> = { native: 0, dynamic: 0 };
+  const stats = async () =>
+    (await (
+      await fetch(`${emu.baseUrl}/_emulator/stats`, {
+        headers: { authorization: `Bearer ${emu.adminToken}` },
+      })
+    ).json()) as { total: number };
+  const reset = () =>
+    fetch(`${emu.baseUrl}/_emulator/stats/reset`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${emu.adminToken}` },
+    });
+  try {
+    for (let round = 0; round < ROUNDS; round++)
+      for (const step of STEPS) {
+        const order = round % 2 === 0 ? SIDES : [...SIDES].reverse();
+        for (const side of order) {
+          await reset();
+          const result = await step.run(stacks[side], round);
+          durations[step.key]![side].push(result.durationMs);
+          calls[step.key] = {
+            ...(calls[step.key] ?? { native: 0, dynamic: 0 }),
+            [side]: (await stats()).total,
+          };
+          if (step.key === "up-create") state[side] = await stateBytesPerResource(stacks[side]);
+          progress(`round ${round + 1}/${ROUNDS} ${step.label} ${side}: ${ms(result.durationMs)}`);
+        }
+      }
+  } finally {
+    for (const side of SIDES) await stacks[side].dispose();
+    await emu.close();
+  }
+  let totals = { native: 0, dynamic: 0 };
+  const rows = STEPS.map((step) => {
+    const n = median(durations[step.key]!.native);
+    const d = median(durations[step.key]!.dynamic);
+    totals = { native: totals.native + n, dynamic: totals.dynamic + d };
+    const c = calls[step.key] ?? { native: 0, dynamic: 0 };
+    return [step.label, ms(n), ms(d), times(n / d), `${c.native} / ${c.dynamic}`];
+  });
+  rows.push([
+    "**all six steps**",
+    ms(totals.native),
+    ms(totals.dynamic),
+    times(totals.native / totals.dynamic),
+    "",
+  ]);
+  const ratio = state.native / state.dynamic;
+  const goalsMet = totals.native <= totals.dynamic && ratio <= 0.5;
+  const markdown = [
+    "## 7. Native plugin vs dynamic providers",
+    "",
+    `${RESOURCES} resources (${SIZE} groups in a tree of fan-out 4, ${SIZE} identities, ${SIZE} role bindings): a Pulumi YAML`,
+    "program on pulumi-resource-irv (installed from its tarball) versus test/e2e/fixtures/org-tree-program on the dynamic",
+    "providers, same emulator, same steps, alternating which side goes first. Wall time of each command (median); API calls",
+    "are the emulator's request count per step (data-source lookups included), native / dynamic.",
+    "",
+    table(["step", "native plugin", "dynamic providers", "ratio", "API calls"], rows),
+    "",
+    `State per resource after the create: native ${bytes(state.native)}, dynamic ${bytes(state.dynamic)} (${times(ratio)}; goal ≤ 0.5×).`,
+  ].join("\n");
+  saveResult({ name: "native-plugin", markdown, machine, goalsMet, data: { durations, calls, state } });
+}
+
+await main();

@@ -1,0 +1,28 @@
+/**
+ * The native resource plugin `pulumi-resource-irv`: Pulumi's ResourceProvider gRPC interface over the
+ * kind table, for programs in every language (tokens `irv:<module>:<Type>`, invokes
+ * `irv:<module>:<function>`), and the package schema made from the same table.
+ *
+ * @example
+ * import { serve } from "./plugin/index.js";
+ * const { port } = await serve({ version: "0.1.0", schema });
+ */
+
+export type { PluginInfo } from "./grpc-server.js";
+export { main } from "./main.js";
+export type { NativeCheckFailure, NativeDiff, PropertyChange } from "./native-provider.js";
+export { NativeProvider } from "./native-provider.js";
+export type { SchemaDocs, SchemaObject, SchemaProperty, SchemaType } from "./package-schema.js";
+export { packageSchema } from "./package-schema.js";
+export type { Unwrapped } from "./property-values.js";
+export { isSecretValue, unwrapSecrets, wrapSecrets } from "./property-values.js";
+export type { RunningPlugin } from "./serve.js";
+export { serve } from "./serve.js";
+export {
+  functionToken,
+  moduleOf,
+  PACKAGE,
+  resourceToken,
+  resourceTokens,
+  typeOfToken,
+} from "./type-tokens.js";

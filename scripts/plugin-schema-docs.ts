@@ -1,0 +1,111 @@
+// The TSDoc of pulumi-irv's TypeScript front end, read with the TypeScript compiler for the native
+// plugin's schema (descriptions, and the argument and result shapes of the lookups, which exist only
+// as TypeScript types). Build-time only: the plugin never loads TypeScript.
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import ts from "typescript";
+import type { SchemaDocs, SchemaObject, SchemaProperty } from "../provider/plugin/index.ts";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+/**
+ * Reads the docs of every class and lookup the package's namespaces export.
+ *
+ * @example
+ * const docs = schemaDocs();
+ * docs.resources.Group.properties.parentUid; // "Uid of the parent group; …"
+ */
+export function schemaDocs(entry = path.join(root, "provider", "index.ts")): SchemaDocs {
+  const program = ts.createProgram([entry], {
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    target: ts.ScriptTarget.ES2023,
+    strict: true,
+    exactOptionalPropertyTypes: true,
+    skipLibCheck: true,
+    noEmit: true,
+  });
+  const checker = program.getTypeChecker();
+  const source = program.getSourceFile(entry);
+  const moduleSymbol = source && checker.getSymbolAtLocation(source);
+  if (!moduleSymbol) throw new Error(`cannot read ${entry}`);
+  const docs: SchemaDocs = { resources: {}, functions: {} };
+  for (const ns of checker.getExportsOfModule(moduleSymbol)) {
+    const nsType = checker.getTypeOfSymbol(ns);
+    if (nsType.getProperties().length === 0) continue;
+    for (const member of checker.getExportsOfModule(checker.getAliasedSymbol(ns))) {
+      const symbol = member.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(member) : member;
+      if (symbol.flags & ts.SymbolFlags.Class) {
+        const properties: Record<string, string> = {};
+        const args = checker
+          .getExportsOfModule(checker.getAliasedSymbol(ns))
+          .find((s) => s.name === `${member.name}Args`);
+        const argsType = args && checker.getDeclaredTypeOfSymbol(checker.getAliasedSymbol(args));
+        for (const p of argsType?.getProperties() ?? []) addDoc(properties, p, checker);
+        const instance = checker.getDeclaredTypeOfSymbol(symbol);
+        for (const p of instance.getProperties()) if (!(p.name in properties)) addDoc(properties, p, checker);
+        docs.resources[member.name] = { ...described(symbol, checker), properties };
+      } else if (
+        symbol.flags & ts.SymbolFlags.Function &&
+        /^get[A-Z]/.test(member.name) &&
+        !member.name.endsWith("Output")
+      ) {
+        const signature = checker.getTypeOfSymbol(symbol).getCallSignatures()[0];
+        if (!signature) continue;
+        const param = signature.getParameters()[0];
+        const argType = param && checker.getNonNullableType(checker.getTypeOfSymbol(param));
+        const result = checker.getAwaitedType(signature.getReturnType()) ?? signature.getReturnType();
+        docs.functions[`irv.${ns.name}.${member.name}`] = {
+          ...described(symbol, checker),
+          inputs: objectOf(argType, checker),
+          outputs: objectOf(result, checker),
+        };
+      }
+    }
+  }
+  return docs;
+}
+
+function described(symbol: ts.Symbol, checker: ts.TypeChecker): { description?: string } {
+  const text = ts.displayPartsToString(symbol.getDocumentationComment(checker)).trim();
+  return text ? { description: text } : {};
+}
+
+function addDoc(into: Record<string, string>, p: ts.Symbol, checker: ts.TypeChecker): void {
+  const { description } = described(p, checker);
+  if (description) into[p.name] = description;
+}
+
+function objectOf(type: ts.Type | undefined, checker: ts.TypeChecker): SchemaObject {
+  const properties: Record<string, SchemaProperty> = {};
+  const required: string[] = [];
+  for (const p of type?.getProperties() ?? []) {
+    const declared = checker.getTypeOfSymbol(p);
+    properties[p.name] = {
+      ...typeOf(checker.getNonNullableType(declared), checker),
+      ...described(p, checker),
+    };
+    if (!(p.flags & ts.SymbolFlags.Optional)) required.push(p.name);
+  }
+  return { properties, ...(required.length ? { required } : {}) };
+}
+
+// Scalars and lists of scalars keep their type; anything else is Pulumi's Any (the lookups return
+// the API's objects, which every language reads as maps).
+function typeOf(t: ts.Type, checker: ts.TypeChecker): SchemaProperty {
+  if (t.flags & ts.TypeFlags.StringLike) return { type: "string" };
+  if (t.flags & ts.TypeFlags.NumberLike) return { type: "number" };
+  if (t.flags & ts.TypeFlags.BooleanLike) return { type: "boolean" };
+  if (checker.isArrayType(t)) {
+    const item = checker.getTypeArguments(t as ts.TypeReference)[0];
+    const items = item ? typeOf(checker.getNonNullableType(item), checker) : undefined;
+    return {
+      type: "array",
+      items:
+        items && "type" in items && items.type !== "array"
+          ? ({ type: items.type } as never)
+          : { $ref: "pulumi.json#/Any" },
+    };
+  }
+  return { $ref: "pulumi.json#/Any" };
+}

@@ -1,0 +1,199 @@
+// The native plugin end to end on the real Pulumi YAML language host (built from the Go module
+// github.com/pulumi/pulumi-yaml, see docs/toolchain.md): the packaged plugin installed with
+// `pulumi plugin install resource irv <v> --file` into the stack's fresh PULUMI_HOME, a YAML
+// program against the emulator through preview, up, a one-field edit, refresh after drift, and
+// destroy, with the emulator's counters proving the API calls.
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { importOrg } from "../../../provider/cli/import-org.js";
+import type { TestStack } from "../harness/index.js";
+import { createStack, diagnostics, fixtureDir, pulumiBinDir, summary } from "../harness/index.js";
+import type { TestEmulator } from "../support/irv-emulator.js";
+import { resourceRoutes, startTestEmulator } from "../support/irv-emulator.js";
+import { prepareNativePlugin } from "../support/native-plugin.js";
+
+const CLIENT_SECRET = "sso-client-secret-7d1f0c2e";
+
+describe("a Pulumi YAML program on pulumi-resource-irv", () => {
+  let irv: TestEmulator;
+  let second: TestEmulator;
+  let stack: TestStack;
+  let outputs: Record<string, string>;
+
+  beforeAll(async () => {
+    const plugin = await prepareNativePlugin(pulumiBinDir());
+    [irv, second] = await Promise.all([startTestEmulator(), startTestEmulator()]);
+    stack = await createStack({
+      program: fixtureDir("yaml-program"),
+      config: {
+        ...irv.config,
+        ssoClientSecret: { value: CLIENT_SECRET, secret: true },
+        secondBaseUrl: second.emulator.baseUrl,
+        secondToken: { value: second.emulator.adminToken, secret: true },
+        secondOrgUid: second.emulator.orgUid,
+      },
+      env: plugin.env,
+    });
+    // The packaged plugin, as a user installs it: nothing in the project points at the repository.
+    await plugin.install(stack);
+  });
+
+  afterAll(async () => {
+    await stack?.dispose();
+    await irv?.close();
+    await second?.close();
+  });
+
+  it("previews every resource as a create and reads the role through the irv:iam:getRole invoke", async () => {
+    await irv.resetStats();
+    const preview = await stack.preview();
+    expect(diagnostics(preview.events, "error")).toEqual([]);
+    expect(summary(preview.events)?.resourceChanges).toMatchObject({ create: 12 });
+    // A preview calls no resource route: only the lookup reads the API.
+    expect(resourceRoutes((await irv.stats()).requests)).toEqual({});
+  });
+
+  it("creates them with one POST each, under the native type tokens, the name defaulting to the logical name", async () => {
+    await irv.resetStats();
+    const up = await stack.up();
+    outputs = up.outputs as Record<string, string>;
+    const stats = await irv.stats();
+    expect(stats.requests["POST /iam/v2beta1/groups/*"]).toBe(2); // the third is in the second emulator
+    expect(stats.requests["POST /iam/v2beta1/roleBindings/*"]).toBe(1);
+    expect(stats.requests["POST /iam/v2beta1/identityProviders/*"]).toBe(1);
+    expect(stats.requests["POST /iam/v2beta1/identities/*"]).toBe(2);
+    expect(stats.requests["POST /iam/v2beta1/roles/*"]).toBe(1);
+    expect(stats.requests["POST /iam/v2beta1/groupInvites/*"]).toBe(1);
+    expect(stats.requests["POST /iam/v2beta1/accountAssociations/*"]).toBe(1);
+    expect(outputs.deployerName).toBe("deployer");
+    expect(await irv.admin.groups.get(outputs.platformUid ?? "")).toMatchObject({
+      name: "platform",
+      description: "Platform engineering",
+    });
+    expect(outputs.paymentsName).toBe("team-payments");
+    expect(outputs.bindingRole).toBe("viewer");
+    const types = (await stack.resources()).map((r) => r.type);
+    expect(types).toEqual(
+      expect.arrayContaining([
+        "irv:iam:Group",
+        "irv:iam:Identity",
+        "irv:iam:RoleBinding",
+        "irv:iam:IdentityProvider",
+      ]),
+    );
+  });
+
+  it("creates the group of an explicit provider (pulumi:providers:irv) in the second organization", async () => {
+    const partners = await second.admin.groups.get(outputs.partnersUid ?? "");
+    expect(partners).toMatchObject({ name: "partners", description: "In the second organization" });
+    expect(await irv.admin.groups.find(outputs.partnersUid ?? "")).toBeUndefined();
+  });
+
+  it("keeps the API tokens, the client secret and the invite code out of the state, and stores no provider code", async () => {
+    const decrypted = await stack.exportState({ showSecrets: true });
+    const invite = decrypted.deployment.resources?.find((r) => r.type === "irv:iam:GroupInvite");
+    // Decrypted, a secret is still marked as one: the code is stored as a secret, not as a string.
+    const stored = (invite?.outputs as Record<string, { plaintext?: string }> | undefined)?.code;
+    expect(stored?.plaintext).toEqual(expect.any(String));
+    const code = JSON.parse(stored?.plaintext ?? "null") as string;
+    const state = JSON.stringify(await stack.exportState());
+    expect(state).not.toContain(code);
+    expect(state).not.toContain(irv.emulator.adminToken);
+    expect(state).not.toContain(second.emulator.adminToken);
+    expect(state).not.toContain(CLIENT_SECRET);
+    expect(state).not.toContain("__provider");
+    const withSecrets = JSON.stringify(await stack.exportState({ showSecrets: true }));
+    expect(withSecrets).toContain(CLIENT_SECRET);
+  });
+
+  it("previews a one-field edit as one update naming the field, and applies it with one PATCH", async () => {
+    await stack.setConfig({ platformDescription: "Platform team" });
+    const preview = await stack.preview({ args: ["--diff"] });
+    expect(summary(preview.events)?.resourceChanges).toMatchObject({ update: 1 });
+    expect(preview.stdout).toMatch(/~ description: "Platform engineering" => "Platform team"/);
+    await irv.resetStats();
+    await stack.up();
+    const stats = await irv.stats();
+    expect(resourceRoutes(stats.requests)).toEqual({ "PATCH /iam/v2beta1/groups/*": 1 });
+    expect(stats.updateMasks).toEqual({ description: 1 });
+  });
+
+  it("finds a change made outside Pulumi at refresh, and the next up puts the declared value back", async () => {
+    await irv.admin.groups.update(outputs.platformUid ?? "", { description: "changed by hand" });
+    await stack.refresh();
+    const preview = await stack.preview();
+    expect(summary(preview.events)?.resourceChanges).toMatchObject({ update: 1 });
+    await stack.up();
+    expect((await irv.admin.groups.get(outputs.platformUid ?? "")).description).toBe("Platform team");
+  });
+
+  it("adopts a group made through the API with `pulumi import irv:iam:Group`, writing its YAML", async () => {
+    const made = await irv.admin.groups.create(irv.emulator.orgUid, {
+      name: "made-by-hand",
+      description: "From the API",
+    });
+    await irv.resetStats();
+    const imported = await stack.run([
+      "import",
+      "irv:iam:Group",
+      "madeByHand",
+      made.uid,
+      "--yes",
+      "--protect=false",
+      "--stack",
+      stack.stackName,
+    ]);
+    // Reads only (the import's preview and the import itself), nothing created: the uid is the import id.
+    expect(Object.keys(resourceRoutes((await irv.stats()).requests))).toEqual(["GET /iam/v2beta1/groups/*"]);
+    expect(imported.stdout).toContain("type: irv:iam:Group");
+    expect(imported.stdout).toContain("name: made-by-hand");
+    expect(imported.stdout).toContain(`parentUid: ${irv.emulator.orgUid}`);
+    const adopted = (await stack.resources()).find((r) => r.urn.endsWith("::madeByHand"));
+    expect(adopted?.id).toBe(made.uid);
+  });
+
+  it("adopts a whole subtree with import-org --format pulumi-import and `pulumi import --file`", async () => {
+    const tree = await irv.admin.groups.create(irv.emulator.orgUid, { name: "legacy" });
+    const child = await irv.admin.groups.create(tree.uid, { name: "legacy-team" });
+    const out = mkdtempSync(path.join(os.tmpdir(), "irv-import-file-"));
+    try {
+      await importOrg({
+        root: tree.uid,
+        out,
+        format: "pulumi-import",
+        client: irv.admin,
+        progress: () => {},
+      });
+      await irv.resetStats();
+      const imported = await stack.run([
+        "import",
+        "--file",
+        path.join(out, "import.json"),
+        "--yes",
+        "--protect=false",
+        "--stack",
+        stack.stackName,
+      ]);
+      expect(imported.stdout).toContain("name: legacy-team");
+      expect(Object.keys(resourceRoutes((await irv.stats()).requests))).toEqual([
+        "GET /iam/v2beta1/groups/*",
+      ]);
+      const ids = (await stack.resources()).map((r) => r.id);
+      expect(ids).toEqual(expect.arrayContaining([child.uid]));
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+
+  it("destroys the tree children first, leaving only what it never managed", async () => {
+    const destroy = await stack.destroy();
+    expect(diagnostics(destroy.events, "error")).toEqual([]);
+    expect(await irv.admin.groups.find(outputs.platformUid ?? "")).toBeUndefined();
+    // Only the root of the imported subtree is left: import-org adopts what is below a root, not the root.
+    const left = (await irv.admin.groups.list({ childrenOf: irv.emulator.orgUid })).items.map((g) => g.name);
+    expect(left).toEqual(["legacy"]);
+    expect((await second.admin.groups.list({ childrenOf: second.emulator.orgUid })).items).toEqual([]);
+  });
+});

@@ -1,0 +1,44 @@
+// The native plugin as the e2e tests and benchmarks run it: built and packed from dist/, the YAML
+// language host found or built, and a stack's environment and PULUMI_HOME made ready for both.
+import path from "node:path";
+import { buildPlugin } from "../../../scripts/build-plugin.ts";
+import { ensureYamlLanguageHost } from "../../../scripts/pulumi-cli.ts";
+import type { TestStack } from "../harness/index.js";
+
+/**
+ * What a stack needs to run a YAML program on the packaged plugin.
+ *
+ * @example
+ * const { env, install }: NativePlugin = await prepareNativePlugin(binDir);
+ */
+export interface NativePlugin {
+  version: string;
+  tarball: string;
+  /** A stack's `env`: the YAML host, the CLI and the Node running this process first on PATH. */
+  env: Record<string, string>;
+  /** `pulumi plugin install resource irv <v> --file <tarball>` into the stack's own PULUMI_HOME. */
+  install(stack: TestStack): Promise<void>;
+}
+
+/**
+ * Builds the plugin (`npm run build` must have made dist/) and finds the YAML host.
+ *
+ * @example
+ * const plugin = await prepareNativePlugin(pulumiBinDir());
+ * const stack = await createStack({ program, env: plugin.env });
+ * await plugin.install(stack);
+ */
+export async function prepareNativePlugin(cliBinDir: string): Promise<NativePlugin> {
+  const [plugin, yamlBin] = await Promise.all([buildPlugin(), ensureYamlLanguageHost({ cliBinDir })]);
+  return {
+    version: plugin.version,
+    tarball: plugin.tarball,
+    // The engine finds the YAML host on PATH; the plugin runs on the `node` found there.
+    env: {
+      PATH: [yamlBin, cliBinDir, path.dirname(process.execPath), process.env.PATH ?? ""].join(path.delimiter),
+    },
+    install: async (stack) => {
+      await stack.run(["plugin", "install", "resource", "irv", plugin.version, "--file", plugin.tarball]);
+    },
+  };
+}

@@ -1,0 +1,76 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { packageSchema, resourceToken } from "../../../../provider/plugin/index.js";
+import { KIND_DEFINITIONS } from "../../../../provider/runtime/index.js";
+import { RESOURCE_TYPES } from "../../../../provider/stub/index.js";
+import { SCHEMA_FILE, schemaText } from "../../../../scripts/plugin-schema.ts";
+import { schemaDocs } from "../../../../scripts/plugin-schema-docs.ts";
+
+const version = (JSON.parse(readFileSync("package.json", "utf8")) as { version: string }).version;
+const generated = packageSchema(version, schemaDocs());
+const checkedIn = JSON.parse(readFileSync(SCHEMA_FILE, "utf8")) as ReturnType<typeof packageSchema>;
+type ResourceSpec = {
+  inputProperties: Record<string, { replaceOnChanges?: boolean; secret?: boolean; $ref?: string }>;
+  properties: Record<string, { secret?: boolean }>;
+  requiredInputs: string[];
+  description: string;
+};
+const resource = (type: string) => checkedIn.resources[resourceToken(type as never)] as ResourceSpec;
+
+describe("the native plugin's schema.json", () => {
+  it("is what the kind table, the settings and the TypeScript docs generate (run `npm run schema` after changing them)", () => {
+    // Compared as data: the file is formatted by Biome like every other JSON file of the repository.
+    expect(checkedIn).toEqual(JSON.parse(schemaText(generated)));
+  });
+
+  it("has one resource per kind, each input with its replace rule, and the import id documented", () => {
+    expect(Object.keys(checkedIn.resources).sort()).toEqual(
+      RESOURCE_TYPES.map((t) => resourceToken(t)).sort(),
+    );
+    for (const type of RESOURCE_TYPES) {
+      const kind = KIND_DEFINITIONS[type];
+      const spec = resource(type);
+      expect(Object.keys(spec.inputProperties)).toEqual(expect.arrayContaining([...kind.inputKeys]));
+      for (const key of kind.replaceKeys)
+        expect(spec.inputProperties[key]?.replaceOnChanges, `${type}.${key}`).toBe(true);
+      for (const key of kind.mutableKeys)
+        expect(spec.inputProperties[key]?.replaceOnChanges, `${type}.${key}`).toBeUndefined();
+      expect(spec.description).toContain(`pulumi import ${resourceToken(type)} <name> <uid>`);
+      expect(spec.properties).toHaveProperty("uid");
+    }
+  });
+
+  it("marks credentials secret: irv:token, an invite's code, an identity provider's client secret", () => {
+    const config = checkedIn.config.variables as Record<string, { secret?: boolean }>;
+    expect(config.token?.secret).toBe(true);
+    expect(config.identityToken?.secret).toBe(true);
+    expect(config.baseUrl?.secret).toBeUndefined();
+    expect(resource("GroupInvite").properties.code?.secret).toBe(true);
+    const oidc = resource("IdentityProvider").inputProperties.oidc?.$ref?.replace("#/types/", "") ?? "";
+    const oidcType = (
+      checkedIn.types as Record<string, { properties: Record<string, { secret?: boolean }> }>
+    )[oidc];
+    expect(oidcType?.properties.clientSecret?.secret).toBe(true);
+  });
+
+  it("lets a program leave out name (it defaults to the logical name) but not a parent", () => {
+    expect(resource("Group").requiredInputs).toEqual(["parentUid"]);
+  });
+
+  it("serves every lookup as a function with its arguments, e.g. irv:iam:getRole({name, parentUid})", () => {
+    const fns = checkedIn.functions as Record<
+      string,
+      { inputs: { properties: object; required?: string[] } }
+    >;
+    expect(Object.keys(fns)).toEqual(
+      expect.arrayContaining([
+        "irv:iam:getRoles",
+        "irv:iam:getRole",
+        "irv:registry:getRepos",
+        "irv:vulnerabilities:getAdvisories",
+      ]),
+    );
+    expect(Object.keys(fns["irv:iam:getRole"]?.inputs.properties ?? {})).toEqual(["name", "parentUid"]);
+    expect(fns["irv:iam:getRole"]?.inputs.required).toEqual(["name"]);
+  });
+});
