@@ -112,7 +112,8 @@ describe("IrvClient against the emulator", () => {
       await client.groups.create(parent.uid, { name: `n-${String(i).padStart(2, "0")}` });
     const page = await client.groups.list({ childrenOf: parent.uid, orderBy: "name", skip: 10, pageSize: 5 });
     expect(page.items.map((g) => g.name)).toEqual(["n-10", "n-11", "n-12", "n-13"]);
-    expect(page).toMatchObject({ skipped: 10, totalCount: 14, nextPageToken: undefined });
+    expect(page).toMatchObject({ skipped: 10, totalCount: 14 });
+    expect(page.nextPageToken).toBeUndefined();
   });
 
   it("turns a refused name into an ApiError naming the field and the pattern", async () => {
