@@ -1,0 +1,36 @@
+// Public face of the access review's computation: effective capabilities per identity and group
+// subtree, before/after rows with provenance and risk classes, finding ids and approvals. Pure (no
+// I/O): the CLI and the policy pack both call it.
+export type {
+  AccessReview,
+  AccessRow,
+  ChangeState,
+  Finding,
+  IdentityView,
+  LockOut,
+  Provenance,
+  SubtreeView,
+} from "./access-diff.js";
+export { isGain, isRisky, ownerCapabilitiesOf, reviewAccess } from "./access-diff.js";
+export type { Approval, UnapprovedFinding } from "./approvals.js";
+export {
+  Approval as ApprovalSchema,
+  ApprovalsFile,
+  parseApprovals,
+  unapprovedFindings,
+} from "./approvals.js";
+export type { EffectiveAccess, GroupAccess } from "./effective-access.js";
+export { ancestry, effectiveAccess, isRoot, ownerBindingsAtRoot } from "./effective-access.js";
+export { findingId } from "./finding-id.js";
+export type { BindingNode, GroupNode, IdentityNode, OrgModel, Ref, RoleNode } from "./org-model.js";
+export { PREVIEW_UNKNOWN, parentUidOf } from "./org-model.js";
+export type { RiskClass } from "./risk.js";
+export {
+  isBroadMatcher,
+  isEscalationCapability,
+  matchesAnything,
+  RISK_CLASSES,
+  spansRepositories,
+} from "./risk.js";
+export type { KnownRole, StackResource } from "./stack-resources.js";
+export { irvClassOf, orgModelOf, uidIndexOf } from "./stack-resources.js";

@@ -1,0 +1,299 @@
+// The access review's computation on hand-built stack resources: effective capabilities through
+// the group tree, rows with provenance, maybe states for values unknown at preview, risk classes,
+// lock-out, stable finding ids and approvals.
+import { describe, expect, test } from "vitest";
+import type { KnownRole, StackResource } from "../../../sdk/index.js";
+import {
+  CAPABILITIES,
+  findingId,
+  isRisky,
+  orgModelOf,
+  PREVIEW_UNKNOWN,
+  parseApprovals,
+  reviewAccess,
+  uidIndexOf,
+  unapprovedFindings,
+} from "../../../sdk/index.js";
+
+const ORG = "a".repeat(40);
+const seg = (n: number) => n.toString(16).padStart(16, "0");
+const urn = (cls: string, name: string, family = "pulumi-nodejs:dynamic/irv") =>
+  `urn:pulumi:dev::org::${family}:${cls}::${name}`;
+const res = (
+  cls: string,
+  name: string,
+  props: Record<string, unknown>,
+  deps?: Record<string, string[]>,
+): StackResource => ({
+  urn: urn(cls, name),
+  type: `pulumi-nodejs:dynamic/irv:${cls}`,
+  props,
+  propertyDependencies: deps,
+});
+const VIEWER = "1".repeat(40);
+const EDITOR = "2".repeat(40);
+const OWNER = "3".repeat(40);
+const ROLES: KnownRole[] = [
+  { uid: OWNER, name: "owner", capabilities: [...CAPABILITIES] },
+  {
+    uid: EDITOR,
+    name: "editor",
+    capabilities: CAPABILITIES.filter((c) => !/^(role_bindings|roles)\.(create|update|delete)$/.test(c)),
+  },
+  { uid: VIEWER, name: "viewer", capabilities: CAPABILITIES.filter((c) => c.endsWith(".list")) },
+];
+const platform = `${ORG}/${seg(1)}`;
+const payments = `${platform}/${seg(2)}`;
+const gh = "https://token.actions.githubusercontent.com";
+
+// An org: platform ⊃ payments; "ci" in platform bound viewer on platform; "admin" owner at the root.
+function base(): StackResource[] {
+  return [
+    res("Group", "platform", { uid: platform, parentUid: ORG, name: "platform" }),
+    res("Group", "payments", { uid: payments, parentUid: platform, name: "payments" }),
+    res("Identity", "ci", {
+      uid: `${platform}/${seg(3)}`,
+      groupUid: platform,
+      name: "ci",
+      claimMatch: { issuer: gh, subject: "repo:acme/app:ref:refs/heads/main" },
+    }),
+    res("Identity", "admin", {
+      uid: `${ORG}/${seg(4)}`,
+      groupUid: ORG,
+      name: "admin",
+      claimMatch: { issuer: gh, subject: "repo:acme/infra:ref:refs/heads/main" },
+    }),
+    res("RoleBinding", "ci-viewer", {
+      uid: `${platform}/${seg(5)}`,
+      groupUid: platform,
+      identityUid: `${platform}/${seg(3)}`,
+      roleUid: VIEWER,
+    }),
+    res("RoleBinding", "admin-owner", {
+      uid: `${ORG}/${seg(6)}`,
+      groupUid: ORG,
+      identityUid: `${ORG}/${seg(4)}`,
+      roleUid: OWNER,
+    }),
+  ];
+}
+function review(before: StackResource[], after: StackResource[]) {
+  const uidIndex = uidIndexOf([...before, ...after]);
+  return reviewAccess(
+    orgModelOf(before, { roles: ROLES, uidIndex }),
+    orgModelOf(after, { roles: ROLES, uidIndex }),
+  );
+}
+const replace = (list: StackResource[], name: string, props: Record<string, unknown>) =>
+  list.map((r) => (r.urn.endsWith(`::${name}`) ? { ...r, props: { ...r.props, ...props } } : r));
+
+test("a description edit changes no access: no rows, no lock-out", () => {
+  const r = review(base(), replace(base(), "platform", { description: "the platform team" }));
+  expect(r.rows).toEqual([]);
+  expect(r.lockOut).toBeUndefined();
+});
+
+test("binding editor at the root: one gained row at /, risky as root, naming binding → role → group", () => {
+  const after = [
+    ...base(),
+    res("RoleBinding", "ci-editor-root", {
+      groupUid: ORG,
+      identityUid: `${platform}/${seg(3)}`,
+      roleUid: EDITOR,
+    }),
+  ];
+  const r = review(base(), after);
+  expect(r.rows).toHaveLength(1);
+  const [row] = r.rows;
+  expect(row?.state).toBe("gained");
+  expect(row?.identity.name).toBe("ci");
+  expect(row?.subtree.path).toBe("/");
+  // Viewer's .list capabilities on platform were held already, but not at the root: all editor caps are gained at /.
+  expect(row?.capabilities).toEqual([...ROLES[1]!.capabilities].sort());
+  expect(row?.risks).toContain("root");
+  expect(row?.risks).not.toContain("owner-equivalent");
+  expect(row?.provenance).toEqual([
+    { binding: "ci-editor-root", role: "editor", group: "/", roleEdited: false },
+  ]);
+});
+
+test("a change at a group and every descendant is reported once, at the highest group", () => {
+  const after = replace(base(), "ci-viewer", { roleUid: EDITOR });
+  const r = review(base(), after);
+  expect(r.rows.map((x) => [x.state, x.subtree.path])).toEqual([["gained", "/platform"]]);
+  expect(r.rows[0]?.capabilities).toContain("groups.delete");
+  expect(r.rows[0]?.capabilities).not.toContain("groups.list");
+});
+
+test("a custom role gaining role_bindings.create: every holder gains it, each row names the edited role", () => {
+  const role = res("Role", "deployer", {
+    uid: "9".repeat(40),
+    parentUid: platform,
+    name: "deployer",
+    capabilities: ["groups.list"],
+  });
+  const bind = (n: string, id: string) =>
+    res("RoleBinding", n, { groupUid: payments, identityUid: id, roleUid: "9".repeat(40) });
+  const before = [
+    ...base(),
+    role,
+    bind("ci-deployer", `${platform}/${seg(3)}`),
+    bind("admin-deployer", `${ORG}/${seg(4)}`),
+  ];
+  const after = replace(before, "deployer", { capabilities: ["groups.list", "role_bindings.create"] });
+  const r = review(before, after);
+  const gained = r.rows.filter((x) => x.state === "gained");
+  // admin holds owner at the root already: only ci gains.
+  expect(gained.map((x) => [x.identity.name, x.subtree.path, x.capabilities])).toEqual([
+    ["ci", "/platform/payments", ["role_bindings.create"]],
+  ]);
+  expect(gained[0]?.risks).toEqual(["escalation"]);
+  expect(gained[0]?.provenance).toEqual([
+    { binding: "ci-deployer", role: "deployer", group: "/platform/payments", roleEdited: true },
+  ]);
+});
+
+test("a new identity and binding unknown at preview resolve through property dependencies", () => {
+  const after = [
+    ...base(),
+    res("Identity", "deploy", {
+      uid: PREVIEW_UNKNOWN,
+      groupUid: platform,
+      name: "deploy",
+      claimMatch: { issuer: gh, subject: "repo:acme/deploy:ref:refs/heads/main" },
+    }),
+    res(
+      "RoleBinding",
+      "deploy-viewer",
+      { groupUid: payments, identityUid: PREVIEW_UNKNOWN, roleUid: VIEWER },
+      { identityUid: [urn("Identity", "deploy")] },
+    ),
+  ];
+  const r = review(base(), after);
+  expect(r.rows).toHaveLength(1);
+  expect(r.rows[0]).toMatchObject({
+    state: "gained",
+    identity: { name: "deploy", isNew: true },
+    subtree: { path: "/platform/payments" },
+  });
+  expect(r.rows[0]?.risks).toEqual(["new-identity"]);
+});
+
+test("what stays unknown is maybe-gained, with every capability possible, and counts as gained for the gate", () => {
+  const after = [
+    ...base(),
+    res("RoleBinding", "mystery", {
+      groupUid: platform,
+      identityUid: `${platform}/${seg(3)}`,
+      roleUid: PREVIEW_UNKNOWN,
+    }),
+  ];
+  const r = review(base(), after);
+  expect(r.rows.map((x) => x.state)).toEqual(["maybe-gained"]);
+  expect(r.rows[0]?.risks).toContain("owner-equivalent");
+  expect(unapprovedFindings(r, [], { failOn: "risky", now: new Date() }).length).toBe(
+    r.rows[0]?.findings.length,
+  );
+});
+
+test("removing the last owner binding at the root is a lock-out, and the owner's losses are rows", () => {
+  const after = base().filter((x) => !x.urn.endsWith("::admin-owner"));
+  const r = review(base(), after);
+  expect(r.lockOut?.removed).toEqual(["admin-owner"]);
+  expect(r.rows.map((x) => [x.identity.name, x.state, x.subtree.path])).toEqual([["admin", "lost", "/"]]);
+  expect(unapprovedFindings(r, [], { failOn: "risky", now: new Date() }).map((f) => f.id)).toEqual([
+    r.lockOut?.id,
+  ]);
+});
+
+test("a subjectPattern broadened to repo:acme/.* re-grants the identity's access to the broad matcher", () => {
+  const after = replace(base(), "ci", { claimMatch: { issuer: gh, subjectPattern: "repo:acme/.*" } });
+  const r = review(base(), after);
+  expect(r.rows).toHaveLength(1);
+  expect(r.rows[0]).toMatchObject({
+    state: "gained",
+    subtree: { path: "/platform" },
+    matcherChanged: { to: { subjectPattern: "repo:acme/.*" } },
+  });
+  expect(r.rows[0]?.risks).toEqual(["broad-matcher"]);
+});
+
+test("a group moved under another parent: bindings above the new parent gain it, above the old one lose it", () => {
+  const shared = `${ORG}/${seg(7)}`;
+  const before = [
+    ...base(),
+    res("Group", "shared", { uid: shared, parentUid: ORG, name: "shared" }),
+    res("Identity", "auditor", {
+      uid: `${shared}/${seg(8)}`,
+      groupUid: shared,
+      name: "auditor",
+      claimMatch: { issuer: gh, subject: "x" },
+    }),
+    res("RoleBinding", "auditor-viewer", {
+      groupUid: shared,
+      identityUid: `${shared}/${seg(8)}`,
+      roleUid: VIEWER,
+    }),
+  ];
+  // payments moves under shared: a replacement, its new uid unknown, its parent a known uid.
+  const after = before.map((x) =>
+    x.urn.endsWith("::payments")
+      ? { ...x, props: { parentUid: shared, name: "payments", uid: PREVIEW_UNKNOWN } }
+      : x,
+  );
+  const r = review(before, after);
+  const auditor = r.rows.filter((x) => x.identity.name === "auditor");
+  expect(auditor.map((x) => [x.state, x.subtree.path])).toEqual([["gained", "/shared/payments"]]);
+  const ci = r.rows.filter((x) => x.identity.name === "ci");
+  expect(ci.map((x) => [x.state, x.subtree.path])).toEqual([["lost", "/platform/payments"]]);
+});
+
+test("both type-token families are read", () => {
+  const native = base().map((x) => ({
+    ...x,
+    type: x.type.replace("pulumi-nodejs:dynamic/irv:", "irv:iam:"),
+  }));
+  const after = [
+    ...native,
+    {
+      ...res("RoleBinding", "x", { groupUid: ORG, identityUid: `${platform}/${seg(3)}`, roleUid: OWNER }),
+      type: "irv:iam:RoleBinding",
+    },
+  ];
+  const r = review(native, after);
+  expect(r.rows[0]?.risks).toEqual(["owner-equivalent", "escalation", "root"]);
+});
+
+describe("finding ids and approvals", () => {
+  test("a finding id is a stable hash of identity, subtree and capability", () => {
+    expect(findingId("i", "g", "groups.list")).toBe(findingId("i", "g", "groups.list"));
+    expect(findingId("i", "g", "groups.list")).not.toBe(findingId("i", "g", "groups.create"));
+    expect(findingId("i", "g", "groups.list")).toMatch(/^ar-[0-9a-f]{16}$/);
+  });
+
+  test("an approval covers its findings until the end of its day; expired ones say so", () => {
+    const after = [
+      ...base(),
+      res("RoleBinding", "ci-owner", { groupUid: ORG, identityUid: `${platform}/${seg(3)}`, roleUid: OWNER }),
+    ];
+    const r = review(base(), after);
+    expect(r.rows.some(isRisky)).toBe(true);
+    const ids = r.rows.flatMap((x) => x.findings.map((f) => f.id));
+    const file = `approvals:\n  - findings: [${ids.join(", ")}]\n    approvedBy: alice\n    until: 2026-12-31\n`;
+    const approvals = parseApprovals(file);
+    expect(
+      unapprovedFindings(r, approvals, { failOn: "risky", now: new Date("2026-12-31T23:00:00Z") }),
+    ).toEqual([]);
+    const late = unapprovedFindings(r, approvals, { failOn: "risky", now: new Date("2027-01-01T00:00:01Z") });
+    expect(late).toHaveLength(ids.length);
+    expect(late[0]?.expired).toBe("2026-12-31");
+  });
+
+  test("an invalid approvals file is one error naming the entry and field", () => {
+    expect(() =>
+      parseApprovals("approvals:\n  - findings: [ar-1]\n    approvedBy: a\n    until: 2026-12-31\n"),
+    ).toThrow(/access-approvals\.yaml: approvals\.0\.findings\.0 is not a finding id/);
+    expect(() => parseApprovals("approvals: [")).toThrow(/is not valid YAML/);
+    expect(parseApprovals("")).toEqual([]);
+  });
+});
