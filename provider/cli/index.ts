@@ -1,4 +1,7 @@
-// Public face of the `pulumi-irv` operations CLI: `recover` and `import-org`, also callable as functions.
+// Public face of the `pulumi-irv` operations CLI: `recover`, `import-org` and `access-review`, also
+// callable as functions.
+export type { AccessReviewOptions, AccessReviewResult } from "./access-review.js";
+export { accessReview } from "./access-review.js";
 export { CliError } from "./cli-error.js";
 export type { ImportOrgOptions, ImportOrgReport } from "./import-org.js";
 export { importOrg } from "./import-org.js";

@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { accessReview } from "./access-review.js";
 import { CliError } from "./cli-error.js";
 import { importOrg } from "./import-org.js";
 import { ORG_KINDS } from "./org-kinds.js";
@@ -9,6 +10,7 @@ const USAGE = `Usage: pulumi-irv <command> [flags]
 Commands:
   recover      repair a stack after an interrupted (killed) pulumi up
   import-org   generate a Pulumi program that adopts an existing organization
+  access-review  who gains or loses which capability where, if the stack's preview is applied
 
 Run "pulumi-irv <command> --help" for its flags.`;
 
@@ -63,6 +65,28 @@ Flags:
                    objects and writes their code (identity providers are left out: their client
                    secret is write-only)
   -h, --help       show this help`;
+
+const ACCESS_REVIEW_HELP = `Usage: pulumi-irv access-review [--stack NAME] [--cwd DIR] [--plan FILE]
+                             [--format markdown|json|text] [--fail-on risky|any] [--approvals FILE]
+
+Previews the stack (pulumi preview --json) and compares every identity's effective capabilities
+per group subtree before (the stack's state) and after (the planned state): a binding applies to
+its group and every descendant, a role is a set of capabilities (roles outside the stack are read
+from the API). One row per change: identity, subtree, capabilities gained or lost, and why
+(binding -> role -> group); values unknown at preview are resolved through property dependencies,
+what stays unknown is "maybe" (and counts as gained for --fail-on). Risk classes: lock-out,
+owner-equivalent, escalation, root, broad-matcher, new-identity. Credentials and the API: the
+stack's irv:* config, then IRV_BASE_URL, IRV_TOKEN (or IRV_IDENTITY with a workload token).
+
+Flags:
+  --stack NAME       the stack (default: the selected stack of the project)
+  --cwd DIR          the Pulumi project directory (default: the current directory)
+  --plan FILE        read the output of "pulumi preview --json" from FILE instead of previewing
+  --format FORMAT    markdown (one pull-request comment), json (versioned) or text (default)
+  --fail-on WHAT     exit 1 when a risky gain (risky) or any gain (any) is not approved
+  --approvals FILE   approvals (default: access-approvals.yaml in --cwd, when present)
+  --max-chars N      size cap of the markdown comment (default 60000)
+  -h, --help         show this help`;
 
 type Print = (line: string) => void;
 
@@ -135,6 +159,39 @@ export async function runCli(
         });
         return 0;
       }
+      case "access-review": {
+        const { values } = parse(rest, {
+          stack: { type: "string" },
+          cwd: { type: "string" },
+          plan: { type: "string" },
+          format: { type: "string" },
+          "fail-on": { type: "string" },
+          approvals: { type: "string" },
+          "max-chars": { type: "string" },
+          help: { type: "boolean", short: "h" },
+        });
+        if (values.help === true) return done(io.out, ACCESS_REVIEW_HELP);
+        const format = oneOf(values.format, "--format", ["markdown", "json", "text"] as const);
+        const failOn = oneOf(values["fail-on"], "--fail-on", ["risky", "any"] as const);
+        const maxChars = str(values["max-chars"]) === undefined ? undefined : Number(values["max-chars"]);
+        if (maxChars !== undefined && !(Number.isInteger(maxChars) && maxChars > 0))
+          throw new CliError(
+            `--max-chars must be a positive integer, got ${JSON.stringify(values["max-chars"])}`,
+            2,
+          );
+        const result = await accessReview({
+          stack: str(values.stack),
+          cwd: str(values.cwd),
+          plan: str(values.plan),
+          format,
+          failOn,
+          approvals: str(values.approvals),
+          maxChars,
+          print: io.out,
+          printErr: io.err,
+        });
+        return result.exitCode;
+      }
       case undefined:
       case "help":
       case "--help":
@@ -162,6 +219,12 @@ function parse<O extends NonNullable<Parameters<typeof parseArgs>[0]>["options"]
 }
 
 const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
+
+function oneOf<T extends string>(v: unknown, flag: string, allowed: readonly T[]): T | undefined {
+  if (v === undefined) return undefined;
+  if (allowed.includes(v as T)) return v as T;
+  throw new CliError(`${flag} must be one of ${allowed.join(", ")}, got ${JSON.stringify(v)}`, 2);
+}
 
 function done(print: Print, text: string): number {
   print(text);

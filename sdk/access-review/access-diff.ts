@@ -1,4 +1,6 @@
 import { CAPABILITIES } from "../schemas/capabilities.js";
+import type { AccessEntry } from "./access-listing.js";
+import { listAccess } from "./access-listing.js";
 import type { EffectiveAccess, GroupAccess } from "./effective-access.js";
 import { ancestry, effectiveAccess, isRoot, ownerBindingsAtRoot } from "./effective-access.js";
 import { findingId } from "./finding-id.js";
@@ -113,6 +115,9 @@ export interface AccessReview {
   lockOut?: LockOut | undefined;
   /** The capabilities of `owner` the review judged against. */
   ownerCapabilities: readonly string[];
+  /** Every identity's effective access before and after, at the groups where it is bound. */
+  before: AccessEntry[];
+  after: AccessEntry[];
 }
 
 const EMPTY: GroupAccess = { certain: new Set(), possible: new Set(), via: new Map() };
@@ -211,7 +216,20 @@ export function reviewAccess(before: OrgModel, after: OrgModel): AccessReview {
     ownersBefore.length > 0 && ownersAfter.length === 0 && root !== undefined
       ? { id: findingId("lock-out", root, "owner"), removed: ownersBefore.map((b) => b.name) }
       : undefined;
-  return { rows, lockOut, ownerCapabilities: owner };
+  const listing = (model: OrgModel, access: EffectiveAccess) =>
+    listAccess(
+      model,
+      access,
+      (i) => identityView(before, after, i).name,
+      (g) => pathOf(model, g),
+    );
+  return {
+    rows,
+    lockOut,
+    ownerCapabilities: owner,
+    before: listing(before, accB),
+    after: listing(after, accA),
+  };
 }
 
 function identityRows(

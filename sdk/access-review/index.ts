@@ -12,6 +12,8 @@ export type {
   SubtreeView,
 } from "./access-diff.js";
 export { isGain, isRisky, ownerCapabilitiesOf, reviewAccess } from "./access-diff.js";
+export type { AccessEntry } from "./access-listing.js";
+export { listAccess } from "./access-listing.js";
 export type { Approval, UnapprovedFinding } from "./approvals.js";
 export {
   Approval as ApprovalSchema,

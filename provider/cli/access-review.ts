@@ -1,0 +1,197 @@
+import { execFile } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { promisify } from "node:util";
+import { LocalWorkspace, PulumiCommand, Stack } from "@pulumi/pulumi/automation/index.js";
+import type { KnownRole, StackResource, UnapprovedFinding } from "../../sdk/index.js";
+import { orgModelOf, parseApprovals, reviewAccess, uidIndexOf, unapprovedFindings } from "../../sdk/index.js";
+import { clientFor, resolveSettings } from "../config/index.js";
+import type { StackReview } from "../review/index.js";
+import {
+  PreviewDigest,
+  renderMarkdown,
+  renderText,
+  reviewJson,
+  sidesOfPreview,
+  stackResourceOf,
+} from "../review/index.js";
+import { CliError } from "./cli-error.js";
+import { Deployment } from "./stack-state.js";
+
+/**
+ * Options of {@link accessReview}.
+ *
+ * @example
+ * const opts: AccessReviewOptions = { stack: "dev", format: "markdown", failOn: "risky" };
+ */
+export interface AccessReviewOptions {
+  /** The stack (default: the selected stack of the project). */
+  stack?: string | undefined;
+  /** The Pulumi project directory (default: the current directory). */
+  cwd?: string | undefined;
+  /** A file holding the output of `pulumi preview --json`, instead of running a preview. */
+  plan?: string | undefined;
+  format?: "markdown" | "json" | "text" | undefined;
+  /** Exit non-zero when a risky (or any) gain is not covered by an approval. */
+  failOn?: "risky" | "any" | undefined;
+  /** The approvals file (default: `access-approvals.yaml` in `cwd`, when it exists). */
+  approvals?: string | undefined;
+  /** The markdown size cap (characters). */
+  maxChars?: number | undefined;
+  print?: (text: string) => void;
+  /** Where the findings that fail the run are listed (stderr by default). */
+  printErr?: (text: string) => void;
+  now?: Date;
+}
+
+/**
+ * What {@link accessReview} found: the report as printed, the findings that fail the gate, and
+ * the exit code.
+ *
+ * @example
+ * const { exitCode } = await accessReview({ stack: "dev", failOn: "risky" });
+ */
+export interface AccessReviewResult {
+  report: string;
+  stacks: StackReview[];
+  unapproved: UnapprovedFinding[];
+  exitCode: number;
+}
+
+/**
+ * `pulumi-irv access-review`: previews the stack (or reads a `pulumi preview --json` file), compares
+ * every identity's effective capabilities before and after through the group tree, and prints one
+ * report. Built-in and custom roles outside the stack are read from the API with the stack's
+ * `irv:*` config, then the `IRV_*` environment variables.
+ *
+ * @example
+ * const { report } = await accessReview({ cwd: "infra", stack: "prod", format: "markdown" });
+ */
+export async function accessReview(options: AccessReviewOptions = {}): Promise<AccessReviewResult> {
+  const cwd = resolve(options.cwd ?? process.cwd());
+  const { stackName, before, after, config } = await readSides(options, cwd);
+  const roles = await readRoles(config);
+  const uidIndex = uidIndexOf([...before, ...after]);
+  const review = reviewAccess(
+    orgModelOf(before, { roles, uidIndex }),
+    orgModelOf(after, { roles, uidIndex }),
+  );
+  const stacks: StackReview[] = [{ stack: stackName, review }];
+
+  const format = options.format ?? "text";
+  const report =
+    format === "markdown"
+      ? renderMarkdown(stacks, { maxChars: options.maxChars })
+      : format === "json"
+        ? JSON.stringify(reviewJson(stacks), null, 2)
+        : renderText(stacks);
+  (options.print ?? ((t) => process.stdout.write(`${t}\n`)))(report);
+
+  const approvalsFile = options.approvals ?? join(cwd, "access-approvals.yaml");
+  const approvals =
+    options.approvals !== undefined || existsSync(approvalsFile)
+      ? parseApprovals(readText(approvalsFile, "--approvals"), approvalsFile)
+      : [];
+  const unapproved =
+    options.failOn === undefined
+      ? []
+      : unapprovedFindings(review, approvals, { failOn: options.failOn, now: options.now ?? new Date() });
+  const printErr = options.printErr ?? ((t) => process.stderr.write(`${t}\n`));
+  for (const f of unapproved)
+    printErr(
+      `unapproved ${f.id}: ${f.what}${f.expired === undefined ? "" : ` (its approval expired ${f.expired})`}`,
+    );
+  return { report, stacks, unapproved, exitCode: unapproved.length > 0 ? 1 : 0 };
+}
+
+function readText(path: string, flag: string): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch (err) {
+    throw new CliError(`${flag} ${path}: ${err instanceof Error ? err.message : String(err)}`, 2);
+  }
+}
+
+async function readSides(
+  options: AccessReviewOptions,
+  cwd: string,
+): Promise<{
+  stackName: string;
+  before: StackResource[];
+  after: StackResource[];
+  config: (k: string) => string | undefined;
+}> {
+  if (options.plan !== undefined) {
+    let json: unknown;
+    try {
+      json = JSON.parse(readText(options.plan, "--plan"));
+    } catch (err) {
+      if (err instanceof CliError) throw err;
+      throw new CliError(`--plan ${options.plan} is not JSON: give the output of "pulumi preview --json"`, 2);
+    }
+    const digest = PreviewDigest.safeParse(json);
+    if (!digest.success || (json as { resourcePlans?: unknown }).resourcePlans !== undefined)
+      throw new CliError(
+        `--plan ${options.plan} is not the output of "pulumi preview --json" (a plan saved by --save-plan holds input diffs, not the planned state)`,
+        2,
+      );
+    return { stackName: options.stack ?? "plan", ...sidesOfPreview(digest.data), config: () => undefined };
+  }
+  const pulumiCommand = await PulumiCommand.get({ skipVersionCheck: true });
+  const workspace = await LocalWorkspace.create({ workDir: cwd, pulumiCommand });
+  const stackName = options.stack ?? (await workspace.stack())?.name;
+  if (stackName === undefined) throw new CliError("no stack is selected here: pass --stack NAME", 2);
+  const stack = await Stack.select(stackName, workspace);
+  const deployment = Deployment.parse((await stack.exportStack()).deployment);
+  const before = (deployment.resources ?? []).map((r) =>
+    stackResourceOf(r as Parameters<typeof stackResourceOf>[0]),
+  );
+  const digest = PreviewDigest.parse(JSON.parse(await previewJson(pulumiCommand.command, stackName, cwd)));
+  const { after } = sidesOfPreview(digest);
+  const all = await stack.getAllConfig();
+  return { stackName, before, after, config: (k) => all[k]?.value };
+}
+
+async function previewJson(pulumi: string, stack: string, cwd: string): Promise<string> {
+  try {
+    const { stdout } = await promisify(execFile)(
+      pulumi,
+      ["preview", "--json", "--stack", stack, "--non-interactive"],
+      {
+        cwd,
+        maxBuffer: 512 * 1024 * 1024,
+      },
+    );
+    return stdout;
+  } catch (err) {
+    const e = err as { stdout?: string; stderr?: string; message?: string };
+    // The JSON's diagnostics say why the preview failed (the program's error, a policy violation).
+    const diags = (() => {
+      try {
+        const d = JSON.parse(e.stdout ?? "") as { diagnostics?: { message?: string; severity?: string }[] };
+        return (d.diagnostics ?? []).filter((x) => x.severity === "error").map((x) => x.message?.trim());
+      } catch {
+        return [];
+      }
+    })();
+    throw new CliError(
+      `pulumi preview of stack ${stack} failed, so there is no planned state to review: ${diags.join("; ") || e.stderr?.trim() || e.message}`,
+    );
+  }
+}
+
+async function readRoles(config: (k: string) => string | undefined): Promise<KnownRole[]> {
+  const settings = resolveSettings(config);
+  if (!settings.baseUrl)
+    throw new CliError(
+      "the review reads the roles' capabilities from the API: set irv:baseUrl in the stack's config or IRV_BASE_URL (and a token: irv:token / IRV_TOKEN, or irv:identity with a workload token)",
+      2,
+    );
+  // The client is the process-wide one of these settings (clientFor): the process exit closes it.
+  return (await clientFor(settings).roles.collect()).map((r) => ({
+    uid: r.uid,
+    name: r.name,
+    parentUid: r.parentUid,
+    capabilities: r.capabilities,
+  }));
+}

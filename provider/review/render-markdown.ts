@@ -1,0 +1,140 @@
+import type { AccessRow } from "../../sdk/index.js";
+import { isGain, isRisky } from "../../sdk/index.js";
+import type { StackReview } from "./stack-review.js";
+import { summarize } from "./stack-review.js";
+
+/**
+ * The hidden marker that starts the review comment: CI finds the comment carrying it and updates
+ * it instead of adding another.
+ *
+ * @example
+ * const mine = comments.find((c) => c.body.includes(REVIEW_MARKER));
+ */
+export const REVIEW_MARKER = "<!-- pulumi-irv:access-review -->";
+
+/**
+ * GitHub refuses comments over 65 536 characters; a little room is left for the CI's own text.
+ *
+ * @example
+ * renderMarkdown(stacks, { maxChars: DEFAULT_MAX_CHARS });
+ */
+export const DEFAULT_MAX_CHARS = 60_000;
+
+const STATE_LABEL: Record<AccessRow["state"], string> = {
+  gained: "➕ gained",
+  "maybe-gained": "❔ maybe gained",
+  lost: "➖ lost",
+  "maybe-lost": "❔ maybe lost",
+};
+
+// A cell must not end the table row or start code spans of its own.
+const cell = (s: string) =>
+  s.replace(/\\/g, "\\\\").replace(/\|/g, "\\|").replace(/`/g, "'").replace(/\n/g, " ");
+const code = (s: string) => `\`${cell(s)}\``;
+
+function identityCell(r: AccessRow): string {
+  const m = r.identity.matcher;
+  const who = `${code(r.identity.name)}${r.identity.uid === undefined ? " (new)" : ` ${code(r.identity.uid)}`}`;
+  const matcher =
+    m === undefined
+      ? ""
+      : `<br>${Object.entries(m)
+          .map(([k, v]) => `${k}: ${code(v)}`)
+          .join(", ")}`;
+  const changed = r.matcherChanged === undefined ? "" : " (matcher changed)";
+  return `${who}${changed}${matcher}`;
+}
+
+function rowLine(r: AccessRow): string {
+  const risk = r.risks.length === 0 ? "" : `⚠️ ${r.risks.join(", ")}`;
+  return `| ${STATE_LABEL[r.state]} | ${identityCell(r)} | ${code(r.subtree.path)} | ${r.capabilities.map(code).join(", ")} | ${risk} |`;
+}
+
+function provenanceLine(r: AccessRow): string {
+  const why = r.provenance
+    .map((p) => `${code(p.binding)} → ${code(p.role)}${p.roleEdited ? " (edited)" : ""} → ${code(p.group)}`)
+    .join("; ");
+  const ids = r.findings.map((f) => `${code(f.id)} ${f.capability}`).join(", ");
+  return `- **${cell(r.identity.name)}** ${r.state} on ${code(r.subtree.path)}: ${why || "(no binding)"}. Findings: ${ids}`;
+}
+
+interface Shape {
+  provenance: boolean;
+  /** Rows left out, per stack (never a risky one). */
+  dropped: ReadonlyMap<string, ReadonlySet<AccessRow>>;
+}
+
+function render(stacks: readonly StackReview[], shape: Shape): string {
+  const out = [REVIEW_MARKER, "## Access review", "", `**${summarize(stacks)}**`];
+  for (const { stack, review } of stacks) {
+    out.push("", `### Stack ${code(stack)}`, "");
+    if (review.lockOut !== undefined)
+      out.push(
+        `> [!CAUTION]\n> **Lock-out** (${code(review.lockOut.id)}): after this change no binding at the root grants every capability of \`owner\` (removed: ${review.lockOut.removed.map(code).join(", ")}).`,
+        "",
+      );
+    if (review.rows.length === 0) {
+      out.push("No access change.");
+      continue;
+    }
+    const dropped = shape.dropped.get(stack) ?? new Set();
+    const rows = review.rows.filter((r) => !dropped.has(r));
+    out.push(
+      "| Change | Identity | Subtree | Capabilities | Risk |",
+      "|---|---|---|---|---|",
+      ...rows.map(rowLine),
+    );
+    if (dropped.size > 0)
+      out.push(
+        "",
+        `_${dropped.size} more non-risky rows not shown (size limit): run \`pulumi-irv access-review --format text\` for all._`,
+      );
+    if (shape.provenance)
+      out.push(
+        "",
+        "<details><summary>Why: binding → role → group, and finding ids</summary>",
+        "",
+        ...rows.map(provenanceLine),
+        "",
+        "</details>",
+      );
+  }
+  return out.join("\n");
+}
+
+/**
+ * The review as one pull-request comment: the hidden {@link REVIEW_MARKER}, a summary sentence, a
+ * table per stack and collapsible provenance; "No access change." when there is none. Above
+ * `maxChars` it drops the provenance first, then non-risky rows (losses first, then the last
+ * gains), never a risky row nor the lock-out.
+ *
+ * @example
+ * await postComment(renderMarkdown([{ stack: "dev", review }]));
+ */
+export function renderMarkdown(
+  stacks: readonly StackReview[],
+  options: { maxChars?: number | undefined } = {},
+): string {
+  const max = options.maxChars ?? DEFAULT_MAX_CHARS;
+  const full = render(stacks, { provenance: true, dropped: new Map() });
+  if (full.length <= max) return full;
+  const dropped = new Map(stacks.map((s) => [s.stack, new Set<AccessRow>()]));
+  let text = render(stacks, { provenance: false, dropped });
+  // Candidates to drop, least important first: losses, then plain gains from the end.
+  const candidates = stacks.flatMap((s) =>
+    [...s.review.rows]
+      .filter((r) => !isRisky(r))
+      .sort((x, y) => Number(isGain(x)) - Number(isGain(y)))
+      .map((r) => ({ stack: s.stack, row: r })),
+  );
+  // Drop by the rows' own lengths (one render, not one per row); the notes saying how many rows
+  // are left out take the room kept here.
+  let excess = text.length - max + 200 * stacks.length;
+  for (const { stack, row } of candidates) {
+    if (excess <= 0) break;
+    dropped.get(stack)?.add(row);
+    excess -= rowLine(row).length + 1;
+  }
+  text = render(stacks, { provenance: false, dropped });
+  return text;
+}

@@ -1,0 +1,152 @@
+// The review's renderers: one PR comment (marker, summary, size cap that never drops risky rows),
+// the versioned JSON, the text table, and reading the two sides of a `pulumi preview --json`.
+import { expect, test } from "vitest";
+import {
+  REVIEW_MARKER,
+  renderMarkdown,
+  renderText,
+  reviewJson,
+  sidesOfPreview,
+} from "../../../../provider/review/index.js";
+import type { AccessReview, AccessRow } from "../../../../sdk/index.js";
+import { PREVIEW_UNKNOWN } from "../../../../sdk/index.js";
+
+const row = (n: number, over: Partial<AccessRow> = {}): AccessRow => ({
+  state: "gained",
+  identity: {
+    ref: `urn:i${n}`,
+    name: `identity-${n}`,
+    uid: `${"a".repeat(40)}/${n.toString(16).padStart(16, "0")}`,
+    isNew: false,
+  },
+  subtree: { ref: `urn:g${n}`, path: `/team-${n}`, root: false },
+  capabilities: ["groups.create", "groups.list"],
+  findings: [
+    { id: `ar-${n.toString(16).padStart(16, "0")}`, capability: "groups.create" },
+    { id: `ar-${(n + 1e6).toString(16).padStart(16, "0")}`, capability: "groups.list" },
+  ],
+  provenance: [{ binding: `b-${n}`, role: "editor", group: `/team-${n}`, roleEdited: false }],
+  risks: [],
+  ...over,
+});
+const review = (rows: AccessRow[], over: Partial<AccessReview> = {}): AccessReview => ({
+  rows,
+  ownerCapabilities: [],
+  before: [],
+  after: [],
+  ...over,
+});
+
+test("no change: the comment carries the marker and says there is no access change", () => {
+  const md = renderMarkdown([{ stack: "dev", review: review([]) }]);
+  expect(md.startsWith(REVIEW_MARKER)).toBe(true);
+  expect(md).toContain("**No access change.**");
+  expect(md).not.toContain("| Change |");
+});
+
+test("the summary counts identities gaining access and the risky ones; provenance is collapsible", () => {
+  const rows = [row(1), row(2, { risks: ["root"] }), row(3, { state: "lost" })];
+  const md = renderMarkdown([{ stack: "dev", review: review(rows) }]);
+  expect(md).toContain("**2 identities gain access, 1 risky. 1 identity loses access.**");
+  expect(md).toContain("<details><summary>Why: binding → role → group, and finding ids</summary>");
+  expect(md).toContain("`b-2` → `editor` → `/team-2`");
+  expect(md).toMatch(
+    /\| ➕ gained \| `identity-2`.*\| `\/team-2` \| `groups.create`, `groups.list` \| ⚠️ root \|/,
+  );
+});
+
+test("a pipe or backtick in a matcher cannot break the table", () => {
+  const md = renderMarkdown([
+    {
+      stack: "dev",
+      review: review([
+        row(1, { identity: { ...row(1).identity, matcher: { subjectPattern: "repo:a/(x|y)`" } } }),
+      ]),
+    },
+  ]);
+  expect(md).toContain("subjectPattern: `repo:a/(x\\|y)'`");
+});
+
+test("over the size cap: provenance goes first, then non-risky rows; risky rows and the lock-out always stay", () => {
+  const rows = [
+    ...Array.from({ length: 400 }, (_, i) => row(i)),
+    ...Array.from({ length: 30 }, (_, i) => row(1000 + i, { risks: ["escalation"] })),
+  ];
+  const lockOut = { id: "ar-00000000000000ff", removed: ["admin-owner"] };
+  const stacks = [{ stack: "prod", review: review(rows, { lockOut }) }];
+  const full = renderMarkdown(stacks, { maxChars: 1e9 });
+  expect(full).toContain("<details>");
+
+  const capped = renderMarkdown(stacks, { maxChars: 20_000 });
+  expect(capped.length).toBeLessThanOrEqual(20_000);
+  expect(capped).not.toContain("<details>");
+  for (let i = 0; i < 30; i++) expect(capped).toContain(`identity-${1000 + i}\``);
+  expect(capped).toContain("ar-00000000000000ff");
+  expect(capped).toMatch(/_\d+ more non-risky rows not shown/);
+
+  // Even a cap too small for the risky rows alone keeps every one of them.
+  const tiny = renderMarkdown(stacks, { maxChars: 100 });
+  for (let i = 0; i < 30; i++) expect(tiny).toContain(`identity-${1000 + i}\``);
+  expect(tiny).not.toContain("`identity-5`");
+});
+
+test("JSON: versioned, before/after/diff per stack; text: one line per row", () => {
+  const r = review([row(1, { risks: ["root"] })]);
+  const doc = reviewJson([{ stack: "dev", review: r }]);
+  expect(doc).toMatchObject({
+    schemaVersion: 1,
+    summary: "1 identity gains access, 1 risky.",
+    stacks: [{ stack: "dev", lockOut: null }],
+  });
+  expect(doc.stacks[0]?.diff[0]?.findings).toHaveLength(2);
+  const text = renderText([{ stack: "dev", review: r }]);
+  expect(text).toMatch(
+    /gained\s+identity-1 \(a{40}\/0{15}1\)\s+\/team-1\s+groups\.create,groups\.list\s+root\s+b-1 -> editor -> \/team-1/,
+  );
+  expect(renderText([{ stack: "dev", review: review([]) }])).toContain("no access change");
+});
+
+test("a preview's steps give both sides: same/update/create kept, deletes gone, replacements once", () => {
+  const st = (urn: string, inputs: Record<string, unknown>, outputs?: Record<string, unknown>) => ({
+    urn,
+    type: "pulumi-nodejs:dynamic/irv:Group",
+    inputs,
+    outputs,
+  });
+  const { before, after } = sidesOfPreview({
+    steps: [
+      {
+        op: "same",
+        urn: "u:a",
+        oldState: st("u:a", { name: "a" }, { uid: "A" }),
+        newState: st("u:a", { name: "a" }, { uid: "A" }),
+      },
+      { op: "delete", urn: "u:b", oldState: st("u:b", { name: "b" }) },
+      {
+        op: "create",
+        urn: "u:c",
+        newState: st("u:c", { name: "c" }, { uid: PREVIEW_UNKNOWN, name: PREVIEW_UNKNOWN }),
+      },
+      {
+        op: "create-replacement",
+        urn: "u:d",
+        oldState: st("u:d", { name: "d" }),
+        newState: st("u:d", { name: "d2" }),
+      },
+      { op: "replace", urn: "u:d", oldState: st("u:d", { name: "d" }), newState: st("u:d", { name: "d2" }) },
+      {
+        op: "delete-replaced",
+        urn: "u:d",
+        oldState: st("u:d", { name: "d" }),
+        newState: st("u:d", { name: "d" }),
+      },
+    ],
+  });
+  expect(before.map((r) => r.urn)).toEqual(["u:a", "u:b", "u:d"]);
+  expect(after.map((r) => [r.urn, r.props.name])).toEqual([
+    ["u:a", "a"],
+    ["u:c", "c"],
+    ["u:d", "d2"],
+  ]);
+  expect(after[1]?.props.uid).toBe(PREVIEW_UNKNOWN);
+});
