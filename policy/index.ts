@@ -7,6 +7,7 @@
  */
 import { PolicyPack } from "@pulumi/policy";
 import {
+  accessBroadening,
   customRoleLeastPrivilege,
   descriptionRequired,
   groupNamePattern,
@@ -29,5 +30,6 @@ new PolicyPack("irv", {
     idpIssuerHttps,
     inviteExpirationBounded,
     customRoleLeastPrivilege,
+    accessBroadening,
   ],
 });

@@ -1,26 +1,8 @@
 import type { ResourceValidationPolicy } from "@pulumi/policy";
-import { describePatternProblem, matchesPattern } from "pulumi-irv/sdk";
+import { describePatternProblem, matchesAnything, spansRepositories } from "pulumi-irv/sdk";
 import { isType } from "../type-tokens.js";
 
 const GITHUB_ACTIONS = "https://token.actions.githubusercontent.com";
-
-// Strings nothing sensible has in common: a pattern that matches all of them matches anything.
-const PROBES = ["x", "repo:evil/evil:ref:refs/heads/main", "https://attacker.example", "0 / : @ \u00e9"];
-
-// Patterns are RE2 (Go) regular expressions, matched as the service matches them: with JavaScript's
-// engine `(?i).*` did not compile and so passed as narrow, and a look-ahead passed as valid.
-const matchesAnything = (source: string): boolean =>
-  source.trim() === "" ||
-  (describePatternProblem(source) === undefined && PROBES.every((p) => matchesPattern(source, p)));
-
-// `repo:<owner>/<repo>:…`: the owner/repo part of a subject pattern must be literal text (escaped
-// dots and dashes allowed), or the pattern trusts other repositories' workflows.
-const spansRepositories = (source: string): boolean => {
-  const m = /^\^?repo:((?:\\.|[^:\\])*):/.exec(source);
-  if (!m) return true;
-  const repo = (m[1] ?? "").replace(/\\[.\-_]/g, "");
-  return /[\\^$.*+?()[\]{}|]/.test(repo) || !repo.includes("/");
-};
 
 /**
  * `identity-match-too-broad` (mandatory): an identity whose `claimMatch` patterns match anything

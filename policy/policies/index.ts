@@ -1,3 +1,5 @@
+export type { AccessBroadeningConfig } from "./access-broadening.js";
+export { accessBroadening } from "./access-broadening.js";
 export { customRoleLeastPrivilege } from "./custom-role-least-privilege.js";
 export { descriptionRequired } from "./description-required.js";
 export { groupNamePattern } from "./group-name-pattern.js";

@@ -1,3 +1,4 @@
+import { describePatternProblem, matchesPattern } from "../patterns/index.js";
 /**
  * Why a gained access is risky.
  * - `owner-equivalent`: the identity now holds every capability of `owner` in the subtree;
@@ -50,23 +51,22 @@ export function isEscalationCapability(capability: string): boolean {
   return ESCALATION.test(capability);
 }
 
-// Strings nothing sensible has in common: a pattern matching all of them matches anything.
+// Strings nothing sensible has in common: a pattern that matches all of them matches anything.
 const PROBES = ["x", "repo:evil/evil:ref:refs/heads/main", "https://attacker.example", "0 / : @ \u00e9"];
 
 /**
- * Whether an anchored pattern matches any value (empty, `.*`, `.+`, …).
+ * Whether an anchored pattern matches any value (empty, `.*`, `.+`, `(?i).*`, …). Patterns are RE2
+ * (Go) regular expressions, matched as the service matches them: with JavaScript's engine `(?i).*`
+ * did not compile and so passed as narrow.
  *
  * @example
  * matchesAnything(".*"); // true
  */
 export function matchesAnything(source: string): boolean {
-  if (source.trim() === "") return true;
-  try {
-    const re = new RegExp(`^(?:${source})$`, "u");
-    return PROBES.every((p) => re.test(p));
-  } catch {
-    return false; // the provider's check reports a pattern that does not compile
-  }
+  return (
+    source.trim() === "" ||
+    (describePatternProblem(source) === undefined && PROBES.every((p) => matchesPattern(source, p)))
+  );
 }
 
 /**
