@@ -10,7 +10,7 @@ import {
   RISK_CLASSES,
   reviewAccess,
   uidIndexOf,
-  unapprovedFindings,
+  unapprovedChanges,
 } from "pulumi-irv/sdk";
 
 /**
@@ -128,13 +128,13 @@ export const accessBroadening: StackValidationPolicy = {
         ? []
         : parseApprovals(readFileSync(within(config.approvalsFile), "utf8"), config.approvalsFile)),
     ];
-    const unapproved = unapprovedFindings(gated, approvals, {
+    const unapproved = unapprovedChanges(gated, approvals, {
       failOn: config.failOn ?? "risky",
       now: new Date(),
     });
-    for (const f of unapproved)
+    for (const u of unapproved)
       reportViolation(
-        `${f.what}: not approved (finding ${f.id}${f.expired === undefined ? "" : `; its approval expired ${f.expired}`}). Narrow the change, or add the id to access-approvals.yaml with approvedBy and until.`,
+        `${u.what}: not approved (findings ${u.ids.join(" ")}${u.expired.length > 0 ? `; approvals expired ${u.expired.join(", ")}` : ""}). Narrow the change, or add the ids to access-approvals.yaml with approvedBy and until.`,
       );
   },
 };

@@ -3,8 +3,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { LocalWorkspace, PulumiCommand, Stack } from "@pulumi/pulumi/automation/index.js";
-import type { KnownRole, StackResource, UnapprovedFinding } from "../../sdk/index.js";
-import { orgModelOf, parseApprovals, reviewAccess, uidIndexOf, unapprovedFindings } from "../../sdk/index.js";
+import type { KnownRole, StackResource, UnapprovedChange } from "../../sdk/index.js";
+import { orgModelOf, parseApprovals, reviewAccess, uidIndexOf, unapprovedChanges } from "../../sdk/index.js";
 import { clientFor, resolveSettings } from "../config/index.js";
 import type { StackReview } from "../review/index.js";
 import {
@@ -54,7 +54,7 @@ export interface AccessReviewOptions {
 export interface AccessReviewResult {
   report: string;
   stacks: StackReview[];
-  unapproved: UnapprovedFinding[];
+  unapproved: UnapprovedChange[];
   exitCode: number;
 }
 
@@ -95,11 +95,11 @@ export async function accessReview(options: AccessReviewOptions = {}): Promise<A
   const unapproved =
     options.failOn === undefined
       ? []
-      : unapprovedFindings(review, approvals, { failOn: options.failOn, now: options.now ?? new Date() });
+      : unapprovedChanges(review, approvals, { failOn: options.failOn, now: options.now ?? new Date() });
   const printErr = options.printErr ?? ((t) => process.stderr.write(`${t}\n`));
-  for (const f of unapproved)
+  for (const u of unapproved)
     printErr(
-      `unapproved ${f.id}: ${f.what}${f.expired === undefined ? "" : ` (its approval expired ${f.expired})`}`,
+      `not approved: ${u.what} (findings ${u.ids.join(" ")}${u.expired.length > 0 ? `; approvals expired ${u.expired.join(", ")}` : ""})`,
     );
   return { report, stacks, unapproved, exitCode: unapproved.length > 0 ? 1 : 0 };
 }

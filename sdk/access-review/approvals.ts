@@ -1,7 +1,7 @@
 import { parse } from "yaml";
 import { z } from "zod";
 import type { AccessReview } from "./access-diff.js";
-import { isRisky } from "./access-diff.js";
+import { isGain, isRisky } from "./access-diff.js";
 
 const Day = z.union([z.iso.date(), z.iso.datetime({ offset: true })]);
 
@@ -58,56 +58,63 @@ export function parseApprovals(text: string, source = "access-approvals.yaml"): 
 }
 
 /**
- * A finding the gate stops: not covered by an approval valid at `now`.
+ * A change the gate stops: one review row (or the lock-out) with the ids of its findings that no
+ * approval valid at `now` covers.
  *
  * @example
- * for (const f of unapproved) console.log(f.id, f.what, f.expired ? `(approval expired ${f.expired})` : "");
+ * for (const u of unapproved) console.log(u.what, u.ids.join(" "));
  */
-export interface UnapprovedFinding {
-  id: string;
-  /** One line saying what it is: identity, subtree, capability and risk classes. */
+export interface UnapprovedChange {
+  /** One line saying what it is: identity, change, capabilities, subtree and risk classes. */
   what: string;
-  /** The end of an approval that covered it and expired. */
-  expired?: string | undefined;
+  ids: string[];
+  /** The end dates of approvals that covered some of these ids and expired. */
+  expired: string[];
 }
 
 const endOf = (until: string): number =>
   /^\d{4}-\d{2}-\d{2}$/.test(until) ? Date.parse(`${until}T23:59:59.999Z`) : Date.parse(until);
 
 /**
- * The findings of a review that a gate stops: those of risky rows (`failOn: "risky"`, with
- * `maybe-gained` counting as gained) or of every gained row (`"any"`), and a lock-out, each unless an
- * approval valid at `now` names its id.
+ * The changes of a review that a gate stops: risky rows (`failOn: "risky"`, with `maybe-gained`
+ * counting as gained) or every gained row (`"any"`), and a lock-out, each with the finding ids no
+ * approval valid at `now` names; a row whose every finding is approved is let through.
  *
  * @example
- * const blocked = unapprovedFindings(review, approvals, { failOn: "risky", now: new Date() });
+ * const blocked = unapprovedChanges(review, approvals, { failOn: "risky", now: new Date() });
  */
-export function unapprovedFindings(
+export function unapprovedChanges(
   review: AccessReview,
   approvals: readonly Approval[],
   options: { failOn: "risky" | "any"; now: Date },
-): UnapprovedFinding[] {
+): UnapprovedChange[] {
   const now = options.now.getTime();
   const valid = new Set(approvals.filter((a) => endOf(a.until) >= now).flatMap((a) => a.findings));
-  const expiredOf = (id: string) =>
-    approvals.find((a) => a.findings.includes(id) && endOf(a.until) < now)?.until;
-  const out: UnapprovedFinding[] = [];
-  if (review.lockOut !== undefined && !valid.has(review.lockOut.id))
+  const expiredFor = (ids: string[]) => [
+    ...new Set(
+      approvals
+        .filter((a) => endOf(a.until) < now && a.findings.some((f) => ids.includes(f)))
+        .map((a) => a.until),
+    ),
+  ];
+  const out: UnapprovedChange[] = [];
+  const lock = review.lockOut;
+  if (lock !== undefined && !valid.has(lock.id))
     out.push({
-      id: review.lockOut.id,
-      what: `lock-out: no owner-equivalent binding left at the root (removed: ${review.lockOut.removed.join(", ")})`,
-      expired: expiredOf(review.lockOut.id),
+      what: `lock-out: no owner-equivalent binding left at the root (removed: ${lock.removed.join(", ")})`,
+      ids: [lock.id],
+      expired: expiredFor([lock.id]),
     });
   for (const row of review.rows) {
-    if (!(options.failOn === "any" ? row.state === "gained" || row.state === "maybe-gained" : isRisky(row)))
-      continue;
-    for (const f of row.findings)
-      if (!valid.has(f.id))
-        out.push({
-          id: f.id,
-          what: `${row.identity.name} ${row.state} ${f.capability} on ${row.subtree.path}${row.risks.length > 0 ? ` [${row.risks.join(", ")}]` : ""}`,
-          expired: expiredOf(f.id),
-        });
+    if (!(options.failOn === "any" ? isGain(row) : isRisky(row))) continue;
+    const open = row.findings.filter((f) => !valid.has(f.id));
+    if (open.length === 0) continue;
+    const ids = open.map((f) => f.id);
+    out.push({
+      what: `${row.identity.name} ${row.state} ${open.map((f) => f.capability).join(", ")} on ${row.subtree.path}${row.risks.length > 0 ? ` [${row.risks.join(", ")}]` : ""}`,
+      ids,
+      expired: expiredFor(ids),
+    });
   }
   return out;
 }

@@ -14,12 +14,12 @@ export type {
 export { isGain, isRisky, ownerCapabilitiesOf, reviewAccess } from "./access-diff.js";
 export type { AccessEntry } from "./access-listing.js";
 export { listAccess } from "./access-listing.js";
-export type { Approval, UnapprovedFinding } from "./approvals.js";
+export type { Approval, UnapprovedChange } from "./approvals.js";
 export {
   Approval as ApprovalSchema,
   ApprovalsFile,
   parseApprovals,
-  unapprovedFindings,
+  unapprovedChanges,
 } from "./approvals.js";
 export type { EffectiveAccess, GroupAccess } from "./effective-access.js";
 export { ancestry, effectiveAccess, isRoot, ownerBindingsAtRoot } from "./effective-access.js";

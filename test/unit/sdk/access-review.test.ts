@@ -12,7 +12,7 @@ import {
   parseApprovals,
   reviewAccess,
   uidIndexOf,
-  unapprovedFindings,
+  unapprovedChanges,
 } from "../../../sdk/index.js";
 
 const ORG = "a".repeat(40);
@@ -191,8 +191,8 @@ test("what stays unknown is maybe-gained, with every capability possible, and co
   const r = review(base(), after);
   expect(r.rows.map((x) => x.state)).toEqual(["maybe-gained"]);
   expect(r.rows[0]?.risks).toContain("owner-equivalent");
-  expect(unapprovedFindings(r, [], { failOn: "risky", now: new Date() }).length).toBe(
-    r.rows[0]?.findings.length,
+  expect(unapprovedChanges(r, [], { failOn: "risky", now: new Date() })[0]?.ids).toHaveLength(
+    r.rows[0]?.findings.length ?? -1,
   );
 });
 
@@ -201,8 +201,8 @@ test("removing the last owner binding at the root is a lock-out, and the owner's
   const r = review(base(), after);
   expect(r.lockOut?.removed).toEqual(["admin-owner"]);
   expect(r.rows.map((x) => [x.identity.name, x.state, x.subtree.path])).toEqual([["admin", "lost", "/"]]);
-  expect(unapprovedFindings(r, [], { failOn: "risky", now: new Date() }).map((f) => f.id)).toEqual([
-    r.lockOut?.id,
+  expect(unapprovedChanges(r, [], { failOn: "risky", now: new Date() }).map((u) => u.ids)).toEqual([
+    [r.lockOut?.id],
   ]);
 });
 
@@ -282,11 +282,21 @@ describe("finding ids and approvals", () => {
     const file = `approvals:\n  - findings: [${ids.join(", ")}]\n    approvedBy: alice\n    until: 2026-12-31\n`;
     const approvals = parseApprovals(file);
     expect(
-      unapprovedFindings(r, approvals, { failOn: "risky", now: new Date("2026-12-31T23:00:00Z") }),
+      unapprovedChanges(r, approvals, { failOn: "risky", now: new Date("2026-12-31T23:00:00Z") }),
     ).toEqual([]);
-    const late = unapprovedFindings(r, approvals, { failOn: "risky", now: new Date("2027-01-01T00:00:01Z") });
-    expect(late).toHaveLength(ids.length);
-    expect(late[0]?.expired).toBe("2026-12-31");
+    const late = unapprovedChanges(r, approvals, { failOn: "risky", now: new Date("2027-01-01T00:00:01Z") });
+    expect(late.flatMap((u) => u.ids)).toEqual(ids);
+    expect(late[0]?.expired).toEqual(["2026-12-31"]);
+    // Approving some findings of a row leaves the row blocked for the others only.
+    const partial = unapprovedChanges(
+      r,
+      [{ findings: ids.slice(1), approvedBy: "bob", until: "2999-01-01" }],
+      {
+        failOn: "risky",
+        now: new Date(),
+      },
+    );
+    expect(partial.flatMap((u) => u.ids)).toEqual([ids[0]]);
   });
 
   test("an invalid approvals file is one error naming the entry and field", () => {
