@@ -27,6 +27,8 @@ export interface AccessBroadeningConfig {
   approvals?: Approval[];
   /** Roles outside the stack with their capabilities (the built-ins at least), as the API lists them. */
   roles?: KnownRole[];
+  /** A JSON file of such roles (what `pulumi-irv access-review --gate-inputs DIR` writes as `roles.json`). */
+  rolesFile?: string;
   /**
    * The stack's state before the change (`pulumi stack export` output). Without it, every risky
    * access of the planned state needs an approval (the gate is then an allow-list).
@@ -79,14 +81,20 @@ function stateBefore(path: string): StackResource[] {
 
 const within = (path: string) => (isAbsolute(path) ? path : resolve(process.cwd(), path));
 
+// CI knows its paths only at run time (the workspace, a temp dir): the environment may give the
+// files the config leaves out. An empty variable counts as unset.
+const fromEnv = (name: string): string | undefined => process.env[name] || undefined;
+
 /**
  * `access-broadening` (mandatory): the planned state must not give any identity risky access —
  * owner-equivalent, escalation-capable, at the root, through a broad matcher, to a new identity —
  * nor leave the root without an owner-equivalent binding (lock-out), unless `access-approvals.yaml`
  * names the finding (its stable id), who approved it and until when. With `before` (the exported
- * state) only gains count; without it, every risky access present after the change does. For a
- * shadow (advisory) roll-out set its `enforcementLevel` to `advisory` in the pack config. Both type
- * token families are read (`pulumi-nodejs:dynamic/irv:*` and `irv:iam:*`).
+ * state) only gains count; without it, every risky access present after the change does. The
+ * files may also come from `IRV_ACCESS_BEFORE_FILE`, `IRV_ACCESS_ROLES_FILE` and
+ * `IRV_ACCESS_APPROVALS_FILE`. For a shadow (advisory) roll-out set its `enforcementLevel` to
+ * `advisory` in the pack config. Both type token families are read (`pulumi-nodejs:dynamic/irv:*`
+ * and `irv:iam:*`).
  *
  * @example
  * new PolicyPack("irv", { policies: [accessBroadening] });
@@ -101,6 +109,7 @@ export const accessBroadening: StackValidationPolicy = {
       approvalsFile: { type: "string" },
       approvals: { type: "array" },
       roles: { type: "array", default: [] },
+      rolesFile: { type: "string" },
       before: { type: "string" },
       failOn: { type: "string", enum: ["risky", "any"], default: "risky" },
       riskClasses: { type: "array", items: { type: "string", enum: [...RISK_CLASSES] } },
@@ -108,9 +117,17 @@ export const accessBroadening: StackValidationPolicy = {
   },
   validateStack: (args: StackValidationArgs, reportViolation) => {
     const config = args.getConfig<AccessBroadeningConfig>();
+    const beforeFile = config.before ?? fromEnv("IRV_ACCESS_BEFORE_FILE");
+    const rolesFile = config.rolesFile ?? fromEnv("IRV_ACCESS_ROLES_FILE");
+    const approvalsFile = config.approvalsFile ?? fromEnv("IRV_ACCESS_APPROVALS_FILE");
     const after = args.resources.map(stackResourceOf);
-    const before = config.before === undefined ? [] : stateBefore(within(config.before));
-    const roles = config.roles ?? [];
+    const before = beforeFile === undefined ? [] : stateBefore(within(beforeFile));
+    const roles = [
+      ...(config.roles ?? []),
+      ...(rolesFile === undefined
+        ? []
+        : (JSON.parse(readFileSync(within(rolesFile), "utf8")) as KnownRole[])),
+    ];
     const uidIndex = uidIndexOf([...before, ...after]);
     const review = reviewAccess(
       orgModelOf(before, { roles, uidIndex }),
@@ -124,9 +141,9 @@ export const accessBroadening: StackValidationPolicy = {
     };
     const approvals = [
       ...ApprovalsFile.parse({ approvals: config.approvals ?? [] }).approvals,
-      ...(config.approvalsFile === undefined
+      ...(approvalsFile === undefined
         ? []
-        : parseApprovals(readFileSync(within(config.approvalsFile), "utf8"), config.approvalsFile)),
+        : parseApprovals(readFileSync(within(approvalsFile), "utf8"), approvalsFile)),
     ];
     const unapproved = unapprovedChanges(gated, approvals, {
       failOn: config.failOn ?? "risky",

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { LocalWorkspace, PulumiCommand, Stack } from "@pulumi/pulumi/automation/index.js";
@@ -36,6 +36,11 @@ export interface AccessReviewOptions {
   failOn?: "risky" | "any" | undefined;
   /** The approvals file (default: `access-approvals.yaml` in `cwd`, when it exists). */
   approvals?: string | undefined;
+  /**
+   * Also write what the `access-broadening` policy needs into this directory: `before.json` (the
+   * exported state) and `roles.json` (the roles read from the API).
+   */
+  gateInputs?: string | undefined;
   /** The markdown size cap (characters). */
   maxChars?: number | undefined;
   print?: (text: string) => void;
@@ -69,8 +74,15 @@ export interface AccessReviewResult {
  */
 export async function accessReview(options: AccessReviewOptions = {}): Promise<AccessReviewResult> {
   const cwd = resolve(options.cwd ?? process.cwd());
-  const { stackName, before, after, config } = await readSides(options, cwd);
+  const { stackName, before, after, config, deployment } = await readSides(options, cwd);
   const roles = await readRoles(config);
+  if (options.gateInputs !== undefined) {
+    if (deployment === undefined)
+      throw new CliError("--gate-inputs needs a stack (not --plan): it writes the stack's state", 2);
+    mkdirSync(options.gateInputs, { recursive: true });
+    writeFileSync(join(options.gateInputs, "before.json"), JSON.stringify({ version: 3, deployment }));
+    writeFileSync(join(options.gateInputs, "roles.json"), JSON.stringify(roles));
+  }
   const uidIndex = uidIndexOf([...before, ...after]);
   const review = reviewAccess(
     orgModelOf(before, { roles, uidIndex }),
@@ -120,6 +132,8 @@ async function readSides(
   before: StackResource[];
   after: StackResource[];
   config: (k: string) => string | undefined;
+  /** The exported state, when the review read the stack. */
+  deployment?: unknown;
 }> {
   if (options.plan !== undefined) {
     let json: unknown;
@@ -142,14 +156,15 @@ async function readSides(
   const stackName = options.stack ?? (await workspace.stack())?.name;
   if (stackName === undefined) throw new CliError("no stack is selected here: pass --stack NAME", 2);
   const stack = await Stack.select(stackName, workspace);
-  const deployment = Deployment.parse((await stack.exportStack()).deployment);
+  const exported = (await stack.exportStack()).deployment;
+  const deployment = Deployment.parse(exported);
   const before = (deployment.resources ?? []).map((r) =>
     stackResourceOf(r as Parameters<typeof stackResourceOf>[0]),
   );
   const digest = PreviewDigest.parse(JSON.parse(await previewJson(pulumiCommand.command, stackName, cwd)));
   const { after } = sidesOfPreview(digest);
   const all = await stack.getAllConfig();
-  return { stackName, before, after, config: (k) => all[k]?.value };
+  return { stackName, before, after, config: (k) => all[k]?.value, deployment: exported };
 }
 
 async function previewJson(pulumi: string, stack: string, cwd: string): Promise<string> {

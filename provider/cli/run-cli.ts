@@ -68,6 +68,7 @@ Flags:
 
 const ACCESS_REVIEW_HELP = `Usage: pulumi-irv access-review [--stack NAME] [--cwd DIR] [--plan FILE]
                              [--format markdown|json|text] [--fail-on risky|any] [--approvals FILE]
+                             [--gate-inputs DIR] [--max-chars N]
 
 Previews the stack (pulumi preview --json) and compares every identity's effective capabilities
 per group subtree before (the stack's state) and after (the planned state): a binding applies to
@@ -85,6 +86,9 @@ Flags:
   --format FORMAT    markdown (one pull-request comment), json (versioned) or text (default)
   --fail-on WHAT     exit 1 when a risky gain (risky) or any gain (any) is not approved
   --approvals FILE   approvals (default: access-approvals.yaml in --cwd, when present)
+  --gate-inputs DIR  also write DIR/before.json (the stack's state) and DIR/roles.json (the roles
+                     read from the API) for the access-broadening policy
+                     (IRV_ACCESS_BEFORE_FILE, IRV_ACCESS_ROLES_FILE)
   --max-chars N      size cap of the markdown comment (default 60000)
   -h, --help         show this help`;
 
@@ -167,6 +171,7 @@ export async function runCli(
           format: { type: "string" },
           "fail-on": { type: "string" },
           approvals: { type: "string" },
+          "gate-inputs": { type: "string" },
           "max-chars": { type: "string" },
           help: { type: "boolean", short: "h" },
         });
@@ -186,6 +191,7 @@ export async function runCli(
           format,
           failOn,
           approvals: str(values.approvals),
+          gateInputs: str(values["gate-inputs"]),
           maxChars,
           print: io.out,
           printErr: io.err,

@@ -6,11 +6,12 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { ResourceValidationPolicy } from "@pulumi/policy";
+import type { ResourceValidationPolicy, StackValidationPolicy } from "@pulumi/policy";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { z } from "zod";
 import * as policies from "../../../policy/policies/index.js";
+import { REVIEW_MARKER } from "../../../provider/review/index.js";
 import { DEFAULT_GITLAB_TOKEN_VARIABLE, GITHUB_ACTIONS_ENV } from "../../../sdk/index.js";
 
 const dir = path.resolve(
@@ -20,7 +21,8 @@ const dir = path.resolve(
 const byName = new Map(
   Object.values(policies)
     .filter(
-      (p): p is ResourceValidationPolicy => typeof p === "object" && p !== null && "validateResource" in p,
+      (p): p is ResourceValidationPolicy | StackValidationPolicy =>
+        typeof p === "object" && p !== null && ("validateResource" in p || "validateStack" in p),
     )
     .map((p) => [p.name, p]),
 );
@@ -35,6 +37,7 @@ const Step = z.object({
   run: z.string().optional(),
   if: z.string().optional(),
   with: z.record(z.string(), z.union([z.string(), z.boolean(), z.number()])).optional(),
+  env: z.record(z.string(), z.string()).optional(),
 });
 const Workflow = z.object({
   on: z.object({ pull_request: z.unknown(), push: z.object({ branches: z.array(z.string()) }) }),
@@ -48,6 +51,7 @@ const GitlabJob = z.object({
   script: z.array(z.string()).optional(),
   before_script: z.array(z.string()).optional(),
   id_tokens: z.record(z.string(), z.object({ aud: z.string() })).optional(),
+  variables: z.record(z.string(), z.string()).optional(),
 });
 const GitlabPipeline = z.record(z.string(), GitlabJob);
 
@@ -58,7 +62,7 @@ describe("examples/pull-request-checks: the GitHub Actions workflow", () => {
   const workflow = Workflow.parse(parse(text));
   const steps = Object.values(workflow.jobs).flatMap((j) => j.steps);
   const pulumi = (event: string) =>
-    steps.find((s) => s.uses?.startsWith("pulumi/actions@") && s.if?.includes(event));
+    steps.find((s) => s.uses?.startsWith("pulumi/actions@") && s.if?.includes(event) && s.with?.command);
 
   it("grants `id-token: write`, which gives the job the ACTIONS_ID_TOKEN_REQUEST_* variables the provider reads", () => {
     expect(workflow.permissions["id-token"]).toBe("write");
@@ -80,6 +84,21 @@ describe("examples/pull-request-checks: the GitHub Actions workflow", () => {
       policyPacks: PACK,
       policyPackConfigs: "policy-config.json",
     });
+  });
+
+  it("reviews access on pull requests, updates one comment found by the review's marker, and gates the preview", () => {
+    const pr = steps.filter((s) => s.if?.includes("pull_request"));
+    const review = pr.find((s) => s.run?.includes("pulumi-irv access-review"));
+    expect(review?.run).toMatch(/--format markdown --gate-inputs "\$RUNNER_TEMP\/irv"/);
+    const post = pr.find((s) => s.run?.includes("gh api"));
+    expect(post?.run).toContain(`startswith("${REVIEW_MARKER}")`);
+    expect(post?.run).toMatch(/--method PATCH .*issues\/comments\/\$id/);
+    expect(post?.run).toMatch(/--method POST .*issues\/\$PR\/comments/);
+    // The review runs before the gated preview, which reads the files it wrote.
+    const preview = pulumi("pull_request");
+    expect(pr.indexOf(review!)).toBeLessThan(pr.indexOf(preview!));
+    expect(preview?.env?.IRV_ACCESS_BEFORE_FILE).toMatch(/runner\.temp \}\}\/irv\/before\.json$/);
+    expect(preview?.env?.IRV_ACCESS_ROLES_FILE).toMatch(/runner\.temp \}\}\/irv\/roles\.json$/);
   });
 
   it("applies on pushes to main", () => {
@@ -116,6 +135,20 @@ describe("examples/pull-request-checks: the GitLab CI twin", () => {
     expect(preview.script?.join("\n")).toMatch(
       new RegExp(`^pulumi preview .*--policy-pack ${PACK} --policy-pack-config policy-config.json$`, "m"),
     );
+  });
+
+  it("posts the access review as one MR note before the gated preview", () => {
+    const script = job("preview").script?.join("\n") ?? "";
+    expect(script).toMatch(
+      /npx pulumi-irv access-review --stack prod --format markdown --gate-inputs \.irv-review > \.irv-review\/access-review\.md\nnode post-review-note\.mjs \.irv-review\/access-review\.md[^\n]*\npulumi preview/,
+    );
+    expect(job("preview").variables).toMatchObject({
+      IRV_ACCESS_BEFORE_FILE: "$CI_PROJECT_DIR/.irv-review/before.json",
+    });
+    const note = read("post-review-note.mjs");
+    expect(note).toContain(`const MARKER = "${REVIEW_MARKER}"`);
+    expect(note).toContain("/merge_requests/");
+    expect(note).toMatch(/method: mine \? "PUT" : "POST"/);
   });
 
   it("applies on the default branch", () => {
