@@ -162,7 +162,7 @@ async function readSides(
     stackResourceOf(r as Parameters<typeof stackResourceOf>[0]),
   );
   const digest = PreviewDigest.parse(JSON.parse(await previewJson(pulumiCommand.command, stackName, cwd)));
-  const { after } = sidesOfPreview(digest);
+  const { after } = sidesOfPreview(digest, before);
   const all = await stack.getAllConfig();
   return { stackName, before, after, config: (k) => all[k]?.value, deployment: exported };
 }

@@ -57,19 +57,24 @@ export function stackResourceOf(s: ResourceState): StackResource {
 const GONE = new Set(["delete", "discard", "read-discard"]);
 
 /**
- * The stack before and after a preview, from its steps: `oldState` of every step is the state
- * before; `newState` of every step that keeps the resource is the planned state. `pulumi preview
- * --json` lists unchanged resources as `same` steps, so both sides are whole.
+ * The stack before and after a preview. Before: the stack's `state` when given, else the
+ * `oldState` of every step. After: the state before with every step applied (`newState` replaces,
+ * a delete removes). `pulumi preview --json` lists unchanged resources only with `--show-sames`, so
+ * without `state` a resource the preview does not touch is known only through references to it.
  *
  * @example
- * const { before, after } = sidesOfPreview(PreviewDigest.parse(JSON.parse(stdout)));
+ * const { before, after } = sidesOfPreview(PreviewDigest.parse(JSON.parse(stdout)), stateResources);
  */
-export function sidesOfPreview(digest: PreviewDigest): { before: StackResource[]; after: StackResource[] } {
-  const before = new Map<string, StackResource>();
-  const after = new Map<string, StackResource>();
+export function sidesOfPreview(
+  digest: PreviewDigest,
+  state?: readonly StackResource[],
+): { before: StackResource[]; after: StackResource[] } {
+  const before = new Map<string, StackResource>((state ?? []).map((r) => [r.urn, r]));
+  if (state === undefined)
+    for (const step of digest.steps)
+      if (step.oldState !== undefined && !before.has(step.urn)) before.set(step.urn, stackResourceOf(step.oldState));
+  const after = new Map(before);
   for (const step of digest.steps) {
-    if (step.oldState !== undefined && !before.has(step.urn))
-      before.set(step.urn, stackResourceOf(step.oldState));
     if (GONE.has(step.op)) after.delete(step.urn);
     else if (step.op !== "delete-replaced" && step.newState !== undefined)
       after.set(step.urn, stackResourceOf(step.newState));
