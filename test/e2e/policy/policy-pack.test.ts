@@ -105,14 +105,25 @@ describe("the policy pack on pulumi preview", () => {
       config: irv.config,
     });
     stacks.push(stack);
-    const result = await stack.preview({ policyPacks: [PACK] });
-    // Advisory: the preview passes, with the warning on the binding.
+    // access-broadening in shadow mode (advisory), as a team adopting it starts.
+    const result = await stack.preview({
+      policyPacks: [PACK],
+      policyPackConfigs: [packConfig({ "access-broadening": { enforcementLevel: "advisory" } })],
+    });
+    // Advisory: the preview passes, with the warning on the binding and the access review's finding.
     expect(result.exitCode).toBe(0);
-    expect(described(result.events)).toEqual([
-      expect.stringMatching(
-        /^advisory no-broad-owner-binding deploy-ci-admins: .*grants the custom role "org-admins", which grants every capability of the owner role, in the root organization/s,
-      ),
-    ]);
+    const found = described(result.events);
+    expect(found).toHaveLength(2);
+    expect(found).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(
+          /^advisory no-broad-owner-binding deploy-ci-admins: .*grants the custom role "org-admins", which grants every capability of the owner role, in the root organization/s,
+        ),
+        expect.stringMatching(
+          /^advisory access-broadening undefined: deploy-ci gained .* on \/ \[owner-equivalent, escalation, root, new-identity\]: not approved/s,
+        ),
+      ]),
+    );
   });
 
   // Issue 25 item 5: the README said a stack check runs "only when no mandatory violation stopped

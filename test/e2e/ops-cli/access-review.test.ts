@@ -1,0 +1,205 @@
+// `pulumi-irv access-review` and the `access-broadening` gate on the real engine against the
+// emulator: one stack brought up once, then each edit of its spec previewed and reviewed (never
+// applied): a description edit (no access change), a binding of editor at the root (risky: root), a
+// custom role gaining role_bindings.create (each holder's row names the role), a new identity and
+// binding in one change (unknown at preview, resolved by dependency) and removing the last owner
+// binding (lock-out). Each checks the rows of the JSON, the exit code with --fail-on risky, and that
+// the gate blocks the preview without an approval and passes with one.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ReviewJson } from "../../../provider/review/index.js";
+import type { TestStack } from "../harness/index.js";
+import { createStack, fixtureDir, policyViolations } from "../harness/index.js";
+import type { TestEmulator } from "../support/irv-emulator.js";
+import { startTestEmulator } from "../support/irv-emulator.js";
+import { runOpsCli } from "../support/ops-cli.js";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+const PACK = path.join(root, "node_modules", "pulumi-irv-policy");
+const work = mkdtempSync(path.join(tmpdir(), "irv-access-review-"));
+
+type Spec = {
+  groups: { key: string; parent: string; description?: string }[];
+  identities: { key: string; group: string; subject: string }[];
+  roles: { key: string; group: string; capabilities: string[] }[];
+  bindings: { key: string; group: string; identity: string; role: string }[];
+};
+const BASE: Spec = {
+  groups: [
+    { key: "platform", parent: "org" },
+    { key: "payments", parent: "platform" },
+  ],
+  identities: [
+    { key: "ci", group: "platform", subject: "repo:acme/app:ref:refs/heads/main" },
+    { key: "admin", group: "org", subject: "repo:acme/infra:ref:refs/heads/main" },
+  ],
+  roles: [{ key: "deployer", group: "platform", capabilities: ["groups.list"] }],
+  bindings: [
+    { key: "ci-viewer", group: "platform", identity: "ci", role: "viewer" },
+    { key: "ci-deployer", group: "payments", identity: "ci", role: "deployer" },
+    { key: "admin-owner", group: "org", identity: "admin", role: "owner" },
+  ],
+};
+const edit = (f: (s: Spec) => void): Spec => {
+  const s = structuredClone(BASE);
+  f(s);
+  return s;
+};
+
+describe("pulumi-irv access-review and the access-broadening gate", () => {
+  let irv: TestEmulator;
+  let stack: TestStack;
+  let before: string;
+  let roles: unknown[];
+
+  beforeAll(async () => {
+    irv = await startTestEmulator();
+    stack = await createStack({
+      program: fixtureDir("org-program"),
+      config: { ...irv.config, orgUid: irv.emulator.orgUid, spec: JSON.stringify(BASE) },
+    });
+    await stack.up();
+    before = path.join(work, "before.json");
+    writeFileSync(before, JSON.stringify(await stack.exportState()));
+    roles = await irv.admin.roles.collect();
+  });
+  afterAll(async () => {
+    await stack?.dispose();
+    await irv?.close();
+  });
+
+  async function review(spec: Spec, extra: string[] = []) {
+    await stack.setConfig({ spec: JSON.stringify(spec) });
+    const args = ["access-review", "--stack", stack.stackName, "--cwd", stack.projectDir, ...extra];
+    const json = await runOpsCli([...args, "--format", "json"], { env: stack.env });
+    expect(json.stderr).toBe("");
+    const doc = JSON.parse(json.stdout) as ReviewJson;
+    const gate = await runOpsCli([...args, "--format", "markdown", "--fail-on", "risky"], { env: stack.env });
+    return { doc, diff: doc.stacks[0]!.diff, gate };
+  }
+
+  async function policyGate(approvals: string[] = []) {
+    const approvalsFile = path.join(work, `approvals-${approvals.length}.yaml`);
+    writeFileSync(
+      approvalsFile,
+      approvals.length === 0
+        ? ""
+        : `approvals:\n  - findings: [${approvals.join(", ")}]\n    approvedBy: e2e\n    until: 2999-12-31\n`,
+    );
+    const config = path.join(work, "policy-config.json");
+    writeFileSync(config, JSON.stringify({ "access-broadening": { roles, before, approvalsFile } }));
+    const result = await stack.preview({
+      policyPacks: [PACK],
+      policyPackConfigs: [config],
+      allowFailure: true,
+    });
+    const gate = policyViolations(result.events).filter((v) => v.policyName === "access-broadening");
+    return { exitCode: result.exitCode, messages: gate.map((v) => v.message) };
+  }
+
+  const ids = (doc: ReviewJson) => [
+    ...doc.stacks.flatMap((s) =>
+      s.diff.filter((r) => r.risks.length > 0).flatMap((r) => r.findings.map((f) => f.id)),
+    ),
+    ...doc.stacks.flatMap((s) => (s.lockOut ? [s.lockOut.id] : [])),
+  ];
+
+  it("a description edit is no access change: empty diff, 'No access change.', exit 0, gate passes", async () => {
+    const { doc, diff, gate } = await review(
+      edit((s) => {
+        s.groups[0]!.description = "the platform team";
+      }),
+    );
+    expect(diff).toEqual([]);
+    expect(doc.summary).toBe("No access change.");
+    expect(doc.stacks[0]!.after.length).toBeGreaterThan(0);
+    expect(gate.exitCode).toBe(0);
+    expect(gate.stdout).toContain("<!-- pulumi-irv:access-review -->");
+    expect(gate.stdout).toContain("No access change.");
+    expect((await policyGate()).exitCode).toBe(0);
+  });
+
+  it("binding editor at the root: ci gains at / (risky: root); blocked until approved", async () => {
+    const spec = edit((s) =>
+      s.bindings.push({ key: "ci-editor-root", group: "org", identity: "ci", role: "editor" }),
+    );
+    const { doc, diff, gate } = await review(spec);
+    expect(diff.map((r) => [r.state, r.identity.name, r.subtree.path])).toEqual([["gained", "ci", "/"]]);
+    expect(diff[0]!.risks).toContain("root");
+    expect(diff[0]!.provenance).toEqual([
+      { binding: "ci-editor-root", role: "editor", group: "/", roleEdited: false },
+    ]);
+    expect(diff[0]!.capabilities).toContain("groups.delete");
+    expect(gate.exitCode).toBe(1);
+    expect(gate.stderr).toMatch(/not approved: ci gained .* on \/ \[.*root.*\] \(findings ar-/);
+    const blocked = await policyGate();
+    expect(blocked.exitCode).not.toBe(0);
+    expect(blocked.messages.join("\n")).toMatch(/ci gained .* on \/ \[.*root.*\]: not approved/);
+    expect((await policyGate(ids(doc))).exitCode).toBe(0);
+  });
+
+  it("a custom role gaining role_bindings.create: its holder gains it, the row names the edited role", async () => {
+    const spec = edit((s) => {
+      s.roles[0]!.capabilities = ["groups.list", "role_bindings.create"];
+    });
+    const { doc, diff, gate } = await review(spec);
+    expect(diff.map((r) => [r.state, r.identity.name, r.subtree.path, r.capabilities])).toEqual([
+      ["gained", "ci", "/platform/payments", ["role_bindings.create"]],
+    ]);
+    expect(diff[0]!.risks).toEqual(["escalation"]);
+    expect(diff[0]!.provenance).toEqual([
+      { binding: "ci-deployer", role: "deployer", group: "/platform/payments", roleEdited: true },
+    ]);
+    expect(gate.exitCode).toBe(1);
+    expect((await policyGate()).exitCode).not.toBe(0);
+    expect((await policyGate(ids(doc))).exitCode).toBe(0);
+  });
+
+  it("a new identity and its binding, unknown at preview, are resolved by dependency", async () => {
+    const spec = edit((s) => {
+      s.identities.push({
+        key: "deploy",
+        group: "platform",
+        subject: "repo:acme/deploy:ref:refs/heads/main",
+      });
+      s.bindings.push({ key: "deploy-viewer", group: "payments", identity: "deploy", role: "viewer" });
+    });
+    const { doc, diff, gate } = await review(spec);
+    expect(diff.map((r) => [r.state, r.identity.name, r.identity.isNew, r.subtree.path])).toEqual([
+      ["gained", "deploy", true, "/platform/payments"],
+    ]);
+    expect(diff[0]!.identity.uid).toBeUndefined();
+    expect(diff[0]!.risks).toEqual(["new-identity"]);
+    expect(diff[0]!.identity.matcher).toEqual({
+      issuer: "https://token.actions.githubusercontent.com",
+      subject: "repo:acme/deploy:ref:refs/heads/main",
+    });
+    expect(gate.exitCode).toBe(1);
+    expect((await policyGate()).exitCode).not.toBe(0);
+    expect((await policyGate(ids(doc))).exitCode).toBe(0);
+  });
+
+  it("removing the last owner binding is a lock-out; the admin's loss is a row", async () => {
+    const spec = edit((s) => {
+      s.bindings = s.bindings.filter((b) => b.key !== "admin-owner");
+    });
+    const { doc, diff, gate } = await review(spec);
+    expect(doc.stacks[0]!.lockOut?.removed).toEqual(["admin-owner"]);
+    expect(diff.map((r) => [r.state, r.identity.name, r.subtree.path])).toEqual([["lost", "admin", "/"]]);
+    expect(gate.exitCode).toBe(1);
+    expect(gate.stdout).toContain("**Lock-out**");
+    const blocked = await policyGate();
+    expect(blocked.messages.join("\n")).toMatch(/^lock-out: no owner-equivalent binding left at the root/m);
+    expect((await policyGate(ids(doc))).exitCode).toBe(0);
+  });
+
+  it("the admin token (a secret config value) appears in neither the comment nor the JSON", async () => {
+    const token = String((irv.config["irv:token"] as { value: string }).value);
+    const { doc, gate } = await review(BASE);
+    expect(JSON.stringify(doc)).not.toContain(token);
+    expect(gate.stdout).not.toContain(token);
+  });
+});
