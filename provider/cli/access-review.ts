@@ -206,7 +206,6 @@ async function readRoles(config: (k: string) => string | undefined): Promise<Kno
   return (await clientFor(settings).roles.collect()).map((r) => ({
     uid: r.uid,
     name: r.name,
-    parentUid: r.parentUid,
     capabilities: r.capabilities,
   }));
 }

@@ -1,3 +1,4 @@
+import { BUILT_IN_ROLE_CAPABILITIES } from "../schemas/capabilities.js";
 import type { BindingNode, GroupNode, IdentityNode, OrgModel, Ref, RoleNode } from "./org-model.js";
 import { PREVIEW_UNKNOWN, parentUidOf } from "./org-model.js";
 
@@ -27,7 +28,6 @@ export interface StackResource {
 export interface KnownRole {
   uid: string;
   name: string;
-  parentUid?: string | undefined;
   capabilities: readonly string[];
 }
 
@@ -46,6 +46,12 @@ export function irvClassOf(type: string): string | undefined {
   const m = /^(?:pulumi-nodejs:dynamic\/irv|irv:iam):([A-Za-z]+)$/.exec(type);
   return m?.[1];
 }
+
+// A custom role may not take a built-in role's name, so the name tells a built-in apart.
+const builtInCapabilities = (name: string | undefined): readonly string[] | undefined =>
+  name !== undefined && Object.hasOwn(BUILT_IN_ROLE_CAPABILITIES, name)
+    ? BUILT_IN_ROLE_CAPABILITIES[name as keyof typeof BUILT_IN_ROLE_CAPABILITIES]
+    : undefined;
 
 const known = (v: unknown): string | undefined =>
   typeof v === "string" && v !== "" && v !== PREVIEW_UNKNOWN ? v : undefined;
@@ -146,7 +152,7 @@ export function orgModelOf(
         uid: r.uid,
         name: r.name,
         capabilities: [...r.capabilities],
-        builtIn: r.parentUid === undefined,
+        builtIn: builtInCapabilities(r.name) !== undefined,
       });
   }
 
@@ -217,15 +223,19 @@ export function orgModelOf(
           });
         }
         const roleUid = known(r.props.roleUid);
-        if (roleUid !== undefined && b.role !== undefined && !classOf.has(b.role) && !roles.has(b.role))
-          // A role the API did not list to us: its capabilities stay unknown ("maybe").
+        if (roleUid !== undefined && b.role !== undefined && !classOf.has(b.role) && !roles.has(b.role)) {
+          // A role the API did not list to us: a built-in one (its hydrated name says so) has the
+          // published capabilities the sdk ships; any other stays unknown ("maybe").
+          const name = known(hydrated("role").name);
+          const published = builtInCapabilities(name);
           roles.set(b.role, {
             ref: b.role,
             uid: roleUid,
-            name: known(hydrated("role").name),
-            capabilities: undefined,
-            builtIn: false,
+            name,
+            capabilities: published === undefined ? undefined : [...published],
+            builtIn: published !== undefined,
           });
+        }
         break;
       }
     }

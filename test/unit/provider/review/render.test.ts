@@ -143,10 +143,20 @@ test("a preview's steps give both sides: same/update/create kept, deletes gone, 
     ],
   });
   expect(before.map((r) => r.urn)).toEqual(["u:a", "u:b", "u:d"]);
-  expect(after.map((r) => [r.urn, r.props.name])).toEqual([
+  expect(after.map((r) => [r.urn, r.props.name]).sort()).toEqual([
     ["u:a", "a"],
     ["u:c", "c"],
     ["u:d", "d2"],
   ]);
-  expect(after[1]?.props.uid).toBe(PREVIEW_UNKNOWN);
+  expect(after.find((r) => r.urn === "u:c")?.props.uid).toBe(PREVIEW_UNKNOWN);
+});
+
+test("with the stack's state, resources the preview does not list stay in the planned state", () => {
+  const untouched = { urn: "u:e", type: "pulumi-nodejs:dynamic/irv:Group", props: { name: "e" } };
+  const { before, after } = sidesOfPreview(
+    { steps: [{ op: "delete", urn: "u:b", oldState: { urn: "u:b", type: "t", inputs: {} } }] },
+    [untouched, { urn: "u:b", type: "t", props: {} }],
+  );
+  expect(before.map((r) => r.urn)).toEqual(["u:e", "u:b"]);
+  expect(after).toEqual([untouched]);
 });
