@@ -72,7 +72,8 @@ export function sidesOfPreview(
   const before = new Map<string, StackResource>((state ?? []).map((r) => [r.urn, r]));
   if (state === undefined)
     for (const step of digest.steps)
-      if (step.oldState !== undefined && !before.has(step.urn)) before.set(step.urn, stackResourceOf(step.oldState));
+      if (step.oldState !== undefined && !before.has(step.urn))
+        before.set(step.urn, stackResourceOf(step.oldState));
   const after = new Map(before);
   for (const step of digest.steps) {
     if (GONE.has(step.op)) after.delete(step.urn);
