@@ -2,8 +2,9 @@
 // emulator: one stack brought up once, then each edit of its spec previewed and reviewed (never
 // applied): a description edit (no access change), a binding of editor at the root (risky: root), a
 // custom role gaining role_bindings.create (each holder's row names the role), a new identity and
-// binding in one change (unknown at preview, resolved by dependency) and removing the last owner
-// binding (lock-out). Each checks the rows of the JSON, the exit code with --fail-on risky, and that
+// binding in one change (unknown at preview, resolved by dependency), removing the last owner
+// binding (lock-out), a subjectPattern broadened to repo:acme/.* (broad matcher) and a group moved
+// under another parent. Each checks the rows of the JSON, the exit code with --fail-on risky, and that
 // the gate blocks the preview without an approval and passes with one.
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -23,24 +24,27 @@ const work = mkdtempSync(path.join(tmpdir(), "irv-access-review-"));
 
 type Spec = {
   groups: { key: string; parent: string; description?: string }[];
-  identities: { key: string; group: string; subject: string }[];
+  identities: { key: string; group: string; subject?: string; subjectPattern?: string }[];
   roles: { key: string; group: string; capabilities: string[] }[];
   bindings: { key: string; group: string; identity: string; role: string }[];
 };
 const BASE: Spec = {
   groups: [
     { key: "platform", parent: "org" },
+    { key: "shared", parent: "org" },
     { key: "payments", parent: "platform" },
   ],
   identities: [
     { key: "ci", group: "platform", subject: "repo:acme/app:ref:refs/heads/main" },
     { key: "admin", group: "org", subject: "repo:acme/infra:ref:refs/heads/main" },
+    { key: "auditor", group: "shared", subject: "repo:acme/audit:ref:refs/heads/main" },
   ],
   roles: [{ key: "deployer", group: "platform", capabilities: ["groups.list"] }],
   bindings: [
     { key: "ci-viewer", group: "platform", identity: "ci", role: "viewer" },
     { key: "ci-deployer", group: "payments", identity: "ci", role: "deployer" },
     { key: "admin-owner", group: "org", identity: "admin", role: "owner" },
+    { key: "auditor-viewer", group: "shared", identity: "auditor", role: "viewer" },
   ],
 };
 const edit = (f: (s: Spec) => void): Spec => {
@@ -81,7 +85,7 @@ describe("pulumi-irv access-review and the access-broadening gate", () => {
     return { doc, diff: doc.stacks[0]!.diff, gate };
   }
 
-  async function policyGate(approvals: string[] = []) {
+  async function policyGate(approvals: string[] = [], others: object = {}) {
     const approvalsFile = path.join(work, `approvals-${approvals.length}.yaml`);
     writeFileSync(
       approvalsFile,
@@ -90,7 +94,10 @@ describe("pulumi-irv access-review and the access-broadening gate", () => {
         : `approvals:\n  - findings: [${approvals.join(", ")}]\n    approvedBy: e2e\n    until: 2999-12-31\n`,
     );
     const config = path.join(work, "policy-config.json");
-    writeFileSync(config, JSON.stringify({ "access-broadening": { roles, before, approvalsFile } }));
+    writeFileSync(
+      config,
+      JSON.stringify({ ...others, "access-broadening": { roles, before, approvalsFile } }),
+    );
     const result = await stack.preview({
       policyPacks: [PACK],
       policyPackConfigs: [config],
@@ -196,6 +203,42 @@ describe("pulumi-irv access-review and the access-broadening gate", () => {
     const blocked = await policyGate();
     expect(blocked.messages.join("\n")).toMatch(/^lock-out: no owner-equivalent binding left at the root/m);
     expect((await policyGate(ids(doc))).exitCode).toBe(0);
+  });
+
+  it("a subjectPattern broadened to repo:acme/.*: the identity's access is re-granted to a broad matcher", async () => {
+    const spec = edit((s) => {
+      s.identities[0] = { key: "ci", group: "platform", subjectPattern: "repo:acme/.*" };
+    });
+    const { doc, diff, gate } = await review(spec);
+    expect(diff.map((r) => [r.state, r.identity.name, r.subtree.path, r.risks])).toEqual([
+      ["gained", "ci", "/platform", ["broad-matcher"]],
+    ]);
+    expect(diff[0]!.matcherChanged?.to).toEqual({
+      issuer: "https://token.actions.githubusercontent.com",
+      subjectPattern: "repo:acme/.*",
+    });
+    expect(gate.exitCode).toBe(1);
+    // identity-match-too-broad (mandatory) also refuses this pattern, and stops the preview before
+    // any stack check: advisory here, so the exit code is access-broadening's verdict.
+    const broad = { "identity-match-too-broad": { enforcementLevel: "advisory" } };
+    const blocked = await policyGate([], broad);
+    expect(blocked.exitCode).not.toBe(0);
+    expect(blocked.messages.join("\n")).toMatch(/ci gained .* on \/platform \[broad-matcher\]/);
+    expect((await policyGate(ids(doc), broad)).exitCode).toBe(0);
+  });
+
+  it("a group moved under another parent: the new ancestors' holders gain it, the old ones' lose it", async () => {
+    const spec = edit((s) => {
+      s.groups[2] = { key: "payments", parent: "shared" };
+    });
+    const { diff, gate } = await review(spec);
+    expect(diff.map((r) => [r.state, r.identity.name, r.subtree.path])).toEqual([
+      ["gained", "auditor", "/shared/payments"],
+      ["lost", "ci", "/platform/payments"],
+    ]);
+    // Viewer's reads, nothing risky: the gate lets it through.
+    expect(diff[0]!.risks).toEqual([]);
+    expect(gate.exitCode).toBe(0);
   });
 
   it("the admin token (a secret config value) appears in neither the comment nor the JSON", async () => {
