@@ -70,7 +70,8 @@ const nameOfUrn = (urn: string): string => urn.slice(urn.lastIndexOf("::") + 2);
 export function uidIndexOf(resources: Iterable<StackResource>): Map<string, Ref> {
   const index = new Map<string, Ref>();
   for (const r of resources) {
-    if (irvClassOf(r.type) === undefined) continue;
+    // Only the kinds the review models: an account association shares its group's uid.
+    if (!(CLASSES as readonly string[]).includes(irvClassOf(r.type) ?? "")) continue;
     for (const uid of [known(r.props.uid), known(r.id)]) if (uid !== undefined) index.set(uid, r.urn);
   }
   return index;
