@@ -307,3 +307,22 @@ describe("finding ids and approvals", () => {
     expect(parseApprovals("")).toEqual([]);
   });
 });
+
+test("an account association sharing its group's uid does not take the group's place in references", () => {
+  // Regression: the association (id = its group's uid) was indexed too, so bindings in the group
+  // pointed at it and lost their place in the tree.
+  const withAssociation = [
+    ...base(),
+    res("AccountAssociations", "platform-accounts", { uid: platform, groupUid: platform }),
+  ];
+  const after = [
+    ...withAssociation,
+    res("RoleBinding", "ci-editor", {
+      groupUid: platform,
+      identityUid: `${platform}/${seg(3)}`,
+      roleUid: EDITOR,
+    }),
+  ];
+  const r = review(withAssociation, after);
+  expect(r.rows.map((x) => [x.state, x.subtree.path])).toEqual([["gained", "/platform"]]);
+});
