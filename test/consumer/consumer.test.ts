@@ -278,7 +278,12 @@ describe.each(INSTALLS)(
         const packConfig = path.join(work, `policy-config-${version}.json`);
         writeFileSync(
           packConfig,
-          JSON.stringify({ "description-required": { enforcementLevel: "mandatory" } }),
+          // access-broadening (mandatory by default) would also stop this preview: the README's new
+          // identity gains access. Advisory here, so the mandatory ones are description-required's.
+          JSON.stringify({
+            "description-required": { enforcementLevel: "mandatory" },
+            "access-broadening": { enforcementLevel: "advisory" },
+          }),
         );
         const events: EngineEvent[] = [];
         await expect(
