@@ -1,7 +1,9 @@
+import { GROUP_NAME_PATTERN } from "pulumi-irv/sdk";
+
 /**
  * The type tokens of pulumi-irv's dynamic resources (`dynamic.Resource` with module `irv`).
  * Policies match on these: a class-based `validateResourceOfType` never matches a dynamic resource.
- * The pack depends on nothing of ours, so this repeats the provider's `RESOURCE_TYPES`; a unit
+ * This repeats the provider's `RESOURCE_TYPES` (the pack reaches only `pulumi-irv/sdk`); a unit
  * test keeps the two equal.
  *
  * @example
@@ -47,10 +49,9 @@ export function isType(token: string, kind: keyof typeof TYPE): boolean {
 }
 
 /**
- * The group name rule of the API, repeated here because a policy pack depends on nothing of ours
- * (a unit test checks it equals the sdk's).
+ * The group name rule of the API: the sdk's, so the pack refuses exactly what the service does.
  *
  * @example
  * API_GROUP_NAME.test("team-a"); // true
  */
-export const API_GROUP_NAME = /^[a-z0-9 ._-]{1,}$/;
+export const API_GROUP_NAME = GROUP_NAME_PATTERN;

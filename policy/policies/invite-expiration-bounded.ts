@@ -1,4 +1,5 @@
 import type { ResourceValidationPolicy } from "@pulumi/policy";
+import { durationMs } from "pulumi-irv/sdk";
 import { isType } from "../type-tokens.js";
 
 /**
@@ -14,23 +15,6 @@ export interface InviteExpirationConfig {
 }
 
 const HOUR = 3_600_000;
-
-// The provider's ttl forms: Go's hours, minutes and seconds ("168h", "1h30m", "1.5h") and
-// protojson's Duration ("604800s"). The pack depends on nothing of pulumi-irv, so it parses them itself.
-const SEGMENT = /(\d+(?:\.\d+)?)([hms])/y;
-const UNIT = { h: 3_600_000, m: 60_000, s: 1000 } as const;
-const ttlMs = (ttl: string): number | undefined => {
-  if (ttl === "") return undefined;
-  let ms = 0;
-  SEGMENT.lastIndex = 0;
-  while (SEGMENT.lastIndex < ttl.length) {
-    const at = SEGMENT.lastIndex;
-    const m = SEGMENT.exec(ttl);
-    if (m === null || m.index !== at) return undefined;
-    ms += Number(m[1]) * UNIT[m[2] as keyof typeof UNIT];
-  }
-  return ms;
-};
 
 /**
  * `invite-expiration-bounded` (advisory): a group invite is valid for at most `maxDays` days
@@ -51,7 +35,7 @@ export const inviteExpirationBounded: ResourceValidationPolicy = {
     const { ttl, expiration } = args.props;
     const lifetime =
       typeof ttl === "string"
-        ? ttlMs(ttl)
+        ? durationMs(ttl)
         : typeof expiration === "string"
           ? Date.parse(expiration) - Date.now()
           : undefined;
