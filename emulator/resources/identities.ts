@@ -88,8 +88,12 @@ export function publishedIdentity(stored: Fields): Fields {
  */
 export const IDENTITY_HOOKS: KindHooks = {
   beforeCreate(ctx, w) {
-    const now = ctx.clock();
-    return withKeysExpiration(w.fields, now, now);
+    // Only a written expiration is checked here; the default is set with the createTime
+    // (`serviceFields`), so it is exactly 365 days after it.
+    const keys = w.fields.staticKeys;
+    const given = isObject(keys) && keys.expirationTime !== undefined && keys.expirationTime !== null;
+    if (given) withKeysExpiration(w.fields, ctx.clock(), ctx.clock());
+    return w.fields;
   },
   beforeUpdate(ctx, u) {
     // Only a written expiration (or a whole new staticKeys) is checked: keys past their time keep

@@ -6,7 +6,7 @@ import { ACCOUNT_ASSOCIATIONS_HOOKS } from "./account-associations.js";
 import { ADVISORY_HOOKS } from "./advisories.js";
 import { GROUP_INVITE_HOOKS } from "./group-invites.js";
 import { groupHooks } from "./groups.js";
-import { IDENTITY_HOOKS } from "./identities.js";
+import { IDENTITY_HOOKS, withKeysExpiration } from "./identities.js";
 import { IDENTITY_PROVIDER_HOOKS } from "./identity-providers.js";
 import type { KindHooks } from "./kind-context.js";
 import { REPO_HOOKS } from "./repos.js";
@@ -83,7 +83,7 @@ export interface KindRules {
   /** Top-level fields answered by the create only, never stored (one-time codes). */
   onceOnly: readonly string[];
   /** Fields the service sets on a new resource. */
-  serviceFields(now: string): Record<string, unknown>;
+  serviceFields(now: string, fields: Record<string, unknown>): Record<string, unknown>;
   /**
    * What the answer holds for a top-level field that is not set: grpc-gateway writes every field
    * (protojson `EmitUnpopulated`), an unset string as `""`, an unset message as `null`.
@@ -152,7 +152,13 @@ export const KIND_RULES: Readonly<Record<KindName, KindRules>> = {
     // The spec speaks here ("present in the create response", api-v2beta1.md, Identity), so it wins
     // over the published `null` of a never-federated identity (identities.proto:206); clients read
     // both (OptionalTimestamp).
-    serviceFields: (now) => ({ lastSeenTime: now }),
+    // Static keys' default expiration counts from the createTime itself (the same clock reading).
+    serviceFields: (now, fields) => ({
+      lastSeenTime: now,
+      ...(fields.staticKeys === undefined
+        ? {}
+        : withKeysExpiration({ staticKeys: fields.staticKeys }, Date.parse(now), Date.parse(now))),
+    }),
     freeForm: ["claimMatch.claims", "claimMatch.claimPatterns"],
     hooks: IDENTITY_HOOKS,
   }),

@@ -170,7 +170,7 @@ export class ResourceWrites {
     }
     const data =
       rules.hooks.stored?.(uid, parentUid, own, now) ??
-      orderKeys({ uid, ...own, ...rules.serviceFields(now), createTime: now, updateTime: now });
+      orderKeys({ uid, ...own, ...rules.serviceFields(now, own), createTime: now, updateTime: now });
     const refs = rules.hooks.refs?.(data) ?? { identity: null, role: null };
     const row = {
       kind: rules.name,
