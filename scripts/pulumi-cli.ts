@@ -47,6 +47,18 @@ const DYNAMIC_PROVIDER = "pulumi-resource-pulumi-nodejs";
 const HOST_SOURCE = fileURLToPath(new URL("./pulumi-language-nodejs.mjs", import.meta.url));
 const PRELOAD_SOURCE = fileURLToPath(new URL("./dynamic-provider-preload.cjs", import.meta.url));
 
+/**
+ * The go.mod lines of a module built against Pulumi's `pkg/v3` (the CLI, our SDK generator), at the
+ * CLI's version.
+ * @example
+ * goBuild(entry, { goMod: PULUMI_PKG_GO_MOD, … }, env, log);
+ */
+export const PULUMI_PKG_GO_MOD = [
+  `require (\n\t${PKG_MODULE} v${PULUMI_VERSION}\n\t${SDK_MODULE} v${PULUMI_VERSION}\n)`,
+  "",
+  `replace ${CLIPBOARD_REPLACE}`,
+].join("\n");
+
 /** Where a usable CLI came from. */
 export type PulumiCliSource = "env" | "path" | "cache" | "build";
 
@@ -366,8 +378,16 @@ function installShims(entry: string, which: { languageHost: boolean; dynamicProv
   }
 }
 
-/** Runs `fn` holding a directory lock; waits while a live process holds it, breaks a dead holder's. */
-async function withLock(lock: string, log: (line: string) => void, fn: () => Promise<void>): Promise<void> {
+/**
+ * Runs `fn` holding a directory lock; waits while a live process holds it, breaks a dead holder's.
+ * @example
+ * await withLock(`${entry}.lock`, console.error, () => goBuild(entry, spec, process.env, console.error));
+ */
+export async function withLock(
+  lock: string,
+  log: (line: string) => void,
+  fn: () => Promise<void>,
+): Promise<void> {
   mkdirSync(path.dirname(lock), { recursive: true });
   let announced = false;
   for (;;) {
@@ -383,9 +403,7 @@ async function withLock(lock: string, log: (line: string) => void, fn: () => Pro
         continue;
       }
       if (!announced) {
-        log(
-          `pulumi-irv: another process (pid ${Number.isNaN(pid) ? "?" : pid}) is building the Pulumi CLI; waiting…`,
-        );
+        log(`pulumi-irv: another process (pid ${Number.isNaN(pid) ? "?" : pid}) holds ${lock}; waiting…`);
         announced = true;
       }
       await new Promise((r) => setTimeout(r, 2000));
@@ -423,13 +441,20 @@ const INSTALL_HELP = [
 ].join("\n");
 
 /** One executable built from a Go module (the CLI, the YAML language host). */
-interface GoBuildSpec {
+/**
+ * What {@link goBuild} builds: a Go module's command, or a tool of ours from its sources.
+ * @example
+ * const spec: GoBuildSpec = { what: "x", goMod: "require …", sources: { "main.go": src }, pkg: ".", ldflags: "", binary: "x", check: () => undefined };
+ */
+export interface GoBuildSpec {
   /** For messages, e.g. `Pulumi CLI v3.259.0`. */
   what: string;
   /** Requirements and replaces of the throw-away module that builds it. */
   goMod: string;
-  /** The package and version `go get` resolves, e.g. `…/cmd/pulumi@v3.259.0`. */
-  get: string;
+  /** The package and version `go get` resolves, e.g. `…/cmd/pulumi@v3.259.0`; none for our own sources. */
+  get?: string;
+  /** Go files written into the module beside go.mod (a tool of ours); `pkg` is then `.`. */
+  sources?: Record<string, string>;
   /** The package `go build` compiles, and its `-ldflags`. */
   pkg: string;
   ldflags: string;
@@ -448,11 +473,7 @@ async function buildCli(entry: string, env: NodeJS.ProcessEnv, log: (line: strin
     entry,
     {
       what: `Pulumi CLI v${PULUMI_VERSION}`,
-      goMod: [
-        `require (\n\t${PKG_MODULE} v${PULUMI_VERSION}\n\t${SDK_MODULE} v${PULUMI_VERSION}\n)`,
-        "",
-        `replace ${CLIPBOARD_REPLACE}`,
-      ].join("\n"),
+      goMod: PULUMI_PKG_GO_MOD,
       get: `${PKG_MODULE}/cmd/pulumi@v${PULUMI_VERSION}`,
       pkg: `${PKG_MODULE}/cmd/pulumi`,
       ldflags: `-X ${SDK_MODULE}/go/common/version.Version=v${PULUMI_VERSION}`,
@@ -470,7 +491,7 @@ async function buildCli(entry: string, env: NodeJS.ProcessEnv, log: (line: strin
 }
 
 /** Builds one {@link GoBuildSpec} into `entry/bin` (temporary directory, then rename). */
-async function goBuild(
+export async function goBuild(
   entry: string,
   spec: GoBuildSpec,
   env: NodeJS.ProcessEnv,
@@ -496,9 +517,10 @@ async function goBuild(
       GOWORK: "off",
       GOFLAGS: `${env.GOFLAGS ?? ""} -buildvcs=false -mod=mod`.trim(),
     };
+    for (const [name, text] of Object.entries(spec.sources ?? {})) writeFileSync(path.join(mod, name), text);
     const started = Date.now();
     log(`pulumi-irv: building ${spec.what} from Go modules with ${go} (takes minutes the first time)…`);
-    await runLogged(go, ["get", spec.get], mod, goEnv, log, started);
+    if (spec.get !== undefined) await runLogged(go, ["get", spec.get], mod, goEnv, log, started);
     const target = path.join(out, "bin", spec.binary);
     await runLogged(
       go,

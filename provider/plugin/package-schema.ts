@@ -129,6 +129,23 @@ export function packageSchema(version: string, docs: SchemaDocs) {
     license: "Apache-2.0",
     repository: "https://github.com/pulumi-irv/pulumi-irv",
     meta: { moduleFormat: "(.*)" },
+    // What each language's generator needs (scripts/build-sdks.ts): the PyPI name, the Go module path
+    // (sdks/go/irv in this repository) and the versions the SDKs require. `respectSchemaVersion`
+    // stamps this package's one version on every SDK.
+    language: {
+      python: {
+        packageName: "pulumi_irv",
+        respectSchemaVersion: true,
+        pyproject: { enabled: true },
+        requires: { pulumi: ">=3.142.0,<4.0.0" },
+      },
+      go: {
+        importBasePath: "github.com/pulumi-irv/pulumi-irv/sdks/go/irv",
+        respectSchemaVersion: true,
+        generateResourceContainerTypes: true,
+      },
+      nodejs: { packageName: "@pulumi-irv/irv", respectSchemaVersion: true },
+    },
     config: { variables: config },
     provider: {
       description:

@@ -1,0 +1,2 @@
+// The Identity, Registry and Vulnerability Platform (IRV): groups, identities, roles and bindings.
+package irv
