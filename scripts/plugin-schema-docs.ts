@@ -55,10 +55,15 @@ export function schemaDocs(entry = path.join(root, "provider", "index.ts")): Sch
         const param = signature.getParameters()[0];
         const argType = param && checker.getNonNullableType(checker.getTypeOfSymbol(param));
         const result = checker.getAwaitedType(signature.getReturnType()) ?? signature.getReturnType();
+        const sink: TypeSink = {
+          types: docs.types ?? {},
+          prefix: `irv:${ns.name}:${member.name.charAt(0).toUpperCase()}${member.name.slice(1)}`,
+        };
+        docs.types = sink.types;
         docs.functions[`irv.${ns.name}.${member.name}`] = {
           ...described(symbol, checker),
           inputs: objectOf(argType, checker),
-          outputs: objectOf(result, checker),
+          outputs: objectOf(result, checker, sink),
         };
       }
     }
@@ -67,7 +72,11 @@ export function schemaDocs(entry = path.join(root, "provider", "index.ts")): Sch
 }
 
 function described(symbol: ts.Symbol, checker: ts.TypeChecker): { description?: string } {
-  const text = ts.displayPartsToString(symbol.getDocumentationComment(checker)).trim();
+  // `{@link getRole}` means something to TypeScript readers only: every language sees the plain name.
+  const text = ts
+    .displayPartsToString(symbol.getDocumentationComment(checker))
+    .replace(/\{@link\s+([^}|\s]+)\s*(?:\|[^}]*)?\}/g, "`$1`")
+    .trim();
   return text ? { description: text } : {};
 }
 
@@ -76,13 +85,25 @@ function addDoc(into: Record<string, string>, p: ts.Symbol, checker: ts.TypeChec
   if (description) into[p.name] = description;
 }
 
-function objectOf(type: ts.Type | undefined, checker: ts.TypeChecker): SchemaObject {
+/** Where the nested object types of the lookups' results go, and the prefix of their names. */
+interface TypeSink {
+  types: NonNullable<SchemaDocs["types"]>;
+  /** `irv:iam:GetRoles`: a nested type is this plus its property path. */
+  prefix: string;
+}
+
+function objectOf(
+  type: ts.Type | undefined,
+  checker: ts.TypeChecker,
+  sink?: TypeSink,
+  path: readonly string[] = [],
+): SchemaObject {
   const properties: Record<string, SchemaProperty> = {};
   const required: string[] = [];
   for (const p of type?.getProperties() ?? []) {
     const declared = checker.getTypeOfSymbol(p);
     properties[p.name] = {
-      ...typeOf(checker.getNonNullableType(declared), checker),
+      ...typeOf(checker.getNonNullableType(declared), checker, sink, [...path, p.name]),
       ...described(p, checker),
     };
     if (!(p.flags & ts.SymbolFlags.Optional)) required.push(p.name);
@@ -90,22 +111,50 @@ function objectOf(type: ts.Type | undefined, checker: ts.TypeChecker): SchemaObj
   return { properties, ...(required.length ? { required } : {}) };
 }
 
-// Scalars and lists of scalars keep their type; anything else is Pulumi's Any (the lookups return
-// the API's objects, which every language reads as maps).
-function typeOf(t: ts.Type, checker: ts.TypeChecker): SchemaProperty {
+const ANY = { $ref: "pulumi.json#/Any" } as const;
+
+// Scalars keep their type; an object of the API (a role, a repo) becomes a named type of the lookup,
+// `irv:iam:GetRolesRoles`, so every language gets typed fields and their docs. Without a sink (the
+// arguments) anything else is Pulumi's Any.
+function typeOf(
+  t: ts.Type,
+  checker: ts.TypeChecker,
+  sink?: TypeSink,
+  path: readonly string[] = [],
+): SchemaProperty {
   if (t.flags & ts.TypeFlags.StringLike) return { type: "string" };
   if (t.flags & ts.TypeFlags.NumberLike) return { type: "number" };
   if (t.flags & ts.TypeFlags.BooleanLike) return { type: "boolean" };
+  if (t.isUnion()) {
+    // A union of literals of one scalar type (`"TYPE_CVSS_V3" | "TYPE_UNSPECIFIED"`) is that type.
+    const scalar = (u: ts.Type) =>
+      u.flags & ts.TypeFlags.StringLike
+        ? "string"
+        : u.flags & ts.TypeFlags.NumberLike
+          ? "number"
+          : u.flags & ts.TypeFlags.BooleanLike
+            ? "boolean"
+            : undefined;
+    const kinds = new Set(t.types.map(scalar));
+    const [only] = kinds;
+    return kinds.size === 1 && only !== undefined ? { type: only } : ANY;
+  }
   if (checker.isArrayType(t)) {
     const item = checker.getTypeArguments(t as ts.TypeReference)[0];
-    const items = item ? typeOf(checker.getNonNullableType(item), checker) : undefined;
-    return {
-      type: "array",
-      items:
-        items && "type" in items && items.type !== "array"
-          ? ({ type: items.type } as never)
-          : { $ref: "pulumi.json#/Any" },
-    };
+    const items = item ? typeOf(checker.getNonNullableType(item), checker, sink, path) : ANY;
+    // Pulumi has no list of lists here: such an item is Any.
+    return { type: "array", items: ("type" in items && items.type === "array" ? ANY : items) as never };
   }
-  return { $ref: "pulumi.json#/Any" };
+  const index = t.getStringIndexType();
+  if (index && t.getProperties().length === 0)
+    return { type: "object", additionalProperties: typeOf(index, checker, sink, path) as never };
+  if (sink && t.flags & ts.TypeFlags.Object && t.getProperties().length > 0) {
+    const name = `${sink.prefix}${path.map((p) => p.charAt(0).toUpperCase() + p.slice(1)).join("")}`;
+    if (!(name in sink.types)) {
+      sink.types[name] = { type: "object", properties: {} };
+      sink.types[name] = { type: "object", ...objectOf(t, checker, sink, path) };
+    }
+    return { $ref: `#/types/${name}` };
+  }
+  return ANY;
 }

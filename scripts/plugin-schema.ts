@@ -1,10 +1,13 @@
 #!/usr/bin/env node
 // `npm run schema`: writes provider/plugin/schema.json, the native plugin's Pulumi package schema,
 // from the kind table (built into dist/ by `npm run build`) and the TypeScript docs. The file is
-// checked in; test/unit/provider/plugin/package-schema.test.ts fails when it is out of date.
+// checked in; test/unit/provider/plugin/package-schema.test.ts fails when it is out of date. Then the
+// API reference under docs/api (scripts/api-docs.ts) from the schema just written.
+import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { API_DOCS_DIR, writeApiDocs } from "./api-docs.ts";
 import { schemaDocs } from "./plugin-schema-docs.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -35,5 +38,11 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
     version: string;
   };
   writeFileSync(SCHEMA_FILE, schemaText(packageSchema(version, schemaDocs())));
+  // The repository's formatter owns the file's layout (the sync test compares the parsed JSON).
+  spawnSync(process.execPath, [path.join(root, "scripts", "biome.mjs"), "format", "--write", SCHEMA_FILE], {
+    stdio: "ignore",
+  });
   console.log(`wrote ${path.relative(root, SCHEMA_FILE)}`);
+  writeApiDocs(SCHEMA_FILE);
+  console.log(`wrote ${path.relative(root, API_DOCS_DIR)}`);
 }

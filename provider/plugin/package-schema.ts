@@ -54,6 +54,8 @@ export interface SchemaDocs {
   resources: Record<string, { description?: string; properties: Record<string, string> }>;
   /** By data source name (`irv.iam.getRoles`): the function's doc and its argument and result shapes. */
   functions: Record<string, { description?: string; inputs: SchemaObject; outputs: SchemaObject }>;
+  /** The named object types the results refer to (`irv:iam:GetRolesRoles`): a role, a repo, … */
+  types?: Record<string, SchemaObject & { type: "object" }>;
 }
 
 /**
@@ -100,6 +102,7 @@ export function packageSchema(version: string, docs: SchemaDocs) {
       requiredInputs,
     };
   }
+  Object.assign(types, docs.types);
   const functions: Record<string, unknown> = {};
   for (const name of [...dataSourceTable().keys()].sort()) {
     const doc = docs.functions[name];
@@ -159,7 +162,7 @@ export function packageSchema(version: string, docs: SchemaDocs) {
 }
 
 interface JsonSchema {
-  type?: string;
+  type?: string | string[];
   properties?: Record<string, JsonSchema>;
   required?: string[];
   items?: JsonSchema;
@@ -177,12 +180,21 @@ function jsonSchemaOf(schema: z.ZodType, io: "input" | "output" = "input"): Json
 // where a reader's transform (`null` read as absent) has no JSON Schema on its output side: there
 // what it accepts is what the state holds.
 function outputSchemaOf(schema: z.ZodType): JsonSchema {
-  const read = jsonSchemaOf(schema, "output");
-  const accepted = jsonSchemaOf(schema, "input");
-  const properties: Record<string, JsonSchema> = {};
-  for (const [key, s] of Object.entries(read.properties ?? {}))
-    properties[key] = Object.keys(s).length === 0 ? (accepted.properties?.[key] ?? s) : s;
-  return { ...read, properties };
+  return readOrAccepted(jsonSchemaOf(schema, "output"), jsonSchemaOf(schema, "input"));
+}
+
+// At every depth (a binding's `identity.description` is as much a reader as a top-level field).
+function readOrAccepted(read: JsonSchema, accepted: JsonSchema | undefined): JsonSchema {
+  if (Object.keys(read).length === 0) return accepted ?? read;
+  const out: JsonSchema = { ...read };
+  if (read.properties) {
+    out.properties = {};
+    for (const [key, s] of Object.entries(read.properties))
+      out.properties[key] = readOrAccepted(s, accepted?.properties?.[key]);
+  }
+  if (read.items) out.items = readOrAccepted(read.items, accepted?.items);
+  if (read.anyOf) out.anyOf = read.anyOf.map((s, i) => readOrAccepted(s, accepted?.anyOf?.[i]));
+  return out;
 }
 
 // Nested objects become named types `irv:<module>:<Type><Path>` (Pulumi has no inline object types).
@@ -193,6 +205,11 @@ function converter(token: string, kind: AnyKind, types: Record<string, SchemaObj
     const nonNull = s.anyOf?.filter((a) => a.type !== "null");
     if (nonNull?.length === 1 && nonNull[0])
       return convert({ ...nonNull[0], ...(s.description ? { description: s.description } : {}) }, path);
+    // …or, for a nullable scalar, `type: ["string", "null"]`.
+    if (Array.isArray(s.type)) {
+      const [only, ...more] = s.type.filter((t) => t !== "null");
+      if (only !== undefined && more.length === 0) return convert({ ...s, type: only }, path);
+    }
     const secret = secrets.has(path.join(".")) ? { secret: true } : {};
     switch (s.type) {
       case "string":

@@ -26,13 +26,13 @@ type LookupGroupArgs struct {
 }
 
 type LookupGroupResult struct {
-	CreateTime     string      `pulumi:"createTime"`
-	Description    *string     `pulumi:"description"`
-	Name           string      `pulumi:"name"`
-	ResourceLimits interface{} `pulumi:"resourceLimits"`
-	Uid            string      `pulumi:"uid"`
-	UpdateTime     string      `pulumi:"updateTime"`
-	Verified       bool        `pulumi:"verified"`
+	CreateTime     string                 `pulumi:"createTime"`
+	Description    *string                `pulumi:"description"`
+	Name           string                 `pulumi:"name"`
+	ResourceLimits GetGroupResourceLimits `pulumi:"resourceLimits"`
+	Uid            string                 `pulumi:"uid"`
+	UpdateTime     string                 `pulumi:"updateTime"`
+	Verified       bool                   `pulumi:"verified"`
 }
 
 func LookupGroupOutput(ctx *pulumi.Context, args LookupGroupOutputArgs, opts ...pulumi.InvokeOption) LookupGroupResultOutput {
@@ -73,8 +73,8 @@ func (o LookupGroupResultOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v LookupGroupResult) string { return v.Name }).(pulumi.StringOutput)
 }
 
-func (o LookupGroupResultOutput) ResourceLimits() pulumi.AnyOutput {
-	return o.ApplyT(func(v LookupGroupResult) interface{} { return v.ResourceLimits }).(pulumi.AnyOutput)
+func (o LookupGroupResultOutput) ResourceLimits() GetGroupResourceLimitsOutput {
+	return o.ApplyT(func(v LookupGroupResult) GetGroupResourceLimits { return v.ResourceLimits }).(GetGroupResourceLimitsOutput)
 }
 
 func (o LookupGroupResultOutput) Uid() pulumi.StringOutput {

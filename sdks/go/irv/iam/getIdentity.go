@@ -26,17 +26,17 @@ type LookupIdentityArgs struct {
 }
 
 type LookupIdentityResult struct {
-	AwsIdentity  interface{} `pulumi:"awsIdentity"`
-	ClaimMatch   interface{} `pulumi:"claimMatch"`
-	CreateTime   string      `pulumi:"createTime"`
-	Description  *string     `pulumi:"description"`
-	LastSeenTime *string     `pulumi:"lastSeenTime"`
-	Name         string      `pulumi:"name"`
+	AwsIdentity  *GetIdentityAwsIdentity `pulumi:"awsIdentity"`
+	ClaimMatch   *GetIdentityClaimMatch  `pulumi:"claimMatch"`
+	CreateTime   string                  `pulumi:"createTime"`
+	Description  *string                 `pulumi:"description"`
+	LastSeenTime *string                 `pulumi:"lastSeenTime"`
+	Name         string                  `pulumi:"name"`
 	// A published `SERVICE_PRINCIPAL_*` name; one this version does not know yet is passed through.
-	ServicePrincipal *string     `pulumi:"servicePrincipal"`
-	StaticKeys       interface{} `pulumi:"staticKeys"`
-	Uid              string      `pulumi:"uid"`
-	UpdateTime       string      `pulumi:"updateTime"`
+	ServicePrincipal *string                `pulumi:"servicePrincipal"`
+	StaticKeys       *GetIdentityStaticKeys `pulumi:"staticKeys"`
+	Uid              string                 `pulumi:"uid"`
+	UpdateTime       string                 `pulumi:"updateTime"`
 }
 
 func LookupIdentityOutput(ctx *pulumi.Context, args LookupIdentityOutputArgs, opts ...pulumi.InvokeOption) LookupIdentityResultOutput {
@@ -65,12 +65,12 @@ func (o LookupIdentityResultOutput) ToLookupIdentityResultOutputWithContext(ctx 
 	return o
 }
 
-func (o LookupIdentityResultOutput) AwsIdentity() pulumi.AnyOutput {
-	return o.ApplyT(func(v LookupIdentityResult) interface{} { return v.AwsIdentity }).(pulumi.AnyOutput)
+func (o LookupIdentityResultOutput) AwsIdentity() GetIdentityAwsIdentityPtrOutput {
+	return o.ApplyT(func(v LookupIdentityResult) *GetIdentityAwsIdentity { return v.AwsIdentity }).(GetIdentityAwsIdentityPtrOutput)
 }
 
-func (o LookupIdentityResultOutput) ClaimMatch() pulumi.AnyOutput {
-	return o.ApplyT(func(v LookupIdentityResult) interface{} { return v.ClaimMatch }).(pulumi.AnyOutput)
+func (o LookupIdentityResultOutput) ClaimMatch() GetIdentityClaimMatchPtrOutput {
+	return o.ApplyT(func(v LookupIdentityResult) *GetIdentityClaimMatch { return v.ClaimMatch }).(GetIdentityClaimMatchPtrOutput)
 }
 
 func (o LookupIdentityResultOutput) CreateTime() pulumi.StringOutput {
@@ -94,8 +94,8 @@ func (o LookupIdentityResultOutput) ServicePrincipal() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v LookupIdentityResult) *string { return v.ServicePrincipal }).(pulumi.StringPtrOutput)
 }
 
-func (o LookupIdentityResultOutput) StaticKeys() pulumi.AnyOutput {
-	return o.ApplyT(func(v LookupIdentityResult) interface{} { return v.StaticKeys }).(pulumi.AnyOutput)
+func (o LookupIdentityResultOutput) StaticKeys() GetIdentityStaticKeysPtrOutput {
+	return o.ApplyT(func(v LookupIdentityResult) *GetIdentityStaticKeys { return v.StaticKeys }).(GetIdentityStaticKeysPtrOutput)
 }
 
 func (o LookupIdentityResultOutput) Uid() pulumi.StringOutput {

@@ -34,7 +34,7 @@ type GetIdentityProvidersArgs struct {
 }
 
 type GetIdentityProvidersResult struct {
-	IdentityProviders []interface{} `pulumi:"identityProviders"`
+	IdentityProviders []GetIdentityProvidersIdentityProviders `pulumi:"identityProviders"`
 }
 
 func GetIdentityProvidersOutput(ctx *pulumi.Context, args GetIdentityProvidersOutputArgs, opts ...pulumi.InvokeOption) GetIdentityProvidersResultOutput {
@@ -71,8 +71,8 @@ func (o GetIdentityProvidersResultOutput) ToGetIdentityProvidersResultOutputWith
 	return o
 }
 
-func (o GetIdentityProvidersResultOutput) IdentityProviders() pulumi.ArrayOutput {
-	return o.ApplyT(func(v GetIdentityProvidersResult) []interface{} { return v.IdentityProviders }).(pulumi.ArrayOutput)
+func (o GetIdentityProvidersResultOutput) IdentityProviders() GetIdentityProvidersIdentityProvidersArrayOutput {
+	return o.ApplyT(func(v GetIdentityProvidersResult) []GetIdentityProvidersIdentityProviders { return v.IdentityProviders }).(GetIdentityProvidersIdentityProvidersArrayOutput)
 }
 
 func init() {

@@ -36,7 +36,7 @@ type GetRolesArgs struct {
 }
 
 type GetRolesResult struct {
-	Roles []interface{} `pulumi:"roles"`
+	Roles []GetRolesRoles `pulumi:"roles"`
 }
 
 func GetRolesOutput(ctx *pulumi.Context, args GetRolesOutputArgs, opts ...pulumi.InvokeOption) GetRolesResultOutput {
@@ -75,8 +75,8 @@ func (o GetRolesResultOutput) ToGetRolesResultOutputWithContext(ctx context.Cont
 	return o
 }
 
-func (o GetRolesResultOutput) Roles() pulumi.ArrayOutput {
-	return o.ApplyT(func(v GetRolesResult) []interface{} { return v.Roles }).(pulumi.ArrayOutput)
+func (o GetRolesResultOutput) Roles() GetRolesRolesArrayOutput {
+	return o.ApplyT(func(v GetRolesResult) []GetRolesRoles { return v.Roles }).(GetRolesRolesArrayOutput)
 }
 
 func init() {

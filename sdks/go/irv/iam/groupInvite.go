@@ -27,8 +27,8 @@ type GroupInvite struct {
 	pulumi.CustomResourceState
 
 	// The invite code, a secret; only known to the stack that created the invite.
-	Code       pulumi.AnyOutput    `pulumi:"code"`
-	CreateTime pulumi.StringOutput `pulumi:"createTime"`
+	Code       pulumi.StringPtrOutput `pulumi:"code"`
+	CreateTime pulumi.StringOutput    `pulumi:"createTime"`
 	// Only this address may accept the invite.
 	Email pulumi.StringPtrOutput `pulumi:"email"`
 	// RFC 3339 time, turned into a `ttl` at the create.
@@ -226,8 +226,8 @@ func (o GroupInviteOutput) ToGroupInviteOutputWithContext(ctx context.Context) G
 }
 
 // The invite code, a secret; only known to the stack that created the invite.
-func (o GroupInviteOutput) Code() pulumi.AnyOutput {
-	return o.ApplyT(func(v *GroupInvite) pulumi.AnyOutput { return v.Code }).(pulumi.AnyOutput)
+func (o GroupInviteOutput) Code() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GroupInvite) pulumi.StringPtrOutput { return v.Code }).(pulumi.StringPtrOutput)
 }
 
 func (o GroupInviteOutput) CreateTime() pulumi.StringOutput {

@@ -675,7 +675,7 @@ func (o AccountAssociationsGithubAppInstallationsMapOutput) MapIndex(k pulumi.St
 
 type AccountAssociationsGithubAppInstallationsInstallations struct {
 	InstallationId interface{} `pulumi:"installationId"`
-	Name           interface{} `pulumi:"name"`
+	Name           *string     `pulumi:"name"`
 }
 
 // AccountAssociationsGithubAppInstallationsInstallationsInput is an input type that accepts AccountAssociationsGithubAppInstallationsInstallationsArgs and AccountAssociationsGithubAppInstallationsInstallationsOutput values.
@@ -690,8 +690,8 @@ type AccountAssociationsGithubAppInstallationsInstallationsInput interface {
 }
 
 type AccountAssociationsGithubAppInstallationsInstallationsArgs struct {
-	InstallationId pulumi.Input `pulumi:"installationId"`
-	Name           pulumi.Input `pulumi:"name"`
+	InstallationId pulumi.Input          `pulumi:"installationId"`
+	Name           pulumi.StringPtrInput `pulumi:"name"`
 }
 
 func (AccountAssociationsGithubAppInstallationsInstallationsArgs) ElementType() reflect.Type {
@@ -749,8 +749,8 @@ func (o AccountAssociationsGithubAppInstallationsInstallationsOutput) Installati
 	return o.ApplyT(func(v AccountAssociationsGithubAppInstallationsInstallations) interface{} { return v.InstallationId }).(pulumi.AnyOutput)
 }
 
-func (o AccountAssociationsGithubAppInstallationsInstallationsOutput) Name() pulumi.AnyOutput {
-	return o.ApplyT(func(v AccountAssociationsGithubAppInstallationsInstallations) interface{} { return v.Name }).(pulumi.AnyOutput)
+func (o AccountAssociationsGithubAppInstallationsInstallationsOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v AccountAssociationsGithubAppInstallationsInstallations) *string { return v.Name }).(pulumi.StringPtrOutput)
 }
 
 type AccountAssociationsGithubAppInstallationsInstallationsArrayOutput struct{ *pulumi.OutputState }
@@ -921,9 +921,598 @@ func (o AccountAssociationsGooglePtrOutput) ProjectNumber() pulumi.StringPtrOutp
 	}).(pulumi.StringPtrOutput)
 }
 
+type GetGroupResourceLimits struct {
+	Clusters     *float64 `pulumi:"clusters"`
+	Idps         *float64 `pulumi:"idps"`
+	Repositories *float64 `pulumi:"repositories"`
+}
+
+type GetGroupResourceLimitsOutput struct{ *pulumi.OutputState }
+
+func (GetGroupResourceLimitsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetGroupResourceLimits)(nil)).Elem()
+}
+
+func (o GetGroupResourceLimitsOutput) ToGetGroupResourceLimitsOutput() GetGroupResourceLimitsOutput {
+	return o
+}
+
+func (o GetGroupResourceLimitsOutput) ToGetGroupResourceLimitsOutputWithContext(ctx context.Context) GetGroupResourceLimitsOutput {
+	return o
+}
+
+func (o GetGroupResourceLimitsOutput) Clusters() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v GetGroupResourceLimits) *float64 { return v.Clusters }).(pulumi.Float64PtrOutput)
+}
+
+func (o GetGroupResourceLimitsOutput) Idps() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v GetGroupResourceLimits) *float64 { return v.Idps }).(pulumi.Float64PtrOutput)
+}
+
+func (o GetGroupResourceLimitsOutput) Repositories() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v GetGroupResourceLimits) *float64 { return v.Repositories }).(pulumi.Float64PtrOutput)
+}
+
+type GetIdentityAwsIdentity struct {
+	Arn           *string `pulumi:"arn"`
+	ArnPattern    *string `pulumi:"arnPattern"`
+	AwsAccount    string  `pulumi:"awsAccount"`
+	UserId        *string `pulumi:"userId"`
+	UserIdPattern *string `pulumi:"userIdPattern"`
+}
+
+type GetIdentityAwsIdentityOutput struct{ *pulumi.OutputState }
+
+func (GetIdentityAwsIdentityOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetIdentityAwsIdentity)(nil)).Elem()
+}
+
+func (o GetIdentityAwsIdentityOutput) ToGetIdentityAwsIdentityOutput() GetIdentityAwsIdentityOutput {
+	return o
+}
+
+func (o GetIdentityAwsIdentityOutput) ToGetIdentityAwsIdentityOutputWithContext(ctx context.Context) GetIdentityAwsIdentityOutput {
+	return o
+}
+
+func (o GetIdentityAwsIdentityOutput) Arn() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetIdentityAwsIdentity) *string { return v.Arn }).(pulumi.StringPtrOutput)
+}
+
+func (o GetIdentityAwsIdentityOutput) ArnPattern() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetIdentityAwsIdentity) *string { return v.ArnPattern }).(pulumi.StringPtrOutput)
+}
+
+func (o GetIdentityAwsIdentityOutput) AwsAccount() pulumi.StringOutput {
+	return o.ApplyT(func(v GetIdentityAwsIdentity) string { return v.AwsAccount }).(pulumi.StringOutput)
+}
+
+func (o GetIdentityAwsIdentityOutput) UserId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetIdentityAwsIdentity) *string { return v.UserId }).(pulumi.StringPtrOutput)
+}
+
+func (o GetIdentityAwsIdentityOutput) UserIdPattern() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetIdentityAwsIdentity) *string { return v.UserIdPattern }).(pulumi.StringPtrOutput)
+}
+
+type GetIdentityAwsIdentityPtrOutput struct{ *pulumi.OutputState }
+
+func (GetIdentityAwsIdentityPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetIdentityAwsIdentity)(nil)).Elem()
+}
+
+func (o GetIdentityAwsIdentityPtrOutput) ToGetIdentityAwsIdentityPtrOutput() GetIdentityAwsIdentityPtrOutput {
+	return o
+}
+
+func (o GetIdentityAwsIdentityPtrOutput) ToGetIdentityAwsIdentityPtrOutputWithContext(ctx context.Context) GetIdentityAwsIdentityPtrOutput {
+	return o
+}
+
+func (o GetIdentityAwsIdentityPtrOutput) Elem() GetIdentityAwsIdentityOutput {
+	return o.ApplyT(func(v *GetIdentityAwsIdentity) GetIdentityAwsIdentity {
+		if v != nil {
+			return *v
+		}
+		var ret GetIdentityAwsIdentity
+		return ret
+	}).(GetIdentityAwsIdentityOutput)
+}
+
+func (o GetIdentityAwsIdentityPtrOutput) Arn() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetIdentityAwsIdentity) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Arn
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o GetIdentityAwsIdentityPtrOutput) ArnPattern() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetIdentityAwsIdentity) *string {
+		if v == nil {
+			return nil
+		}
+		return v.ArnPattern
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o GetIdentityAwsIdentityPtrOutput) AwsAccount() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetIdentityAwsIdentity) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.AwsAccount
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o GetIdentityAwsIdentityPtrOutput) UserId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetIdentityAwsIdentity) *string {
+		if v == nil {
+			return nil
+		}
+		return v.UserId
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o GetIdentityAwsIdentityPtrOutput) UserIdPattern() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetIdentityAwsIdentity) *string {
+		if v == nil {
+			return nil
+		}
+		return v.UserIdPattern
+	}).(pulumi.StringPtrOutput)
+}
+
+type GetIdentityClaimMatch struct {
+	Audience        *string           `pulumi:"audience"`
+	AudiencePattern *string           `pulumi:"audiencePattern"`
+	ClaimPatterns   map[string]string `pulumi:"claimPatterns"`
+	Claims          map[string]string `pulumi:"claims"`
+	Issuer          *string           `pulumi:"issuer"`
+	IssuerPattern   *string           `pulumi:"issuerPattern"`
+	Subject         *string           `pulumi:"subject"`
+	SubjectPattern  *string           `pulumi:"subjectPattern"`
+}
+
+type GetIdentityClaimMatchOutput struct{ *pulumi.OutputState }
+
+func (GetIdentityClaimMatchOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetIdentityClaimMatch)(nil)).Elem()
+}
+
+func (o GetIdentityClaimMatchOutput) ToGetIdentityClaimMatchOutput() GetIdentityClaimMatchOutput {
+	return o
+}
+
+func (o GetIdentityClaimMatchOutput) ToGetIdentityClaimMatchOutputWithContext(ctx context.Context) GetIdentityClaimMatchOutput {
+	return o
+}
+
+func (o GetIdentityClaimMatchOutput) Audience() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetIdentityClaimMatch) *string { return v.Audience }).(pulumi.StringPtrOutput)
+}
+
+func (o GetIdentityClaimMatchOutput) AudiencePattern() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetIdentityClaimMatch) *string { return v.AudiencePattern }).(pulumi.StringPtrOutput)
+}
+
+func (o GetIdentityClaimMatchOutput) ClaimPatterns() pulumi.StringMapOutput {
+	return o.ApplyT(func(v GetIdentityClaimMatch) map[string]string { return v.ClaimPatterns }).(pulumi.StringMapOutput)
+}
+
+func (o GetIdentityClaimMatchOutput) Claims() pulumi.StringMapOutput {
+	return o.ApplyT(func(v GetIdentityClaimMatch) map[string]string { return v.Claims }).(pulumi.StringMapOutput)
+}
+
+func (o GetIdentityClaimMatchOutput) Issuer() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetIdentityClaimMatch) *string { return v.Issuer }).(pulumi.StringPtrOutput)
+}
+
+func (o GetIdentityClaimMatchOutput) IssuerPattern() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetIdentityClaimMatch) *string { return v.IssuerPattern }).(pulumi.StringPtrOutput)
+}
+
+func (o GetIdentityClaimMatchOutput) Subject() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetIdentityClaimMatch) *string { return v.Subject }).(pulumi.StringPtrOutput)
+}
+
+func (o GetIdentityClaimMatchOutput) SubjectPattern() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetIdentityClaimMatch) *string { return v.SubjectPattern }).(pulumi.StringPtrOutput)
+}
+
+type GetIdentityClaimMatchPtrOutput struct{ *pulumi.OutputState }
+
+func (GetIdentityClaimMatchPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetIdentityClaimMatch)(nil)).Elem()
+}
+
+func (o GetIdentityClaimMatchPtrOutput) ToGetIdentityClaimMatchPtrOutput() GetIdentityClaimMatchPtrOutput {
+	return o
+}
+
+func (o GetIdentityClaimMatchPtrOutput) ToGetIdentityClaimMatchPtrOutputWithContext(ctx context.Context) GetIdentityClaimMatchPtrOutput {
+	return o
+}
+
+func (o GetIdentityClaimMatchPtrOutput) Elem() GetIdentityClaimMatchOutput {
+	return o.ApplyT(func(v *GetIdentityClaimMatch) GetIdentityClaimMatch {
+		if v != nil {
+			return *v
+		}
+		var ret GetIdentityClaimMatch
+		return ret
+	}).(GetIdentityClaimMatchOutput)
+}
+
+func (o GetIdentityClaimMatchPtrOutput) Audience() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetIdentityClaimMatch) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Audience
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o GetIdentityClaimMatchPtrOutput) AudiencePattern() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetIdentityClaimMatch) *string {
+		if v == nil {
+			return nil
+		}
+		return v.AudiencePattern
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o GetIdentityClaimMatchPtrOutput) ClaimPatterns() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *GetIdentityClaimMatch) map[string]string {
+		if v == nil {
+			return nil
+		}
+		return v.ClaimPatterns
+	}).(pulumi.StringMapOutput)
+}
+
+func (o GetIdentityClaimMatchPtrOutput) Claims() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *GetIdentityClaimMatch) map[string]string {
+		if v == nil {
+			return nil
+		}
+		return v.Claims
+	}).(pulumi.StringMapOutput)
+}
+
+func (o GetIdentityClaimMatchPtrOutput) Issuer() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetIdentityClaimMatch) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Issuer
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o GetIdentityClaimMatchPtrOutput) IssuerPattern() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetIdentityClaimMatch) *string {
+		if v == nil {
+			return nil
+		}
+		return v.IssuerPattern
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o GetIdentityClaimMatchPtrOutput) Subject() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetIdentityClaimMatch) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Subject
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o GetIdentityClaimMatchPtrOutput) SubjectPattern() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetIdentityClaimMatch) *string {
+		if v == nil {
+			return nil
+		}
+		return v.SubjectPattern
+	}).(pulumi.StringPtrOutput)
+}
+
+type GetIdentityProvidersIdentityProviders struct {
+	CreateTime  string                                    `pulumi:"createTime"`
+	DefaultRole *string                                   `pulumi:"defaultRole"`
+	Description *string                                   `pulumi:"description"`
+	Name        string                                    `pulumi:"name"`
+	Oidc        GetIdentityProvidersIdentityProvidersOidc `pulumi:"oidc"`
+	Uid         string                                    `pulumi:"uid"`
+	UpdateTime  string                                    `pulumi:"updateTime"`
+}
+
+type GetIdentityProvidersIdentityProvidersOutput struct{ *pulumi.OutputState }
+
+func (GetIdentityProvidersIdentityProvidersOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetIdentityProvidersIdentityProviders)(nil)).Elem()
+}
+
+func (o GetIdentityProvidersIdentityProvidersOutput) ToGetIdentityProvidersIdentityProvidersOutput() GetIdentityProvidersIdentityProvidersOutput {
+	return o
+}
+
+func (o GetIdentityProvidersIdentityProvidersOutput) ToGetIdentityProvidersIdentityProvidersOutputWithContext(ctx context.Context) GetIdentityProvidersIdentityProvidersOutput {
+	return o
+}
+
+func (o GetIdentityProvidersIdentityProvidersOutput) CreateTime() pulumi.StringOutput {
+	return o.ApplyT(func(v GetIdentityProvidersIdentityProviders) string { return v.CreateTime }).(pulumi.StringOutput)
+}
+
+func (o GetIdentityProvidersIdentityProvidersOutput) DefaultRole() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetIdentityProvidersIdentityProviders) *string { return v.DefaultRole }).(pulumi.StringPtrOutput)
+}
+
+func (o GetIdentityProvidersIdentityProvidersOutput) Description() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetIdentityProvidersIdentityProviders) *string { return v.Description }).(pulumi.StringPtrOutput)
+}
+
+func (o GetIdentityProvidersIdentityProvidersOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetIdentityProvidersIdentityProviders) string { return v.Name }).(pulumi.StringOutput)
+}
+
+func (o GetIdentityProvidersIdentityProvidersOutput) Oidc() GetIdentityProvidersIdentityProvidersOidcOutput {
+	return o.ApplyT(func(v GetIdentityProvidersIdentityProviders) GetIdentityProvidersIdentityProvidersOidc { return v.Oidc }).(GetIdentityProvidersIdentityProvidersOidcOutput)
+}
+
+func (o GetIdentityProvidersIdentityProvidersOutput) Uid() pulumi.StringOutput {
+	return o.ApplyT(func(v GetIdentityProvidersIdentityProviders) string { return v.Uid }).(pulumi.StringOutput)
+}
+
+func (o GetIdentityProvidersIdentityProvidersOutput) UpdateTime() pulumi.StringOutput {
+	return o.ApplyT(func(v GetIdentityProvidersIdentityProviders) string { return v.UpdateTime }).(pulumi.StringOutput)
+}
+
+type GetIdentityProvidersIdentityProvidersArrayOutput struct{ *pulumi.OutputState }
+
+func (GetIdentityProvidersIdentityProvidersArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetIdentityProvidersIdentityProviders)(nil)).Elem()
+}
+
+func (o GetIdentityProvidersIdentityProvidersArrayOutput) ToGetIdentityProvidersIdentityProvidersArrayOutput() GetIdentityProvidersIdentityProvidersArrayOutput {
+	return o
+}
+
+func (o GetIdentityProvidersIdentityProvidersArrayOutput) ToGetIdentityProvidersIdentityProvidersArrayOutputWithContext(ctx context.Context) GetIdentityProvidersIdentityProvidersArrayOutput {
+	return o
+}
+
+func (o GetIdentityProvidersIdentityProvidersArrayOutput) Index(i pulumi.IntInput) GetIdentityProvidersIdentityProvidersOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetIdentityProvidersIdentityProviders {
+		return vs[0].([]GetIdentityProvidersIdentityProviders)[vs[1].(int)]
+	}).(GetIdentityProvidersIdentityProvidersOutput)
+}
+
+type GetIdentityProvidersIdentityProvidersOidc struct {
+	AdditionalScopes []string `pulumi:"additionalScopes"`
+	ClientId         string   `pulumi:"clientId"`
+	Issuer           string   `pulumi:"issuer"`
+}
+
+type GetIdentityProvidersIdentityProvidersOidcOutput struct{ *pulumi.OutputState }
+
+func (GetIdentityProvidersIdentityProvidersOidcOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetIdentityProvidersIdentityProvidersOidc)(nil)).Elem()
+}
+
+func (o GetIdentityProvidersIdentityProvidersOidcOutput) ToGetIdentityProvidersIdentityProvidersOidcOutput() GetIdentityProvidersIdentityProvidersOidcOutput {
+	return o
+}
+
+func (o GetIdentityProvidersIdentityProvidersOidcOutput) ToGetIdentityProvidersIdentityProvidersOidcOutputWithContext(ctx context.Context) GetIdentityProvidersIdentityProvidersOidcOutput {
+	return o
+}
+
+func (o GetIdentityProvidersIdentityProvidersOidcOutput) AdditionalScopes() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetIdentityProvidersIdentityProvidersOidc) []string { return v.AdditionalScopes }).(pulumi.StringArrayOutput)
+}
+
+func (o GetIdentityProvidersIdentityProvidersOidcOutput) ClientId() pulumi.StringOutput {
+	return o.ApplyT(func(v GetIdentityProvidersIdentityProvidersOidc) string { return v.ClientId }).(pulumi.StringOutput)
+}
+
+func (o GetIdentityProvidersIdentityProvidersOidcOutput) Issuer() pulumi.StringOutput {
+	return o.ApplyT(func(v GetIdentityProvidersIdentityProvidersOidc) string { return v.Issuer }).(pulumi.StringOutput)
+}
+
+type GetIdentityStaticKeys struct {
+	Audiences      []string `pulumi:"audiences"`
+	ExpirationTime *string  `pulumi:"expirationTime"`
+	Issuer         string   `pulumi:"issuer"`
+	IssuerKeys     string   `pulumi:"issuerKeys"`
+	Subject        string   `pulumi:"subject"`
+}
+
+type GetIdentityStaticKeysOutput struct{ *pulumi.OutputState }
+
+func (GetIdentityStaticKeysOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetIdentityStaticKeys)(nil)).Elem()
+}
+
+func (o GetIdentityStaticKeysOutput) ToGetIdentityStaticKeysOutput() GetIdentityStaticKeysOutput {
+	return o
+}
+
+func (o GetIdentityStaticKeysOutput) ToGetIdentityStaticKeysOutputWithContext(ctx context.Context) GetIdentityStaticKeysOutput {
+	return o
+}
+
+func (o GetIdentityStaticKeysOutput) Audiences() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetIdentityStaticKeys) []string { return v.Audiences }).(pulumi.StringArrayOutput)
+}
+
+func (o GetIdentityStaticKeysOutput) ExpirationTime() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetIdentityStaticKeys) *string { return v.ExpirationTime }).(pulumi.StringPtrOutput)
+}
+
+func (o GetIdentityStaticKeysOutput) Issuer() pulumi.StringOutput {
+	return o.ApplyT(func(v GetIdentityStaticKeys) string { return v.Issuer }).(pulumi.StringOutput)
+}
+
+func (o GetIdentityStaticKeysOutput) IssuerKeys() pulumi.StringOutput {
+	return o.ApplyT(func(v GetIdentityStaticKeys) string { return v.IssuerKeys }).(pulumi.StringOutput)
+}
+
+func (o GetIdentityStaticKeysOutput) Subject() pulumi.StringOutput {
+	return o.ApplyT(func(v GetIdentityStaticKeys) string { return v.Subject }).(pulumi.StringOutput)
+}
+
+type GetIdentityStaticKeysPtrOutput struct{ *pulumi.OutputState }
+
+func (GetIdentityStaticKeysPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetIdentityStaticKeys)(nil)).Elem()
+}
+
+func (o GetIdentityStaticKeysPtrOutput) ToGetIdentityStaticKeysPtrOutput() GetIdentityStaticKeysPtrOutput {
+	return o
+}
+
+func (o GetIdentityStaticKeysPtrOutput) ToGetIdentityStaticKeysPtrOutputWithContext(ctx context.Context) GetIdentityStaticKeysPtrOutput {
+	return o
+}
+
+func (o GetIdentityStaticKeysPtrOutput) Elem() GetIdentityStaticKeysOutput {
+	return o.ApplyT(func(v *GetIdentityStaticKeys) GetIdentityStaticKeys {
+		if v != nil {
+			return *v
+		}
+		var ret GetIdentityStaticKeys
+		return ret
+	}).(GetIdentityStaticKeysOutput)
+}
+
+func (o GetIdentityStaticKeysPtrOutput) Audiences() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *GetIdentityStaticKeys) []string {
+		if v == nil {
+			return nil
+		}
+		return v.Audiences
+	}).(pulumi.StringArrayOutput)
+}
+
+func (o GetIdentityStaticKeysPtrOutput) ExpirationTime() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetIdentityStaticKeys) *string {
+		if v == nil {
+			return nil
+		}
+		return v.ExpirationTime
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o GetIdentityStaticKeysPtrOutput) Issuer() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetIdentityStaticKeys) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Issuer
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o GetIdentityStaticKeysPtrOutput) IssuerKeys() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetIdentityStaticKeys) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.IssuerKeys
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o GetIdentityStaticKeysPtrOutput) Subject() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetIdentityStaticKeys) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Subject
+	}).(pulumi.StringPtrOutput)
+}
+
+type GetRolesRoles struct {
+	// What the role grants, e.g. `groups.list` (sorted, no duplicates).
+	Capabilities []string `pulumi:"capabilities"`
+	CreateTime   *string  `pulumi:"createTime"`
+	Description  *string  `pulumi:"description"`
+	Name         string   `pulumi:"name"`
+	// The group a custom role belongs to, when the lookup named it (`parentUid`): the API does not
+	// return it. Absent for built-in roles, which are global.
+	ParentUid  *string `pulumi:"parentUid"`
+	Uid        string  `pulumi:"uid"`
+	UpdateTime *string `pulumi:"updateTime"`
+}
+
+type GetRolesRolesOutput struct{ *pulumi.OutputState }
+
+func (GetRolesRolesOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetRolesRoles)(nil)).Elem()
+}
+
+func (o GetRolesRolesOutput) ToGetRolesRolesOutput() GetRolesRolesOutput {
+	return o
+}
+
+func (o GetRolesRolesOutput) ToGetRolesRolesOutputWithContext(ctx context.Context) GetRolesRolesOutput {
+	return o
+}
+
+// What the role grants, e.g. `groups.list` (sorted, no duplicates).
+func (o GetRolesRolesOutput) Capabilities() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetRolesRoles) []string { return v.Capabilities }).(pulumi.StringArrayOutput)
+}
+
+func (o GetRolesRolesOutput) CreateTime() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetRolesRoles) *string { return v.CreateTime }).(pulumi.StringPtrOutput)
+}
+
+func (o GetRolesRolesOutput) Description() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetRolesRoles) *string { return v.Description }).(pulumi.StringPtrOutput)
+}
+
+func (o GetRolesRolesOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetRolesRoles) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// The group a custom role belongs to, when the lookup named it (`parentUid`): the API does not
+// return it. Absent for built-in roles, which are global.
+func (o GetRolesRolesOutput) ParentUid() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetRolesRoles) *string { return v.ParentUid }).(pulumi.StringPtrOutput)
+}
+
+func (o GetRolesRolesOutput) Uid() pulumi.StringOutput {
+	return o.ApplyT(func(v GetRolesRoles) string { return v.Uid }).(pulumi.StringOutput)
+}
+
+func (o GetRolesRolesOutput) UpdateTime() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetRolesRoles) *string { return v.UpdateTime }).(pulumi.StringPtrOutput)
+}
+
+type GetRolesRolesArrayOutput struct{ *pulumi.OutputState }
+
+func (GetRolesRolesArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetRolesRoles)(nil)).Elem()
+}
+
+func (o GetRolesRolesArrayOutput) ToGetRolesRolesArrayOutput() GetRolesRolesArrayOutput {
+	return o
+}
+
+func (o GetRolesRolesArrayOutput) ToGetRolesRolesArrayOutputWithContext(ctx context.Context) GetRolesRolesArrayOutput {
+	return o
+}
+
+func (o GetRolesRolesArrayOutput) Index(i pulumi.IntInput) GetRolesRolesOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetRolesRoles {
+		return vs[0].([]GetRolesRoles)[vs[1].(int)]
+	}).(GetRolesRolesOutput)
+}
+
 type GroupInviteRole struct {
 	Capabilities []interface{} `pulumi:"capabilities"`
-	Description  interface{}   `pulumi:"description"`
+	Description  *string       `pulumi:"description"`
 	Name         string        `pulumi:"name"`
 	Uid          string        `pulumi:"uid"`
 }
@@ -946,8 +1535,8 @@ func (o GroupInviteRoleOutput) Capabilities() pulumi.ArrayOutput {
 	return o.ApplyT(func(v GroupInviteRole) []interface{} { return v.Capabilities }).(pulumi.ArrayOutput)
 }
 
-func (o GroupInviteRoleOutput) Description() pulumi.AnyOutput {
-	return o.ApplyT(func(v GroupInviteRole) interface{} { return v.Description }).(pulumi.AnyOutput)
+func (o GroupInviteRoleOutput) Description() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GroupInviteRole) *string { return v.Description }).(pulumi.StringPtrOutput)
 }
 
 func (o GroupInviteRoleOutput) Name() pulumi.StringOutput {
@@ -991,13 +1580,13 @@ func (o GroupInviteRolePtrOutput) Capabilities() pulumi.ArrayOutput {
 	}).(pulumi.ArrayOutput)
 }
 
-func (o GroupInviteRolePtrOutput) Description() pulumi.AnyOutput {
-	return o.ApplyT(func(v *GroupInviteRole) interface{} {
+func (o GroupInviteRolePtrOutput) Description() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GroupInviteRole) *string {
 		if v == nil {
 			return nil
 		}
 		return v.Description
-	}).(pulumi.AnyOutput)
+	}).(pulumi.StringPtrOutput)
 }
 
 func (o GroupInviteRolePtrOutput) Name() pulumi.StringPtrOutput {
@@ -1742,9 +2331,9 @@ func (o IdentityStaticKeysPtrOutput) Subject() pulumi.StringPtrOutput {
 }
 
 type RoleBindingGroup struct {
-	Description interface{} `pulumi:"description"`
-	Name        string      `pulumi:"name"`
-	Uid         string      `pulumi:"uid"`
+	Description *string `pulumi:"description"`
+	Name        string  `pulumi:"name"`
+	Uid         string  `pulumi:"uid"`
 }
 
 type RoleBindingGroupOutput struct{ *pulumi.OutputState }
@@ -1761,8 +2350,8 @@ func (o RoleBindingGroupOutput) ToRoleBindingGroupOutputWithContext(ctx context.
 	return o
 }
 
-func (o RoleBindingGroupOutput) Description() pulumi.AnyOutput {
-	return o.ApplyT(func(v RoleBindingGroup) interface{} { return v.Description }).(pulumi.AnyOutput)
+func (o RoleBindingGroupOutput) Description() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v RoleBindingGroup) *string { return v.Description }).(pulumi.StringPtrOutput)
 }
 
 func (o RoleBindingGroupOutput) Name() pulumi.StringOutput {
@@ -1774,11 +2363,11 @@ func (o RoleBindingGroupOutput) Uid() pulumi.StringOutput {
 }
 
 type RoleBindingIdentity struct {
-	Description interface{} `pulumi:"description"`
-	Issuer      *string     `pulumi:"issuer"`
-	Name        string      `pulumi:"name"`
-	Subject     *string     `pulumi:"subject"`
-	Uid         string      `pulumi:"uid"`
+	Description *string `pulumi:"description"`
+	Issuer      *string `pulumi:"issuer"`
+	Name        string  `pulumi:"name"`
+	Subject     *string `pulumi:"subject"`
+	Uid         string  `pulumi:"uid"`
 }
 
 type RoleBindingIdentityOutput struct{ *pulumi.OutputState }
@@ -1795,8 +2384,8 @@ func (o RoleBindingIdentityOutput) ToRoleBindingIdentityOutputWithContext(ctx co
 	return o
 }
 
-func (o RoleBindingIdentityOutput) Description() pulumi.AnyOutput {
-	return o.ApplyT(func(v RoleBindingIdentity) interface{} { return v.Description }).(pulumi.AnyOutput)
+func (o RoleBindingIdentityOutput) Description() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v RoleBindingIdentity) *string { return v.Description }).(pulumi.StringPtrOutput)
 }
 
 func (o RoleBindingIdentityOutput) Issuer() pulumi.StringPtrOutput {
@@ -1816,9 +2405,9 @@ func (o RoleBindingIdentityOutput) Uid() pulumi.StringOutput {
 }
 
 type RoleBindingRole struct {
-	Description interface{} `pulumi:"description"`
-	Name        string      `pulumi:"name"`
-	Uid         string      `pulumi:"uid"`
+	Description *string `pulumi:"description"`
+	Name        string  `pulumi:"name"`
+	Uid         string  `pulumi:"uid"`
 }
 
 type RoleBindingRoleOutput struct{ *pulumi.OutputState }
@@ -1835,8 +2424,8 @@ func (o RoleBindingRoleOutput) ToRoleBindingRoleOutputWithContext(ctx context.Co
 	return o
 }
 
-func (o RoleBindingRoleOutput) Description() pulumi.AnyOutput {
-	return o.ApplyT(func(v RoleBindingRole) interface{} { return v.Description }).(pulumi.AnyOutput)
+func (o RoleBindingRoleOutput) Description() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v RoleBindingRole) *string { return v.Description }).(pulumi.StringPtrOutput)
 }
 
 func (o RoleBindingRoleOutput) Name() pulumi.StringOutput {
@@ -1883,6 +2472,18 @@ func init() {
 	pulumi.RegisterOutputType(AccountAssociationsGithubAppInstallationsInstallationsArrayOutput{})
 	pulumi.RegisterOutputType(AccountAssociationsGoogleOutput{})
 	pulumi.RegisterOutputType(AccountAssociationsGooglePtrOutput{})
+	pulumi.RegisterOutputType(GetGroupResourceLimitsOutput{})
+	pulumi.RegisterOutputType(GetIdentityAwsIdentityOutput{})
+	pulumi.RegisterOutputType(GetIdentityAwsIdentityPtrOutput{})
+	pulumi.RegisterOutputType(GetIdentityClaimMatchOutput{})
+	pulumi.RegisterOutputType(GetIdentityClaimMatchPtrOutput{})
+	pulumi.RegisterOutputType(GetIdentityProvidersIdentityProvidersOutput{})
+	pulumi.RegisterOutputType(GetIdentityProvidersIdentityProvidersArrayOutput{})
+	pulumi.RegisterOutputType(GetIdentityProvidersIdentityProvidersOidcOutput{})
+	pulumi.RegisterOutputType(GetIdentityStaticKeysOutput{})
+	pulumi.RegisterOutputType(GetIdentityStaticKeysPtrOutput{})
+	pulumi.RegisterOutputType(GetRolesRolesOutput{})
+	pulumi.RegisterOutputType(GetRolesRolesArrayOutput{})
 	pulumi.RegisterOutputType(GroupInviteRoleOutput{})
 	pulumi.RegisterOutputType(GroupInviteRolePtrOutput{})
 	pulumi.RegisterOutputType(GroupResourceLimitsOutput{})

@@ -33,7 +33,7 @@ type RoleBinding struct {
 	// The identity that gets the role. Changing it replaces the binding.
 	IdentityUid pulumi.StringOutput   `pulumi:"identityUid"`
 	Role        RoleBindingRoleOutput `pulumi:"role"`
-	// The role (see {@link getRole }). Changed in place.
+	// The role (see `getRole`). Changed in place.
 	RoleUid pulumi.StringOutput `pulumi:"roleUid"`
 	// The resource's uid (the same as its `id`): known in the preview of an update.
 	Uid pulumi.StringOutput `pulumi:"uid"`
@@ -97,7 +97,7 @@ type roleBindingArgs struct {
 	GroupUid string `pulumi:"groupUid"`
 	// The identity that gets the role. Changing it replaces the binding.
 	IdentityUid string `pulumi:"identityUid"`
-	// The role (see {@link getRole }). Changed in place.
+	// The role (see `getRole`). Changed in place.
 	RoleUid string `pulumi:"roleUid"`
 }
 
@@ -107,7 +107,7 @@ type RoleBindingArgs struct {
 	GroupUid pulumi.StringInput
 	// The identity that gets the role. Changing it replaces the binding.
 	IdentityUid pulumi.StringInput
-	// The role (see {@link getRole }). Changed in place.
+	// The role (see `getRole`). Changed in place.
 	RoleUid pulumi.StringInput
 }
 
@@ -224,7 +224,7 @@ func (o RoleBindingOutput) Role() RoleBindingRoleOutput {
 	return o.ApplyT(func(v *RoleBinding) RoleBindingRoleOutput { return v.Role }).(RoleBindingRoleOutput)
 }
 
-// The role (see {@link getRole }). Changed in place.
+// The role (see `getRole`). Changed in place.
 func (o RoleBindingOutput) RoleUid() pulumi.StringOutput {
 	return o.ApplyT(func(v *RoleBinding) pulumi.StringOutput { return v.RoleUid }).(pulumi.StringOutput)
 }

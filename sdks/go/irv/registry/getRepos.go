@@ -34,7 +34,7 @@ type GetReposArgs struct {
 }
 
 type GetReposResult struct {
-	Repos []interface{} `pulumi:"repos"`
+	Repos []GetReposRepos `pulumi:"repos"`
 }
 
 func GetReposOutput(ctx *pulumi.Context, args GetReposOutputArgs, opts ...pulumi.InvokeOption) GetReposResultOutput {
@@ -71,8 +71,8 @@ func (o GetReposResultOutput) ToGetReposResultOutputWithContext(ctx context.Cont
 	return o
 }
 
-func (o GetReposResultOutput) Repos() pulumi.ArrayOutput {
-	return o.ApplyT(func(v GetReposResult) []interface{} { return v.Repos }).(pulumi.ArrayOutput)
+func (o GetReposResultOutput) Repos() GetReposReposArrayOutput {
+	return o.ApplyT(func(v GetReposResult) []GetReposRepos { return v.Repos }).(GetReposReposArrayOutput)
 }
 
 func init() {

@@ -31,7 +31,7 @@ type GetTagsArgs struct {
 }
 
 type GetTagsResult struct {
-	Tags []interface{} `pulumi:"tags"`
+	Tags []GetTagsTags `pulumi:"tags"`
 }
 
 func GetTagsOutput(ctx *pulumi.Context, args GetTagsOutputArgs, opts ...pulumi.InvokeOption) GetTagsResultOutput {
@@ -65,8 +65,8 @@ func (o GetTagsResultOutput) ToGetTagsResultOutputWithContext(ctx context.Contex
 	return o
 }
 
-func (o GetTagsResultOutput) Tags() pulumi.ArrayOutput {
-	return o.ApplyT(func(v GetTagsResult) []interface{} { return v.Tags }).(pulumi.ArrayOutput)
+func (o GetTagsResultOutput) Tags() GetTagsTagsArrayOutput {
+	return o.ApplyT(func(v GetTagsResult) []GetTagsTags { return v.Tags }).(GetTagsTagsArrayOutput)
 }
 
 func init() {

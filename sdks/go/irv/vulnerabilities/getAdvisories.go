@@ -38,7 +38,7 @@ type GetAdvisoriesArgs struct {
 }
 
 type GetAdvisoriesResult struct {
-	Advisories []interface{} `pulumi:"advisories"`
+	Advisories []GetAdvisoriesAdvisories `pulumi:"advisories"`
 }
 
 func GetAdvisoriesOutput(ctx *pulumi.Context, args GetAdvisoriesOutputArgs, opts ...pulumi.InvokeOption) GetAdvisoriesResultOutput {
@@ -79,8 +79,8 @@ func (o GetAdvisoriesResultOutput) ToGetAdvisoriesResultOutputWithContext(ctx co
 	return o
 }
 
-func (o GetAdvisoriesResultOutput) Advisories() pulumi.ArrayOutput {
-	return o.ApplyT(func(v GetAdvisoriesResult) []interface{} { return v.Advisories }).(pulumi.ArrayOutput)
+func (o GetAdvisoriesResultOutput) Advisories() GetAdvisoriesAdvisoriesArrayOutput {
+	return o.ApplyT(func(v GetAdvisoriesResult) []GetAdvisoriesAdvisories { return v.Advisories }).(GetAdvisoriesAdvisoriesArrayOutput)
 }
 
 func init() {

@@ -163,13 +163,13 @@ class AccountAssociationsGithubAppInstallationsArgs:
 
 class AccountAssociationsGithubAppInstallationsInstallationsArgsDict(TypedDict):
     installation_id: Any
-    name: NotRequired[Any]
+    name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
 
 @pulumi.input_type
 class AccountAssociationsGithubAppInstallationsInstallationsArgs:
     def __init__(__self__, *,
                  installation_id: Any,
-                 name: Optional[Any] = None):
+                 name: pulumi.Input[Optional[_builtins.str]] = None):
         pulumi.set(__self__, "installation_id", installation_id)
         if name is not None:
             pulumi.set(__self__, "name", name)
@@ -185,11 +185,11 @@ class AccountAssociationsGithubAppInstallationsInstallationsArgs:
 
     @_builtins.property
     @pulumi.getter
-    def name(self) -> Optional[Any]:
+    def name(self) -> pulumi.Input[Optional[_builtins.str]]:
         return pulumi.get(self, "name")
 
     @name.setter
-    def name(self, value: Optional[Any]):
+    def name(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "name", value)
 
 

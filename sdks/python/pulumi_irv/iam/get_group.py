@@ -13,6 +13,7 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from .. import _utilities
+from . import outputs
 
 __all__ = [
     'GetGroupResult',
@@ -63,7 +64,7 @@ class GetGroupResult:
 
     @_builtins.property
     @pulumi.getter(name="resourceLimits")
-    def resource_limits(self) -> Any:
+    def resource_limits(self) -> 'outputs.GetGroupResourceLimits':
         return pulumi.get(self, "resource_limits")
 
     @_builtins.property

@@ -13,6 +13,7 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from .. import _utilities
+from . import outputs
 
 __all__ = [
     'GetIdentityResult',
@@ -57,12 +58,12 @@ class GetIdentityResult:
 
     @_builtins.property
     @pulumi.getter(name="awsIdentity")
-    def aws_identity(self) -> Optional[Any]:
+    def aws_identity(self) -> Optional['outputs.GetIdentityAwsIdentity']:
         return pulumi.get(self, "aws_identity")
 
     @_builtins.property
     @pulumi.getter(name="claimMatch")
-    def claim_match(self) -> Optional[Any]:
+    def claim_match(self) -> Optional['outputs.GetIdentityClaimMatch']:
         return pulumi.get(self, "claim_match")
 
     @_builtins.property
@@ -95,7 +96,7 @@ class GetIdentityResult:
 
     @_builtins.property
     @pulumi.getter(name="staticKeys")
-    def static_keys(self) -> Optional[Any]:
+    def static_keys(self) -> Optional['outputs.GetIdentityStaticKeys']:
         return pulumi.get(self, "static_keys")
 
     @_builtins.property

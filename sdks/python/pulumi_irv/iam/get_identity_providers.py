@@ -13,6 +13,7 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from .. import _utilities
+from . import outputs
 
 __all__ = [
     'GetIdentityProvidersResult',
@@ -30,7 +31,7 @@ class GetIdentityProvidersResult:
 
     @_builtins.property
     @pulumi.getter(name="identityProviders")
-    def identity_providers(self) -> Sequence[Any]:
+    def identity_providers(self) -> Sequence['outputs.GetIdentityProvidersIdentityProviders']:
         return pulumi.get(self, "identity_providers")
 
 

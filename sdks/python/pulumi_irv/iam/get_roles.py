@@ -13,6 +13,7 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from .. import _utilities
+from . import outputs
 
 __all__ = [
     'GetRolesResult',
@@ -30,7 +31,7 @@ class GetRolesResult:
 
     @_builtins.property
     @pulumi.getter
-    def roles(self) -> Sequence[Any]:
+    def roles(self) -> Sequence['outputs.GetRolesRoles']:
         return pulumi.get(self, "roles")
 
 

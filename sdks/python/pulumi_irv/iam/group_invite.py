@@ -258,7 +258,7 @@ class GroupInvite(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def code(self) -> pulumi.Output[Optional[Any]]:
+    def code(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         The invite code, a secret; only known to the stack that created the invite.
         """

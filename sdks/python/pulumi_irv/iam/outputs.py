@@ -23,6 +23,13 @@ __all__ = [
     'AccountAssociationsGithubAppInstallations',
     'AccountAssociationsGithubAppInstallationsInstallations',
     'AccountAssociationsGoogle',
+    'GetGroupResourceLimits',
+    'GetIdentityAwsIdentity',
+    'GetIdentityClaimMatch',
+    'GetIdentityProvidersIdentityProviders',
+    'GetIdentityProvidersIdentityProvidersOidc',
+    'GetIdentityStaticKeys',
+    'GetRolesRoles',
     'GroupInviteRole',
     'GroupResourceLimits',
     'IdentityAwsIdentity',
@@ -185,7 +192,7 @@ class AccountAssociationsGithubAppInstallationsInstallations(dict):
 
     def __init__(__self__, *,
                  installation_id: Any,
-                 name: Optional[Any] = None):
+                 name: Optional[_builtins.str] = None):
         pulumi.set(__self__, "installation_id", installation_id)
         if name is not None:
             pulumi.set(__self__, "name", name)
@@ -197,7 +204,7 @@ class AccountAssociationsGithubAppInstallationsInstallations(dict):
 
     @_builtins.property
     @pulumi.getter
-    def name(self) -> Optional[Any]:
+    def name(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "name")
 
 
@@ -240,12 +247,348 @@ class AccountAssociationsGoogle(dict):
 
 
 @pulumi.output_type
+class GetGroupResourceLimits(dict):
+    def __init__(__self__, *,
+                 clusters: Optional[_builtins.float] = None,
+                 idps: Optional[_builtins.float] = None,
+                 repositories: Optional[_builtins.float] = None):
+        if clusters is not None:
+            pulumi.set(__self__, "clusters", clusters)
+        if idps is not None:
+            pulumi.set(__self__, "idps", idps)
+        if repositories is not None:
+            pulumi.set(__self__, "repositories", repositories)
+
+    @_builtins.property
+    @pulumi.getter
+    def clusters(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "clusters")
+
+    @_builtins.property
+    @pulumi.getter
+    def idps(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "idps")
+
+    @_builtins.property
+    @pulumi.getter
+    def repositories(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "repositories")
+
+
+@pulumi.output_type
+class GetIdentityAwsIdentity(dict):
+    def __init__(__self__, *,
+                 aws_account: _builtins.str,
+                 arn: Optional[_builtins.str] = None,
+                 arn_pattern: Optional[_builtins.str] = None,
+                 user_id: Optional[_builtins.str] = None,
+                 user_id_pattern: Optional[_builtins.str] = None):
+        pulumi.set(__self__, "aws_account", aws_account)
+        if arn is not None:
+            pulumi.set(__self__, "arn", arn)
+        if arn_pattern is not None:
+            pulumi.set(__self__, "arn_pattern", arn_pattern)
+        if user_id is not None:
+            pulumi.set(__self__, "user_id", user_id)
+        if user_id_pattern is not None:
+            pulumi.set(__self__, "user_id_pattern", user_id_pattern)
+
+    @_builtins.property
+    @pulumi.getter(name="awsAccount")
+    def aws_account(self) -> _builtins.str:
+        return pulumi.get(self, "aws_account")
+
+    @_builtins.property
+    @pulumi.getter
+    def arn(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "arn")
+
+    @_builtins.property
+    @pulumi.getter(name="arnPattern")
+    def arn_pattern(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "arn_pattern")
+
+    @_builtins.property
+    @pulumi.getter(name="userId")
+    def user_id(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "user_id")
+
+    @_builtins.property
+    @pulumi.getter(name="userIdPattern")
+    def user_id_pattern(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "user_id_pattern")
+
+
+@pulumi.output_type
+class GetIdentityClaimMatch(dict):
+    def __init__(__self__, *,
+                 audience: Optional[_builtins.str] = None,
+                 audience_pattern: Optional[_builtins.str] = None,
+                 claim_patterns: Optional[Mapping[str, _builtins.str]] = None,
+                 claims: Optional[Mapping[str, _builtins.str]] = None,
+                 issuer: Optional[_builtins.str] = None,
+                 issuer_pattern: Optional[_builtins.str] = None,
+                 subject: Optional[_builtins.str] = None,
+                 subject_pattern: Optional[_builtins.str] = None):
+        if audience is not None:
+            pulumi.set(__self__, "audience", audience)
+        if audience_pattern is not None:
+            pulumi.set(__self__, "audience_pattern", audience_pattern)
+        if claim_patterns is not None:
+            pulumi.set(__self__, "claim_patterns", claim_patterns)
+        if claims is not None:
+            pulumi.set(__self__, "claims", claims)
+        if issuer is not None:
+            pulumi.set(__self__, "issuer", issuer)
+        if issuer_pattern is not None:
+            pulumi.set(__self__, "issuer_pattern", issuer_pattern)
+        if subject is not None:
+            pulumi.set(__self__, "subject", subject)
+        if subject_pattern is not None:
+            pulumi.set(__self__, "subject_pattern", subject_pattern)
+
+    @_builtins.property
+    @pulumi.getter
+    def audience(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "audience")
+
+    @_builtins.property
+    @pulumi.getter(name="audiencePattern")
+    def audience_pattern(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "audience_pattern")
+
+    @_builtins.property
+    @pulumi.getter(name="claimPatterns")
+    def claim_patterns(self) -> Optional[Mapping[str, _builtins.str]]:
+        return pulumi.get(self, "claim_patterns")
+
+    @_builtins.property
+    @pulumi.getter
+    def claims(self) -> Optional[Mapping[str, _builtins.str]]:
+        return pulumi.get(self, "claims")
+
+    @_builtins.property
+    @pulumi.getter
+    def issuer(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "issuer")
+
+    @_builtins.property
+    @pulumi.getter(name="issuerPattern")
+    def issuer_pattern(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "issuer_pattern")
+
+    @_builtins.property
+    @pulumi.getter
+    def subject(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "subject")
+
+    @_builtins.property
+    @pulumi.getter(name="subjectPattern")
+    def subject_pattern(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "subject_pattern")
+
+
+@pulumi.output_type
+class GetIdentityProvidersIdentityProviders(dict):
+    def __init__(__self__, *,
+                 create_time: _builtins.str,
+                 name: _builtins.str,
+                 oidc: 'outputs.GetIdentityProvidersIdentityProvidersOidc',
+                 uid: _builtins.str,
+                 update_time: _builtins.str,
+                 default_role: Optional[_builtins.str] = None,
+                 description: Optional[_builtins.str] = None):
+        pulumi.set(__self__, "create_time", create_time)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "oidc", oidc)
+        pulumi.set(__self__, "uid", uid)
+        pulumi.set(__self__, "update_time", update_time)
+        if default_role is not None:
+            pulumi.set(__self__, "default_role", default_role)
+        if description is not None:
+            pulumi.set(__self__, "description", description)
+
+    @_builtins.property
+    @pulumi.getter(name="createTime")
+    def create_time(self) -> _builtins.str:
+        return pulumi.get(self, "create_time")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def oidc(self) -> 'outputs.GetIdentityProvidersIdentityProvidersOidc':
+        return pulumi.get(self, "oidc")
+
+    @_builtins.property
+    @pulumi.getter
+    def uid(self) -> _builtins.str:
+        return pulumi.get(self, "uid")
+
+    @_builtins.property
+    @pulumi.getter(name="updateTime")
+    def update_time(self) -> _builtins.str:
+        return pulumi.get(self, "update_time")
+
+    @_builtins.property
+    @pulumi.getter(name="defaultRole")
+    def default_role(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "default_role")
+
+    @_builtins.property
+    @pulumi.getter
+    def description(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "description")
+
+
+@pulumi.output_type
+class GetIdentityProvidersIdentityProvidersOidc(dict):
+    def __init__(__self__, *,
+                 additional_scopes: Sequence[_builtins.str],
+                 client_id: _builtins.str,
+                 issuer: _builtins.str):
+        pulumi.set(__self__, "additional_scopes", additional_scopes)
+        pulumi.set(__self__, "client_id", client_id)
+        pulumi.set(__self__, "issuer", issuer)
+
+    @_builtins.property
+    @pulumi.getter(name="additionalScopes")
+    def additional_scopes(self) -> Sequence[_builtins.str]:
+        return pulumi.get(self, "additional_scopes")
+
+    @_builtins.property
+    @pulumi.getter(name="clientId")
+    def client_id(self) -> _builtins.str:
+        return pulumi.get(self, "client_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def issuer(self) -> _builtins.str:
+        return pulumi.get(self, "issuer")
+
+
+@pulumi.output_type
+class GetIdentityStaticKeys(dict):
+    def __init__(__self__, *,
+                 issuer: _builtins.str,
+                 issuer_keys: _builtins.str,
+                 subject: _builtins.str,
+                 audiences: Optional[Sequence[_builtins.str]] = None,
+                 expiration_time: Optional[_builtins.str] = None):
+        pulumi.set(__self__, "issuer", issuer)
+        pulumi.set(__self__, "issuer_keys", issuer_keys)
+        pulumi.set(__self__, "subject", subject)
+        if audiences is not None:
+            pulumi.set(__self__, "audiences", audiences)
+        if expiration_time is not None:
+            pulumi.set(__self__, "expiration_time", expiration_time)
+
+    @_builtins.property
+    @pulumi.getter
+    def issuer(self) -> _builtins.str:
+        return pulumi.get(self, "issuer")
+
+    @_builtins.property
+    @pulumi.getter(name="issuerKeys")
+    def issuer_keys(self) -> _builtins.str:
+        return pulumi.get(self, "issuer_keys")
+
+    @_builtins.property
+    @pulumi.getter
+    def subject(self) -> _builtins.str:
+        return pulumi.get(self, "subject")
+
+    @_builtins.property
+    @pulumi.getter
+    def audiences(self) -> Optional[Sequence[_builtins.str]]:
+        return pulumi.get(self, "audiences")
+
+    @_builtins.property
+    @pulumi.getter(name="expirationTime")
+    def expiration_time(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "expiration_time")
+
+
+@pulumi.output_type
+class GetRolesRoles(dict):
+    def __init__(__self__, *,
+                 capabilities: Sequence[_builtins.str],
+                 name: _builtins.str,
+                 uid: _builtins.str,
+                 create_time: Optional[_builtins.str] = None,
+                 description: Optional[_builtins.str] = None,
+                 parent_uid: Optional[_builtins.str] = None,
+                 update_time: Optional[_builtins.str] = None):
+        """
+        :param Sequence[_builtins.str] capabilities: What the role grants, e.g. `groups.list` (sorted, no duplicates).
+        :param _builtins.str parent_uid: The group a custom role belongs to, when the lookup named it (`parentUid`): the API does not
+               return it. Absent for built-in roles, which are global.
+        """
+        pulumi.set(__self__, "capabilities", capabilities)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "uid", uid)
+        if create_time is not None:
+            pulumi.set(__self__, "create_time", create_time)
+        if description is not None:
+            pulumi.set(__self__, "description", description)
+        if parent_uid is not None:
+            pulumi.set(__self__, "parent_uid", parent_uid)
+        if update_time is not None:
+            pulumi.set(__self__, "update_time", update_time)
+
+    @_builtins.property
+    @pulumi.getter
+    def capabilities(self) -> Sequence[_builtins.str]:
+        """
+        What the role grants, e.g. `groups.list` (sorted, no duplicates).
+        """
+        return pulumi.get(self, "capabilities")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def uid(self) -> _builtins.str:
+        return pulumi.get(self, "uid")
+
+    @_builtins.property
+    @pulumi.getter(name="createTime")
+    def create_time(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "create_time")
+
+    @_builtins.property
+    @pulumi.getter
+    def description(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "description")
+
+    @_builtins.property
+    @pulumi.getter(name="parentUid")
+    def parent_uid(self) -> Optional[_builtins.str]:
+        """
+        The group a custom role belongs to, when the lookup named it (`parentUid`): the API does not
+        return it. Absent for built-in roles, which are global.
+        """
+        return pulumi.get(self, "parent_uid")
+
+    @_builtins.property
+    @pulumi.getter(name="updateTime")
+    def update_time(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "update_time")
+
+
+@pulumi.output_type
 class GroupInviteRole(dict):
     def __init__(__self__, *,
                  name: _builtins.str,
                  uid: _builtins.str,
                  capabilities: Optional[Sequence[Any]] = None,
-                 description: Optional[Any] = None):
+                 description: Optional[_builtins.str] = None):
         pulumi.set(__self__, "name", name)
         pulumi.set(__self__, "uid", uid)
         if capabilities is not None:
@@ -270,7 +613,7 @@ class GroupInviteRole(dict):
 
     @_builtins.property
     @pulumi.getter
-    def description(self) -> Optional[Any]:
+    def description(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "description")
 
 
@@ -583,7 +926,7 @@ class RoleBindingGroup(dict):
     def __init__(__self__, *,
                  name: _builtins.str,
                  uid: _builtins.str,
-                 description: Optional[Any] = None):
+                 description: Optional[_builtins.str] = None):
         pulumi.set(__self__, "name", name)
         pulumi.set(__self__, "uid", uid)
         if description is not None:
@@ -601,7 +944,7 @@ class RoleBindingGroup(dict):
 
     @_builtins.property
     @pulumi.getter
-    def description(self) -> Optional[Any]:
+    def description(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "description")
 
 
@@ -610,7 +953,7 @@ class RoleBindingIdentity(dict):
     def __init__(__self__, *,
                  name: _builtins.str,
                  uid: _builtins.str,
-                 description: Optional[Any] = None,
+                 description: Optional[_builtins.str] = None,
                  issuer: Optional[_builtins.str] = None,
                  subject: Optional[_builtins.str] = None):
         pulumi.set(__self__, "name", name)
@@ -634,7 +977,7 @@ class RoleBindingIdentity(dict):
 
     @_builtins.property
     @pulumi.getter
-    def description(self) -> Optional[Any]:
+    def description(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "description")
 
     @_builtins.property
@@ -653,7 +996,7 @@ class RoleBindingRole(dict):
     def __init__(__self__, *,
                  name: _builtins.str,
                  uid: _builtins.str,
-                 description: Optional[Any] = None):
+                 description: Optional[_builtins.str] = None):
         pulumi.set(__self__, "name", name)
         pulumi.set(__self__, "uid", uid)
         if description is not None:
@@ -671,7 +1014,7 @@ class RoleBindingRole(dict):
 
     @_builtins.property
     @pulumi.getter
-    def description(self) -> Optional[Any]:
+    def description(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "description")
 
 

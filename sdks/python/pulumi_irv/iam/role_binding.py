@@ -28,7 +28,7 @@ class RoleBindingArgs:
 
         :param pulumi.Input[_builtins.str] group_uid: The group in which the role is granted (and its descendants). Changing it replaces the binding.
         :param pulumi.Input[_builtins.str] identity_uid: The identity that gets the role. Changing it replaces the binding.
-        :param pulumi.Input[_builtins.str] role_uid: The role (see {@link getRole }). Changed in place.
+        :param pulumi.Input[_builtins.str] role_uid: The role (see `getRole`). Changed in place.
         """
         pulumi.set(__self__, "group_uid", group_uid)
         pulumi.set(__self__, "identity_uid", identity_uid)
@@ -62,7 +62,7 @@ class RoleBindingArgs:
     @pulumi.getter(name="roleUid")
     def role_uid(self) -> pulumi.Input[_builtins.str]:
         """
-        The role (see {@link getRole }). Changed in place.
+        The role (see `getRole`). Changed in place.
         """
         return pulumi.get(self, "role_uid")
 
@@ -97,7 +97,7 @@ class RoleBinding(pulumi.CustomResource):
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] group_uid: The group in which the role is granted (and its descendants). Changing it replaces the binding.
         :param pulumi.Input[_builtins.str] identity_uid: The identity that gets the role. Changing it replaces the binding.
-        :param pulumi.Input[_builtins.str] role_uid: The role (see {@link getRole }). Changed in place.
+        :param pulumi.Input[_builtins.str] role_uid: The role (see `getRole`). Changed in place.
         """
         ...
     @overload
@@ -232,7 +232,7 @@ class RoleBinding(pulumi.CustomResource):
     @pulumi.getter(name="roleUid")
     def role_uid(self) -> pulumi.Output[_builtins.str]:
         """
-        The role (see {@link getRole }). Changed in place.
+        The role (see `getRole`). Changed in place.
         """
         return pulumi.get(self, "role_uid")
 

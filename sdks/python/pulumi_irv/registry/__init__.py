@@ -8,3 +8,4 @@ import typing
 # Export this package's modules as members:
 from .get_repos import *
 from .get_tags import *
+from . import outputs

@@ -13,6 +13,7 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from .. import _utilities
+from . import outputs
 
 __all__ = [
     'GetReposResult',
@@ -30,7 +31,7 @@ class GetReposResult:
 
     @_builtins.property
     @pulumi.getter
-    def repos(self) -> Sequence[Any]:
+    def repos(self) -> Sequence['outputs.GetReposRepos']:
         return pulumi.get(self, "repos")
 
 

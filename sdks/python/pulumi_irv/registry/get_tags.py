@@ -13,6 +13,7 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from .. import _utilities
+from . import outputs
 
 __all__ = [
     'GetTagsResult',
@@ -30,7 +31,7 @@ class GetTagsResult:
 
     @_builtins.property
     @pulumi.getter
-    def tags(self) -> Sequence[Any]:
+    def tags(self) -> Sequence['outputs.GetTagsTags']:
         return pulumi.get(self, "tags")
 
 

@@ -13,6 +13,7 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from .. import _utilities
+from . import outputs
 
 __all__ = [
     'GetAdvisoriesResult',
@@ -30,7 +31,7 @@ class GetAdvisoriesResult:
 
     @_builtins.property
     @pulumi.getter
-    def advisories(self) -> Sequence[Any]:
+    def advisories(self) -> Sequence['outputs.GetAdvisoriesAdvisories']:
         return pulumi.get(self, "advisories")
 
 
