@@ -25,14 +25,18 @@ describe("docs/api", () => {
 
   it("documents the group's inputs with their Python and Go names, the replace flag and the import id", () => {
     const group = pages.get("iam-group.md") ?? "";
-    expect(group).toContain("| `parentUid` | `parent_uid` | `ParentUid` | string | required, replaces on change |");
+    expect(group).toContain(
+      "| `parentUid` | `parent_uid` | `ParentUid` | string | required, replaces on change |",
+    );
     expect(group).toContain("$ pulumi import irv:iam:Group <name> <uid>");
     expect(group).toContain("`iam.NewGroup(ctx, name, &iam.GroupArgs{…})`");
   });
 
   it("marks the identity provider's client secret as secret, in its supporting type", () => {
     const idp = pages.get("iam-identity-provider.md") ?? "";
-    expect(idp).toMatch(/\| `clientSecret` \| `client_secret` \| `ClientSecret` \| string \| required, secret \|/);
+    expect(idp).toMatch(
+      /\| `clientSecret` \| `client_secret` \| `ClientSecret` \| string \| required, secret \|/,
+    );
   });
 
   it("names the Go lookup as the Go SDK does (LookupRole for a kind's own get, GetRoles for a list)", () => {
