@@ -378,6 +378,41 @@ function installShims(entry: string, which: { languageHost: boolean; dynamicProv
   }
 }
 
+const PYTHON_HOST = "pulumi-language-python";
+const PYTHON_HOST_SOURCES = [`${PYTHON_HOST}.py`, `${PYTHON_HOST}-exec.py`];
+
+/**
+ * Installs our test-only Python language host into `binDir`: its two files (the gRPC host and the runner
+ * it starts in the program's virtualenv) are copied to `<binDir>/../lib/pulumi-language-python-<content
+ * hash>/`, and `<binDir>/pulumi-language-python` runs the host on `python`, an interpreter with the
+ * `pulumi` package (for its gRPC stubs). Users run Pulumi's real host; see docs/toolchain.md ("Python").
+ * @example
+ * installPythonLanguageHost(binDir, "/home/me/.cache/pulumi-irv/python-0123abcd/venv/bin/python");
+ */
+export function installPythonLanguageHost(binDir: string, python: string): string {
+  const sources = PYTHON_HOST_SOURCES.map((name) => ({
+    name,
+    text: readFileSync(fileURLToPath(new URL(`./${name}`, import.meta.url)), "utf8"),
+  }));
+  const hash = createHash("sha256");
+  for (const { name, text } of sources) hash.update(`${name}\0${text}\0`);
+  const lib = path.join(path.dirname(binDir), "lib", `${PYTHON_HOST}-${hash.digest("hex").slice(0, 12)}`);
+  for (const { name, text } of sources) writeAtomic(path.join(lib, name), text, 0o644);
+  const shim = path.join(binDir, PYTHON_HOST);
+  writeAtomic(
+    shim,
+    [
+      "#!/bin/sh",
+      "# Written by pulumi-irv scripts/pulumi-cli.ts: the test-only Python language host of this project.",
+      `[ -x ${shQuote(python)} ] || { echo "${PYTHON_HOST}: ${python} is gone; run node scripts/python-sdk.ts --wheelhouse" >&2; exit 1; }`,
+      `exec ${shQuote(python)} -u ${shQuote(path.join(lib, PYTHON_HOST_SOURCES[0] ?? ""))} "$@"`,
+      "",
+    ].join("\n"),
+    0o755,
+  );
+  return shim;
+}
+
 /**
  * Runs `fn` holding a directory lock; waits while a live process holds it, breaks a dead holder's.
  * @example

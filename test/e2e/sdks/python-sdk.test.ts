@@ -1,0 +1,200 @@
+// The Python SDK as a Python team uses it: the wheel built from sdks/python installed with pip into a
+// fresh virtualenv (from the cached wheelhouse, offline), the quickstart type-checked with mypy, then run
+// by the real engine (through our test-only Python language host and the packaged plugin) against the
+// emulator: up, a one-field edit, refresh and destroy; and a Config.require_secret input kept secret.
+import { spawnSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { IrvClient } from "../../../sdk/index.js";
+import type { TestStack } from "../harness/index.js";
+import { createStack, diagnostics, fixtureDir, pulumiBinDir, summary } from "../harness/index.js";
+import type { TestEmulator } from "../support/irv-emulator.js";
+import { resourceRoutes, startTestEmulator } from "../support/irv-emulator.js";
+import type { PythonProject, PythonToolchain } from "../support/python-project.js";
+import { createPythonProject, preparePythonToolchain } from "../support/python-project.js";
+
+const root = path.resolve(import.meta.dirname, "../../..");
+const ISSUER = "https://token.actions.githubusercontent.com";
+const CLIENT_SECRET = "sso-client-secret-3b9e41a7";
+
+/** The org tree under `orgUid`: groups with their parent's name, identities, bindings. */
+async function orgTree(admin: IrvClient, orgUid: string) {
+  const [groups, identities, bindings] = await Promise.all([
+    admin.groups.collect({ descendantsOf: orgUid }),
+    admin.identities.collect({ descendantsOf: orgUid }),
+    admin.roleBindings.collect({ descendantsOf: orgUid }),
+  ]);
+  const names = new Map<string, string>([[orgUid, "(org)"], ...groups.map((g) => [g.uid, g.name] as const)]);
+  const parent = (uid: string) => names.get(uid.slice(0, uid.lastIndexOf("/"))) ?? uid;
+  return {
+    groups: groups.map((g) => `${g.name} in ${parent(g.uid)}: ${g.description ?? ""}`).sort(),
+    identities: identities
+      .map((i) => ({ name: i.name, group: parent(i.uid), description: i.description, claimMatch: i.claimMatch }))
+      .sort((a, b) => a.name.localeCompare(b.name)),
+    bindings: bindings.map((b) => `${b.identity.name} → ${b.role.name} in ${b.group.name}`).sort(),
+  };
+}
+
+describe("the Python SDK (pulumi_irv wheel) in a fresh virtualenv", () => {
+  let py: PythonToolchain;
+  let qs: PythonProject;
+  let irv: TestEmulator;
+  let stack: TestStack;
+
+  beforeAll(async () => {
+    py = await preparePythonToolchain(pulumiBinDir());
+    qs = createPythonProject(path.join(root, "examples", "quickstart-python"), py, [py.wheel]);
+    irv = await startTestEmulator();
+  });
+
+  afterAll(async () => {
+    await stack?.dispose();
+    await irv?.close();
+    qs?.dispose();
+  });
+
+  it("installs from the wheel with pip --no-index, pulling pulumi and nothing else of ours", () => {
+    expect(path.basename(py.wheel)).toBe(`pulumi_irv-${py.version}-py3-none-any.whl`);
+    expect(qs.installLog).toMatch(/Successfully installed .*pulumi-irv-0\.1\.0/);
+    const installed = JSON.parse(
+      spawnSync(qs.python, ["-m", "pip", "list", "--format", "json"], { encoding: "utf8" }).stdout,
+    ) as { name: string; version: string }[];
+    const byName = new Map(installed.map((d) => [d.name.toLowerCase().replaceAll("_", "-"), d.version]));
+    expect(byName.get("pulumi-irv")).toBe(py.version);
+    expect(byName.get("pulumi")).toBe("3.259.0");
+    expect([...byName.keys()].filter((n) => n.includes("irv"))).toEqual(["pulumi-irv"]);
+    // The package tells the engine which plugin it needs, at the one project version.
+    const pluginJson = spawnSync(
+      qs.python,
+      ["-c", "import importlib.resources as r; print(r.files('pulumi_irv').joinpath('pulumi-plugin.json').read_text())"],
+      { encoding: "utf8" },
+    );
+    expect(JSON.parse(pluginJson.stdout)).toEqual({ resource: true, name: "irv", version: py.version });
+  });
+
+  it("type-checks the quickstart under mypy --strict, and names a misspelt keyword argument", () => {
+    qs.pip(["mypy"]);
+    const mypy = (file: string) =>
+      spawnSync(qs.python, ["-m", "mypy", "--strict", file], { cwd: qs.dir, encoding: "utf8" });
+    const good = mypy("__main__.py");
+    expect(good.stdout + good.stderr).toContain("Success: no issues found in 1 source file");
+    expect(good.status).toBe(0);
+
+    const source = readFileSync(path.join(qs.dir, "__main__.py"), "utf8");
+    writeFileSync(
+      path.join(qs.dir, "wrong.py"),
+      source.replace('description="Platform engineering"', 'descripton="Platform engineering"'),
+    );
+    const bad = mypy("wrong.py");
+    expect(bad.status).toBe(1);
+    expect(bad.stdout).toMatch(/wrong\.py:\d+: error: Unexpected keyword argument "descripton" for .*"Group"/);
+  });
+
+  it("`pulumi up` creates the quickstart's org tree under the native types, the names the logical names", async () => {
+    stack = await createStack({ program: qs.dir, config: irv.config, env: py.plugin.env });
+    qs.linkVenv(stack);
+    await py.plugin.install(stack);
+    await irv.resetStats();
+    const up = await stack.up();
+    expect(diagnostics(up.events, "error")).toEqual([]);
+    expect(summary(up.events)?.resourceChanges).toMatchObject({ create: 11 }); // 10 and the stack
+    const stats = await irv.stats();
+    expect(stats.requests["POST /iam/v2beta1/groups/*"]).toBe(3);
+    expect(stats.requests["POST /iam/v2beta1/identities/*"]).toBe(3);
+    expect(stats.requests["POST /iam/v2beta1/roleBindings/*"]).toBe(3);
+    expect(stats.requests["POST /iam/v2beta1/roles/*"]).toBe(1);
+
+    const outputs = up.outputs as { platformUid: string; teamGroups: Record<string, string> };
+    expect(outputs.platformUid).toMatch(new RegExp(`^${irv.emulator.orgUid}/[0-9a-f]{16}$`));
+    expect(Object.keys(outputs.teamGroups).sort()).toEqual(["payments", "search"]);
+    expect(await orgTree(irv.admin, irv.emulator.orgUid)).toEqual({
+      groups: [
+        "platform in (org): Platform engineering",
+        "team-payments in platform: The payments team",
+        "team-search in platform: The search team",
+      ],
+      identities: [
+        ...["payments", "search"].map((team) => ({
+          name: `${team}-ci`,
+          group: `team-${team}`,
+          description: `GitHub Actions of acme/${team} on main`,
+          claimMatch: expect.objectContaining({ issuer: ISSUER, subject: `repo:acme/${team}:ref:refs/heads/main` }),
+        })),
+        {
+          name: "platform-release",
+          group: "platform",
+          description: "GitHub Actions of acme/platform on release branches",
+          claimMatch: expect.objectContaining({
+            issuer: ISSUER,
+            subjectPattern: "repo:acme/platform:ref:refs/heads/release-.+",
+          }),
+        },
+      ].sort((a, b) => a.name.localeCompare(b.name)),
+      bindings: [
+        "payments-ci → viewer in team-payments",
+        "platform-release → release-reader in platform",
+        "search-ci → viewer in team-search",
+      ],
+    });
+    const types = new Set((await stack.resources()).map((r) => r.type));
+    expect([...types].sort()).toEqual(["irv:iam:Group", "irv:iam:Identity", "irv:iam:Role", "irv:iam:RoleBinding"]);
+  });
+
+  it("previews a one-field edit of the program as one update, and applies it with one PATCH", async () => {
+    const main = path.join(qs.dir, "__main__.py");
+    writeFileSync(main, readFileSync(main, "utf8").replace('"Platform engineering"', '"Platform team"'));
+    const preview = await stack.preview({ args: ["--diff"] });
+    expect(summary(preview.events)?.resourceChanges).toMatchObject({ update: 1 });
+    expect(preview.stdout).toMatch(/~ description: "Platform engineering" => "Platform team"/);
+    await irv.resetStats();
+    await stack.up();
+    const stats = await irv.stats();
+    expect(resourceRoutes(stats.requests)).toEqual({ "PATCH /iam/v2beta1/groups/*": 1 });
+    expect(stats.updateMasks).toEqual({ description: 1 });
+  });
+
+  it("finds a change made outside Pulumi at refresh", async () => {
+    const { platformUid } = (await stack.outputs()) as { platformUid: string };
+    await irv.admin.groups.update(platformUid, { description: "changed by hand" });
+    const refresh = await stack.refresh();
+    expect(summary(refresh.events)?.resourceChanges).toMatchObject({ update: 1 });
+    const platform = (await stack.resources()).find((r) => r.urn.endsWith("::platform"));
+    expect(platform?.outputs?.description).toBe("changed by hand");
+  });
+
+  it("`pulumi destroy` leaves nothing in the organization", async () => {
+    await stack.destroy();
+    expect(await orgTree(irv.admin, irv.emulator.orgUid)).toEqual({ groups: [], identities: [], bindings: [] });
+    const roles = await irv.admin.roles.collect({ descendantsOf: irv.emulator.orgUid });
+    expect(roles.map((r) => r.name).filter((n) => n === "release-reader")).toEqual([]);
+    expect(await stack.resources()).toEqual([]);
+  });
+
+  it("keeps a Config.require_secret input (an identity provider's client secret) secret in state and events", async () => {
+    const sso = await createStack({
+      program: fixtureDir("python-identity-provider"),
+      config: { ...irv.config, ssoClientSecret: { value: CLIENT_SECRET, secret: true } },
+      env: py.plugin.env,
+    });
+    try {
+      qs.linkVenv(sso);
+      await py.plugin.install(sso);
+      const up = await sso.up();
+      expect(summary(up.events)?.resourceChanges).toMatchObject({ create: 2 }); // with the stack
+      const idps = await irv.admin.identityProviders.collect({ descendantsOf: irv.emulator.orgUid });
+      expect(idps.map((i) => i.name)).toEqual(["sso"]);
+      expect(JSON.stringify(up.events)).not.toContain(CLIENT_SECRET);
+      expect(up.stdout + up.stderr).not.toContain(CLIENT_SECRET);
+      expect(JSON.stringify(await sso.exportState())).not.toContain(CLIENT_SECRET);
+      const decrypted = await sso.exportState({ showSecrets: true });
+      const idp = decrypted.deployment.resources?.find((r) => r.type === "irv:iam:IdentityProvider");
+      // Decrypted, the value is still marked as a secret (the signature key of a secret in state).
+      const oidc = (idp?.inputs as { oidc?: unknown } | undefined)?.oidc;
+      expect(JSON.stringify(oidc)).toContain("4dabf18193072939515e22adb298388d");
+      expect(JSON.stringify(oidc)).toContain(CLIENT_SECRET);
+    } finally {
+      await sso.dispose();
+    }
+  });
+});

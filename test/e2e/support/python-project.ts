@@ -1,0 +1,96 @@
+// A Python program of the SDK as a user sets it up: the example copied into a fresh directory with its
+// own virtualenv, the built wheel installed into it with pip from the cached wheelhouse only (offline),
+// and the engine given our test-only Python language host beside the CLI and the packaged plugin.
+import { spawnSync } from "node:child_process";
+import { cpSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import {
+  buildPythonWheel,
+  ensurePythonLanguageHost,
+  ensurePythonWheelhouse,
+  pipInstallOffline,
+  pythonInterpreter,
+} from "../../../scripts/python-sdk.ts";
+import type { TestStack } from "../harness/index.js";
+import type { NativePlugin } from "./native-plugin.js";
+import { prepareNativePlugin } from "./native-plugin.js";
+
+/**
+ * The Python toolchain of a test: the wheelhouse, the built wheel, and the plugin with the Python host.
+ *
+ * @example
+ * const py: PythonToolchain = await preparePythonToolchain(pulumiBinDir());
+ */
+export interface PythonToolchain {
+  wheelhouse: string;
+  /** The tools virtualenv's interpreter (build, mypy). */
+  toolsPython: string;
+  /** dist/pulumi_irv-<version>-py3-none-any.whl */
+  wheel: string;
+  version: string;
+  /** The packaged plugin; its `env` puts the CLI (with the Python host beside it) on PATH. */
+  plugin: NativePlugin;
+}
+
+/**
+ * Fetches the wheelhouse once per machine (a progress line, about a minute), builds the wheel and the
+ * plugin, and installs the Python host beside the CLI.
+ *
+ * @example
+ * const py = await preparePythonToolchain(pulumiBinDir());
+ */
+export async function preparePythonToolchain(cliBinDir: string): Promise<PythonToolchain> {
+  const log = (line: string) => console.error(line);
+  const { wheelhouse, python } = await ensurePythonWheelhouse({ log });
+  const { wheel, version } = await buildPythonWheel({ log });
+  const hostDir = await ensurePythonLanguageHost({ cliBinDir, log });
+  const plugin = await prepareNativePlugin(cliBinDir);
+  plugin.env.PATH = [hostDir, plugin.env.PATH].join(path.delimiter);
+  return { wheelhouse, toolsPython: python, wheel, version, plugin };
+}
+
+/**
+ * A copy of an example in a temp dir with a fresh `venv/` holding what `pip install` made of `requirements`.
+ *
+ * @example
+ * const qs = createPythonProject("examples/quickstart-python", py, [py.wheel]);
+ * qs.pip(["mypy"]);
+ */
+export interface PythonProject {
+  dir: string;
+  /** `<dir>/venv/bin/python` */
+  python: string;
+  /** What pip printed when installing the requirements. */
+  installLog: string;
+  /** `pip install --no-index --find-links <wheelhouse> …` into the project's venv. */
+  pip(args: string[]): string;
+  /** Links the venv into a stack's project dir, where `virtualenv: venv` of Pulumi.yaml points. */
+  linkVenv(stack: TestStack): void;
+  dispose(): void;
+}
+
+/**
+ * Copies `example` (without any venv it has) and installs `requirements` offline into a new venv.
+ *
+ * @example
+ * const qs = createPythonProject(path.join(root, "examples/quickstart-python"), py, [py.wheel]);
+ */
+export function createPythonProject(example: string, py: PythonToolchain, requirements: string[]): PythonProject {
+  const work = mkdtempSync(path.join(tmpdir(), "irv-python-"));
+  const dir = path.join(work, path.basename(example));
+  cpSync(example, dir, { recursive: true, filter: (src) => !/[/\\](venv|__pycache__|\.mypy_cache)$/.test(src) });
+  const venv = path.join(dir, "venv");
+  const made = spawnSync(pythonInterpreter(), ["-m", "venv", venv], { encoding: "utf8" });
+  if (made.status !== 0) throw new Error(`python3 -m venv ${venv} failed: ${made.stderr}`);
+  const python = path.join(venv, "bin", "python");
+  const pip = (args: string[]) => pipInstallOffline(python, py.wheelhouse, args);
+  return {
+    dir,
+    python,
+    installLog: pip(requirements),
+    pip,
+    linkVenv: (stack) => symlinkSync(venv, path.join(stack.projectDir, "venv"), "dir"),
+    dispose: () => rmSync(work, { recursive: true, force: true }),
+  };
+}
