@@ -18,7 +18,6 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
-  readdirSync,
   readFileSync,
   renameSync,
   rmSync,
@@ -91,7 +90,9 @@ function sdkRequirements(python: string): string[] {
  * const { wheelhouse, python } = await ensurePythonWheelhouse();
  * spawnSync(python, ["-m", "mypy", "__main__.py"]);
  */
-export async function ensurePythonWheelhouse(options: EnsurePulumiCliOptions = {}): Promise<PythonWheelhouse> {
+export async function ensurePythonWheelhouse(
+  options: EnsurePulumiCliOptions = {},
+): Promise<PythonWheelhouse> {
   const env = options.env ?? process.env;
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const base = pythonInterpreter(env);
@@ -119,14 +120,28 @@ export async function ensurePythonWheelhouse(options: EnsurePulumiCliOptions = {
   await withLock(`${entry}.lock`, log, async () => {
     if (existsSync(ready)) return;
     const started = Date.now();
-    log(`pulumi-irv: fetching the Python wheelhouse (pulumi ${PULUMI_PYTHON_VERSION}, mypy, build) from PyPI…`);
+    log(
+      `pulumi-irv: fetching the Python wheelhouse (pulumi ${PULUMI_PYTHON_VERSION}, mypy, build) from PyPI…`,
+    );
     mkdirSync(path.dirname(entry), { recursive: true });
     const work = mkdtempSync(path.join(path.dirname(entry), ".python-"));
     try {
       // Wheels only: installing from the wheelhouse then never builds anything.
-      run(base, ["-m", "pip", "download", "--only-binary=:all:", "--dest", path.join(work, "wheels"), ...requirements], {
-        env: { ...env, PIP_DISABLE_PIP_VERSION_CHECK: "1" },
-      });
+      run(
+        base,
+        [
+          "-m",
+          "pip",
+          "download",
+          "--only-binary=:all:",
+          "--dest",
+          path.join(work, "wheels"),
+          ...requirements,
+        ],
+        {
+          env: { ...env, PIP_DISABLE_PIP_VERSION_CHECK: "1" },
+        },
+      );
       rmSync(entry, { recursive: true, force: true });
       renameSync(work, entry);
     } catch (err) {
@@ -175,7 +190,9 @@ export async function buildPythonWheel(
   options: EnsurePulumiCliOptions & { outDir?: string } = {},
 ): Promise<PythonDistributions> {
   const outDir = options.outDir ?? path.join(root, "dist");
-  const { version } = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { version: string };
+  const { version } = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as {
+    version: string;
+  };
   const pyproject = readFileSync(path.join(SDK_DIRS.python, "pyproject.toml"), "utf8");
   const sdkVersion = /^\s*version\s*=\s*"([^"]+)"/m.exec(pyproject)?.[1];
   if (sdkVersion !== version)
@@ -188,10 +205,16 @@ export async function buildPythonWheel(
     version,
   };
   const hash = createHash("sha256");
-  for (const file of listFiles(SDK_DIRS.python)) hash.update(`${file}\0`).update(readFileSync(path.join(SDK_DIRS.python, file)));
+  for (const file of listFiles(SDK_DIRS.python))
+    hash.update(`${file}\0`).update(readFileSync(path.join(SDK_DIRS.python, file)));
   const stamp = path.join(outDir, ".pulumi_irv.sha256");
   const digest = hash.digest("hex");
-  if (existsSync(made.wheel) && existsSync(made.sdist) && existsSync(stamp) && readFileSync(stamp, "utf8") === digest)
+  if (
+    existsSync(made.wheel) &&
+    existsSync(made.sdist) &&
+    existsSync(stamp) &&
+    readFileSync(stamp, "utf8") === digest
+  )
     return made;
 
   const { python } = await ensurePythonWheelhouse(options);
@@ -204,11 +227,16 @@ export async function buildPythonWheel(
     // provider repositories copy it before building.
     if (!existsSync(path.join(stage, "README.md")))
       copyFileSync(path.join(stage, "pulumi_irv", "README.md"), path.join(stage, "README.md"));
-    run(python, ["-m", "build", "--no-isolation", "--wheel", "--sdist", "--outdir", path.join(work, "out"), stage], {
-      // Fixed timestamps in the archives: the same sources make the same wheel.
-      env: { ...process.env, SOURCE_DATE_EPOCH: String(sourceDate()) },
-    });
-    for (const file of [made.wheel, made.sdist]) renameSync(path.join(work, "out", path.basename(file)), file);
+    run(
+      python,
+      ["-m", "build", "--no-isolation", "--wheel", "--sdist", "--outdir", path.join(work, "out"), stage],
+      {
+        // Fixed timestamps in the archives: the same sources make the same wheel.
+        env: { ...process.env, SOURCE_DATE_EPOCH: String(sourceDate()) },
+      },
+    );
+    for (const file of [made.wheel, made.sdist])
+      renameSync(path.join(work, "out", path.basename(file)), file);
     writeFileSync(stamp, digest);
   } finally {
     rmSync(work, { recursive: true, force: true });
@@ -239,7 +267,8 @@ export async function ensurePythonLanguageHost(
   const env = options.env ?? process.env;
   const cliBinDir = options.cliBinDir;
   const hostIn = (dir: string) => path.join(dir, "pulumi-language-python");
-  if (cliBinDir !== undefined && existsSync(hostIn(cliBinDir)) && !isOurs(hostIn(cliBinDir))) return cliBinDir;
+  if (cliBinDir !== undefined && existsSync(hostIn(cliBinDir)) && !isOurs(hostIn(cliBinDir)))
+    return cliBinDir;
   const { python } = await ensurePythonWheelhouse(options);
   const cache = cacheRoot(env);
   const binDir =
@@ -271,18 +300,15 @@ export function installedDistributions(python: string): Map<string, string> {
   return new Map(list.map((d) => [d.name.toLowerCase().replaceAll("_", "-"), d.version]));
 }
 
-/** Wheel files in a directory (a wheelhouse), for messages and checks. */
-export function wheelsIn(dir: string): string[] {
-  return readdirSync(dir).filter((f) => f.endsWith(".whl")).sort();
-}
-
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   try {
     if (process.argv.includes("--wheelhouse")) {
       process.stdout.write(`${(await ensurePythonWheelhouse()).wheelhouse}\n`);
     } else {
       const { wheel, sdist } = await buildPythonWheel();
-      process.stdout.write(`${path.relative(process.cwd(), wheel)}\n${path.relative(process.cwd(), sdist)}\n`);
+      process.stdout.write(
+        `${path.relative(process.cwd(), wheel)}\n${path.relative(process.cwd(), sdist)}\n`,
+      );
     }
   } catch (err) {
     process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);

@@ -76,10 +76,17 @@ export interface PythonProject {
  * @example
  * const qs = createPythonProject(path.join(root, "examples/quickstart-python"), py, [py.wheel]);
  */
-export function createPythonProject(example: string, py: PythonToolchain, requirements: string[]): PythonProject {
+export function createPythonProject(
+  example: string,
+  py: PythonToolchain,
+  requirements: string[],
+): PythonProject {
   const work = mkdtempSync(path.join(tmpdir(), "irv-python-"));
   const dir = path.join(work, path.basename(example));
-  cpSync(example, dir, { recursive: true, filter: (src) => !/[/\\](venv|__pycache__|\.mypy_cache)$/.test(src) });
+  cpSync(example, dir, {
+    recursive: true,
+    filter: (src) => !/[/\\](venv|__pycache__|\.mypy_cache)$/.test(src),
+  });
   const venv = path.join(dir, "venv");
   const made = spawnSync(pythonInterpreter(), ["-m", "venv", venv], { encoding: "utf8" });
   if (made.status !== 0) throw new Error(`python3 -m venv ${venv} failed: ${made.stderr}`);
