@@ -45,20 +45,29 @@ def parse() -> argparse.Namespace:
 
 def main() -> int:
     args = parse()
-    pulumi.runtime.set_all_config(pulumi.runtime.get_config_env(), pulumi.runtime.get_config_secret_keys_env())
+    config = pulumi.runtime.get_config_env()
+    if hasattr(pulumi.runtime, "set_all_config"):
+        pulumi.runtime.set_all_config(config, pulumi.runtime.get_config_secret_keys_env())
+    else:  # an SDK older than the secret-keys variable: values only
+        for key, value in config.items():
+            pulumi.runtime.set_config(key, value)
     parallel = int(args.parallel) if args.parallel else None
-    pulumi.runtime.configure(
-        pulumi.runtime.Settings(
-            monitor=args.monitor,
-            engine=args.engine,
-            project=args.project,
-            stack=args.stack,
-            parallel=parallel,
-            dry_run=args.dry_run == "true",
-            organization=args.organization,
-            root_directory=args.root_directory,
-        )
-    )
+    settings = {
+        "monitor": args.monitor,
+        "engine": args.engine,
+        "project": args.project,
+        "stack": args.stack,
+        "parallel": parallel,
+        "dry_run": args.dry_run == "true",
+        "organization": args.organization,
+        "root_directory": args.root_directory,
+    }
+    try:
+        pulumi.runtime.configure(pulumi.runtime.Settings(**settings))
+    except TypeError:  # an SDK whose Settings predate organization / root_directory
+        for newer in ["organization", "root_directory"]:
+            settings.pop(newer)
+        pulumi.runtime.configure(pulumi.runtime.Settings(**settings))
     program = os.path.abspath(args.PROGRAM)
     sys.argv = [program, *args.ARGS]
     if args.pwd:
@@ -72,8 +81,11 @@ def main() -> int:
     if os.path.isdir(program) and not os.path.exists(os.path.join(program, "__main__.py")):
         pulumi.log.error(f"unable to find main python program `__main__.py` in `{program}`")
         return EXIT_ALREADY_REPORTED
+    def run() -> None:
+        runpy.run_path(program, run_name="__main__")
+
     try:
-        loop.run_until_complete(pulumi.runtime.run_in_stack(lambda: runpy.run_path(program, run_name="__main__")))
+        loop.run_until_complete(pulumi.runtime.run_in_stack(run))
         return 0
     except pulumi.RunError as err:
         pulumi.log.error(str(err))

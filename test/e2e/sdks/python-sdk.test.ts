@@ -63,6 +63,15 @@ describe("the Python SDK (pulumi_irv wheel) in a fresh virtualenv", () => {
   it("installs from the wheel with pip --no-index, pulling pulumi and nothing else of ours", () => {
     expect(path.basename(py.wheel)).toBe(`pulumi_irv-${py.version}-py3-none-any.whl`);
     expect(qs.installLog).toContain(`pulumi-irv-${py.version}`);
+    // The sdist beside it carries the same package data (the plugin declaration, the typing marker).
+    const sdist = spawnSync("tar", ["tzf", py.sdist], { encoding: "utf8" }).stdout.split("\n");
+    expect(sdist).toEqual(
+      expect.arrayContaining([
+        `pulumi_irv-${py.version}/pulumi_irv/pulumi-plugin.json`,
+        `pulumi_irv-${py.version}/pulumi_irv/py.typed`,
+        `pulumi_irv-${py.version}/pyproject.toml`,
+      ]),
+    );
     const byName = installedDistributions(qs.python);
     expect(byName.get("pulumi-irv")).toBe(py.version);
     expect(byName.get("pulumi")).toBe("3.259.0");

@@ -28,6 +28,8 @@ export interface PythonToolchain {
   toolsPython: string;
   /** dist/pulumi_irv-<version>-py3-none-any.whl */
   wheel: string;
+  /** dist/pulumi_irv-<version>.tar.gz */
+  sdist: string;
   version: string;
   /** The packaged plugin; its `env` puts the CLI (with the Python host beside it) on PATH. */
   plugin: NativePlugin;
@@ -43,11 +45,11 @@ export interface PythonToolchain {
 export async function preparePythonToolchain(cliBinDir: string): Promise<PythonToolchain> {
   const log = (line: string) => console.error(line);
   const { wheelhouse, python } = await ensurePythonWheelhouse({ log });
-  const { wheel, version } = await buildPythonWheel({ log });
+  const { wheel, sdist, version } = await buildPythonWheel({ log });
   const hostDir = await ensurePythonLanguageHost({ cliBinDir, log });
   const plugin = await prepareNativePlugin(cliBinDir);
   plugin.env.PATH = [hostDir, plugin.env.PATH].join(path.delimiter);
-  return { wheelhouse, toolsPython: python, wheel, version, plugin };
+  return { wheelhouse, toolsPython: python, wheel, sdist, version, plugin };
 }
 
 /**
