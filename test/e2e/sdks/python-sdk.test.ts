@@ -7,40 +7,17 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { installedDistributions } from "../../../scripts/python-sdk.ts";
-import type { IrvClient } from "../../../sdk/index.js";
 import type { TestStack } from "../harness/index.js";
 import { createStack, diagnostics, fixtureDir, pulumiBinDir, summary } from "../harness/index.js";
 import type { TestEmulator } from "../support/irv-emulator.js";
 import { resourceRoutes, startTestEmulator } from "../support/irv-emulator.js";
+import { orgSnapshot } from "../support/org-snapshot.js";
 import type { PythonProject, PythonToolchain } from "../support/python-project.js";
 import { createPythonProject, preparePythonToolchain } from "../support/python-project.js";
 
 const root = path.resolve(import.meta.dirname, "../../..");
 const ISSUER = "https://token.actions.githubusercontent.com";
 const CLIENT_SECRET = "sso-client-secret-3b9e41a7";
-
-/** The org tree under `orgUid`: groups with their parent's name, identities, bindings. */
-async function orgTree(admin: IrvClient, orgUid: string) {
-  const [groups, identities, bindings] = await Promise.all([
-    admin.groups.collect({ descendantsOf: orgUid }),
-    admin.identities.collect({ descendantsOf: orgUid }),
-    admin.roleBindings.collect({ descendantsOf: orgUid }),
-  ]);
-  const names = new Map<string, string>([[orgUid, "(org)"], ...groups.map((g) => [g.uid, g.name] as const)]);
-  const parent = (uid: string) => names.get(uid.slice(0, uid.lastIndexOf("/"))) ?? uid;
-  return {
-    groups: groups.map((g) => `${g.name} in ${parent(g.uid)}: ${g.description ?? ""}`).sort(),
-    identities: identities
-      .map((i) => ({
-        name: i.name,
-        group: parent(i.uid),
-        description: i.description,
-        claimMatch: i.claimMatch,
-      }))
-      .sort((a, b) => a.name.localeCompare(b.name)),
-    bindings: bindings.map((b) => `${b.identity.name} → ${b.role.name} in ${b.group.name}`).sort(),
-  };
-}
 
 describe("the Python SDK (pulumi_irv wheel) in a fresh virtualenv", () => {
   let py: PythonToolchain;
@@ -125,36 +102,27 @@ describe("the Python SDK (pulumi_irv wheel) in a fresh virtualenv", () => {
     const outputs = up.outputs as { platformUid: string; teamGroups: Record<string, string> };
     expect(outputs.platformUid).toMatch(new RegExp(`^${irv.emulator.orgUid}/[0-9a-f]{16}$`));
     expect(Object.keys(outputs.teamGroups).sort()).toEqual(["payments", "search"]);
-    expect(await orgTree(irv.admin, irv.emulator.orgUid)).toEqual({
+    const claim = (m: Record<string, string>) => JSON.stringify({ issuer: ISSUER, ...m });
+    expect(await orgSnapshot(irv.admin, irv.emulator.orgUid)).toEqual({
       groups: [
-        "platform in (org): Platform engineering",
-        "team-payments in platform: The payments team",
-        "team-search in platform: The search team",
+        "platform/team-payments: The payments team",
+        "platform/team-search: The search team",
+        "platform: Platform engineering",
       ],
       identities: [
-        ...["payments", "search"].map((team) => ({
-          name: `${team}-ci`,
-          group: `team-${team}`,
-          description: `GitHub Actions of acme/${team} on main`,
-          claimMatch: expect.objectContaining({
-            issuer: ISSUER,
-            subject: `repo:acme/${team}:ref:refs/heads/main`,
-          }),
-        })),
-        {
-          name: "platform-release",
-          group: "platform",
-          description: "GitHub Actions of acme/platform on release branches",
-          claimMatch: expect.objectContaining({
-            issuer: ISSUER,
-            subjectPattern: "repo:acme/platform:ref:refs/heads/release-.+",
-          }),
-        },
-      ].sort((a, b) => a.name.localeCompare(b.name)),
+        `platform/platform-release: GitHub Actions of acme/platform on release branches ${claim({ subjectPattern: "repo:acme/platform:ref:refs/heads/release-.+" })}`,
+        ...["payments", "search"].map(
+          (team) =>
+            `platform/team-${team}/${team}-ci: GitHub Actions of acme/${team} on main ${claim({ subject: `repo:acme/${team}:ref:refs/heads/main` })}`,
+        ),
+      ],
+      roles: [
+        "platform/release-reader: Reads groups, repos and tags for release workflows advisories.list,groups.list,repo.list,tag.list",
+      ],
       bindings: [
-        "payments-ci → viewer in team-payments",
-        "platform-release → release-reader in platform",
-        "search-ci → viewer in team-search",
+        "platform/team-payments: payments-ci → viewer",
+        "platform/team-search: search-ci → viewer",
+        "platform: platform-release → release-reader",
       ],
     });
     const types = new Set((await stack.resources()).map((r) => r.type));
@@ -190,13 +158,12 @@ describe("the Python SDK (pulumi_irv wheel) in a fresh virtualenv", () => {
 
   it("`pulumi destroy` leaves nothing in the organization", async () => {
     await stack.destroy();
-    expect(await orgTree(irv.admin, irv.emulator.orgUid)).toEqual({
+    expect(await orgSnapshot(irv.admin, irv.emulator.orgUid)).toEqual({
       groups: [],
       identities: [],
+      roles: [],
       bindings: [],
     });
-    const roles = await irv.admin.roles.collect({ descendantsOf: irv.emulator.orgUid });
-    expect(roles.map((r) => r.name).filter((n) => n === "release-reader")).toEqual([]);
     expect(await stack.resources()).toEqual([]);
   });
 
