@@ -11,6 +11,8 @@ import type { NativePlugin } from "../support/native-plugin.js";
 import { prepareNativePlugin } from "../support/native-plugin.js";
 import type { OrgSnapshot } from "../support/org-snapshot.js";
 import { orgSnapshot } from "../support/org-snapshot.js";
+import type { PreparedPythonProgram } from "../support/python-project.js";
+import { preparePythonProgram } from "../support/python-project.js";
 
 const root = path.resolve(import.meta.dirname, "../../..");
 
@@ -20,6 +22,8 @@ interface Quickstart {
   program: string;
   native: boolean;
   config?: (irv: TestEmulator) => Record<string, ConfigValue>;
+  /** For a language with its own toolchain: the program made ready (a copy with its dependencies), its env and hooks. */
+  prepare?: () => Promise<PreparedPythonProgram>;
 }
 
 const QUICKSTARTS: Quickstart[] = [
@@ -30,6 +34,12 @@ const QUICKSTARTS: Quickstart[] = [
     config: () => ({ teams: JSON.stringify(["payments", "search"]) }),
   },
   { language: "Pulumi YAML", program: path.join(root, "examples", "quickstart-yaml"), native: true },
+  {
+    language: "Python",
+    program: path.join(root, "examples", "quickstart-python"),
+    native: true,
+    prepare: () => preparePythonProgram(path.join(root, "examples", "quickstart-python"), pulumiBinDir()),
+  },
 ];
 
 describe("the quickstart in every language", () => {
@@ -49,13 +59,15 @@ describe("the quickstart in every language", () => {
 
       it("makes its org tree with `pulumi up` and removes it with `destroy`", async () => {
         irv = await startTestEmulator();
+        const prepared = await q.prepare?.();
         const stack = await createStack({
-          program: q.program,
+          program: prepared?.program ?? q.program,
           config: { ...irv.config, ...q.config?.(irv) },
-          ...(q.native ? { env: plugin.env } : {}),
+          ...(q.native ? { env: prepared?.env ?? plugin.env } : {}),
         });
         try {
-          if (q.native) await plugin.install(stack);
+          if (prepared !== undefined) await prepared.beforeUp(stack);
+          else if (q.native) await plugin.install(stack);
           const { outputs } = await stack.up();
           expect(outputs?.platformUid).toMatch(new RegExp(`^${irv.emulator.orgUid}/`));
           snapshots.set(q.language, await orgSnapshot(irv.admin, irv.emulator.orgUid));
@@ -63,6 +75,7 @@ describe("the quickstart in every language", () => {
           expect(await irv.admin.groups.collect({ descendantsOf: irv.emulator.orgUid })).toEqual([]);
         } finally {
           await stack.dispose();
+          prepared?.dispose();
         }
       });
     });

@@ -103,3 +103,44 @@ export function createPythonProject(
     dispose: () => rmSync(work, { recursive: true, force: true }),
   };
 }
+
+/**
+ * A quickstart in Python made ready to run by the engine: what a language-neutral test needs.
+ *
+ * @example
+ * const q: PreparedPythonProgram = await preparePythonProgram(example, pulumiBinDir());
+ */
+export interface PreparedPythonProgram {
+  /** The copy with its `venv/` to hand to `createStack`. */
+  program: string;
+  /** The stack's env: the CLI with the Python host and the YAML host first on PATH. */
+  env: Record<string, string>;
+  /** Before the first operation: the venv linked into the stack's project dir, the plugin installed. */
+  beforeUp(stack: TestStack): Promise<void>;
+  dispose(): void;
+}
+
+/**
+ * The toolchain, a fresh venv with the built wheel, and the hooks a stack of `example` needs.
+ *
+ * @example
+ * const q = await preparePythonProgram(path.join(root, "examples/quickstart-python"), pulumiBinDir());
+ * const stack = await createStack({ program: q.program, config, env: q.env });
+ * await q.beforeUp(stack);
+ */
+export async function preparePythonProgram(
+  example: string,
+  cliBinDir: string,
+): Promise<PreparedPythonProgram> {
+  const py = await preparePythonToolchain(cliBinDir);
+  const project = createPythonProject(example, py, [py.wheel]);
+  return {
+    program: project.dir,
+    env: py.plugin.env,
+    beforeUp: async (stack) => {
+      project.linkVenv(stack);
+      await py.plugin.install(stack);
+    },
+    dispose: project.dispose,
+  };
+}
