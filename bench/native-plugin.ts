@@ -5,12 +5,17 @@
 // description) → refresh → destroy on both stacks, alternating which goes first; the median per step.
 //
 // Reported: wall time per step native ÷ dynamic (goal ≤ 1.00), API calls per step (the same minimum
-// on both sides), and state bytes per resource (goal ≤ 0.5× the dynamic providers').
+// on both sides), and state bytes per resource (goal ≤ 0.5× the dynamic providers'). Before the
+// rounds: the plugin's start (spawn to port printed) and bundle bytes next to a bundle of the same
+// entry that also loads the whole package (the TypeScript classes, @pulumi/pulumi's root), which is
+// what the plugin loaded before its imports were narrowed.
 //
 // Run: npm run bench -- native-plugin   (builds first; --size=N, --rounds=N)
-import { mkdirSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { copyFileSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type * as Emulator from "../emulator/index.ts";
+import { bundlePlugin } from "../scripts/build-plugin.ts";
 import { ensurePulumiCli } from "../scripts/pulumi-cli.ts";
 import type { OperationResult, TestStack } from "../test/e2e/harness/index.ts";
 import { createStack, fixtureDir } from "../test/e2e/harness/index.ts";
@@ -24,6 +29,7 @@ import {
   numberOption,
   OUT_DIR,
   progress,
+  ROOT,
   saveResult,
   table,
   times,
@@ -108,10 +114,48 @@ async function stateBytesPerResource(stack: TestStack): Promise<number> {
   return total / Math.max(1, ours.length);
 }
 
+/** Milliseconds from spawning `node <bundle>` to the port line on its stdout. */
+function timeToReady(bundle: string): Promise<number> {
+  const started = performance.now();
+  const child = spawn(process.execPath, [bundle], { stdio: ["ignore", "pipe", "inherit"] });
+  return new Promise((resolve, reject) => {
+    child.stdout.once("data", () => {
+      resolve(performance.now() - started);
+      child.kill("SIGTERM");
+    });
+    child.once("exit", (code) => reject(new Error(`${bundle} exited with ${code} before it was ready`)));
+  });
+}
+
+/** The plugin's bundle vs the same entry with the whole package loaded too, alternating, RUNS each. */
+async function startTimes(pluginDir: string) {
+  const dir = path.join(OUT_DIR, "native-plugin-whole-package");
+  mkdirSync(dir, { recursive: true });
+  const entry = path.join(dir, "entry.mjs");
+  const dist = (p: string) => JSON.stringify(path.join(ROOT, "dist", "provider", p));
+  writeFileSync(entry, `import ${dist("index.js")};\nimport ${dist("plugin/bin.js")};\n`);
+  const bundles = {
+    plugin: path.join(pluginDir, "pulumi-resource-irv.mjs"),
+    whole: path.join(dir, "bundle.mjs"),
+  };
+  await bundlePlugin(entry, bundles.whole);
+  copyFileSync(path.join(pluginDir, "schema.json"), path.join(dir, "schema.json"));
+  const ready = { plugin: [] as number[], whole: [] as number[] };
+  for (let i = 0; i < 7; i++)
+    for (const k of i % 2 === 0 ? (["plugin", "whole"] as const) : (["whole", "plugin"] as const))
+      ready[k].push(await timeToReady(bundles[k]));
+  const size = { plugin: statSync(bundles.plugin).size, whole: statSync(bundles.whole).size };
+  progress(
+    `plugin ready ${ms(median(ready.plugin))} (${bytes(size.plugin)}), whole package ${ms(median(ready.whole))}`,
+  );
+  return { ready, size };
+}
+
 async function main(): Promise<void> {
   const cli = await ensurePulumiCli({ log: progress });
   const machine = machineInfo(cli.binDir);
   const plugin = await prepareNativePlugin(cli.binDir);
+  const start = await startTimes(plugin.dir);
   const { startEmulator } = await loadDist<typeof Emulator>("emulator/index.js");
   const emu = await startEmulator({ port: 0 });
   const base = {
@@ -208,8 +252,31 @@ async function main(): Promise<void> {
     table(["step", "native plugin", "dynamic providers", "ratio", "API calls"], rows),
     "",
     `State per resource after the create: native ${bytes(state.native)}, dynamic ${bytes(state.dynamic)} (${times(ratio)}; goal ≤ 0.5×).`,
+    "",
+    "Plugin start, spawn to port printed (median of 7, alternating): the plugin's bundle next to one of the same",
+    "entry that also loads the whole package (the TypeScript classes and `@pulumi/pulumi`'s root), as it did before",
+    "its imports were narrowed to the gRPC server, the stubs, the kind table and the client.",
+    "",
+    table(
+      ["bundle", "bytes", "ready"],
+      [
+        ["pulumi-resource-irv.mjs", bytes(start.size.plugin), ms(median(start.ready.plugin))],
+        ["with the whole package", bytes(start.size.whole), ms(median(start.ready.whole))],
+        [
+          "ratio",
+          times(start.size.plugin / start.size.whole),
+          times(median(start.ready.plugin) / median(start.ready.whole)),
+        ],
+      ],
+    ),
   ].join("\n");
-  saveResult({ name: "native-plugin", markdown, machine, goalsMet, data: { durations, calls, state } });
+  saveResult({
+    name: "native-plugin",
+    markdown,
+    machine,
+    goalsMet,
+    data: { durations, calls, state, start },
+  });
 }
 
 await main();

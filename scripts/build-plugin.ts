@@ -46,6 +46,22 @@ import { createRequire as __irvCreateRequire } from "node:module"; const require
 const __filename = import.meta.filename; const __dirname = import.meta.dirname;`;
 
 /**
+ * Bundles one entry as the plugin's bundle is made: one ES module with every dependency, the Node
+ * version check first. The benchmarks bundle variants of the entry with it.
+ *
+ * @example
+ * await bundlePlugin("dist/provider/plugin/bin.js", "dist/plugin/pulumi-resource-irv.mjs");
+ */
+export async function bundlePlugin(input: string, file: string): Promise<void> {
+  await build({
+    input,
+    platform: "node",
+    logLevel: "warn",
+    output: { file, format: "esm", codeSplitting: false, banner: BANNER },
+  });
+}
+
+/**
  * Bundles the plugin into `dist/plugin/` and packs the tarball.
  *
  * @example
@@ -58,17 +74,10 @@ export async function buildPlugin(): Promise<BuiltPlugin> {
   const dir = path.join(root, "dist", "plugin");
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  await build({
-    input: path.join(root, "dist", "provider", "plugin", "bin.js"),
-    platform: "node",
-    logLevel: "warn",
-    output: {
-      file: path.join(dir, "pulumi-resource-irv.mjs"),
-      format: "esm",
-      codeSplitting: false,
-      banner: BANNER,
-    },
-  });
+  await bundlePlugin(
+    path.join(root, "dist", "provider", "plugin", "bin.js"),
+    path.join(dir, "pulumi-resource-irv.mjs"),
+  );
   copyFileSync(path.join(root, "provider", "plugin", "schema.json"), path.join(dir, "schema.json"));
   writeFileSync(path.join(dir, "pulumi-resource-irv"), SHIM);
   chmodSync(path.join(dir, "pulumi-resource-irv"), 0o755);

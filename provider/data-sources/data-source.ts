@@ -1,4 +1,7 @@
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+// The one function of @pulumi/pulumi this needs, from its own module: the native plugin loads the
+// lookups for their reads, and the package root would cost it a second of start-up for nothing.
+import { output } from "@pulumi/pulumi/output.js";
 import type { IrvClient } from "../../sdk/index.js";
 import type { InputsOf } from "../types/index.js";
 import { registerDataSource } from "./data-source-table.js";
@@ -35,7 +38,7 @@ export function dataSource<Args, Result>(
   return {
     get,
     // `pulumi.output` unwraps nested Inputs; the shape is the plain `Args` once resolved.
-    output: (args) => pulumi.output(args).apply((a) => get(a as Args)),
+    output: (args) => output(args).apply((a) => get(a as Args)),
   };
 }
 

@@ -10,6 +10,7 @@
 
 export type { PluginInfo } from "./grpc-server.js";
 export { main } from "./main.js";
+export { moduleOf, resourceToken, resourceTokens, typeOfToken } from "./module-of.js";
 export type { NativeCheckFailure, NativeDiff, PropertyChange } from "./native-provider.js";
 export { NativeProvider } from "./native-provider.js";
 export type { SchemaDocs, SchemaObject, SchemaProperty, SchemaType } from "./package-schema.js";
@@ -18,11 +19,4 @@ export type { Unwrapped } from "./property-values.js";
 export { isSecretValue, unwrapSecrets, wrapSecrets } from "./property-values.js";
 export type { RunningPlugin } from "./serve.js";
 export { serve } from "./serve.js";
-export {
-  functionToken,
-  moduleOf,
-  PACKAGE,
-  resourceToken,
-  resourceTokens,
-  typeOfToken,
-} from "./type-tokens.js";
+export { functionToken, PACKAGE, resourceTypesByToken } from "./type-tokens.js";

@@ -5,7 +5,8 @@ import { dataSourceTable } from "../data-sources/index.js";
 import type { AnyKind, Props } from "../runtime/index.js";
 import { diffInputs, KIND_DEFINITIONS, makeProvider, UNKNOWN } from "../runtime/index.js";
 import type { StubType } from "../stub/index.js";
-import { functionToken, PACKAGE, typeOfToken } from "./type-tokens.js";
+import "./lookups.js";
+import { functionToken, PACKAGE, resourceTypesByToken } from "./type-tokens.js";
 
 /**
  * One property of a detailed diff: whether it is added, deleted or updated, and whether that
@@ -46,16 +47,22 @@ export interface NativeCheckFailure {
  * The native plugin's provider on plain values (secrets already taken out by the gRPC layer): every
  * operation is the kind table's, through the same generic provider the dynamic providers use, so
  * the two front ends cannot behave differently. One instance per plugin process (the engine starts
- * one process per provider: the default one and each `irv:index:Provider`).
+ * one process per provider: the default one and each `irv:index:Provider`). It serves the resource
+ * tokens it is given: the running plugin's come from its schema.
  *
  * @example
- * const provider = new NativeProvider();
+ * const provider = new NativeProvider(Object.keys(JSON.parse(schema).resources));
  * provider.configure({ baseUrl: "http://127.0.0.1:8080", token: "…" });
  * const { id, outs } = await provider.create("irv:iam:Group", { parentUid: org, name: "platform" }, false);
  */
 export class NativeProvider {
   #settings: IrvSettings = resolveSettings(() => undefined);
   #providers = new Map<StubType, ReturnType<typeof makeProvider>>();
+  readonly #types: ReadonlyMap<string, StubType>;
+
+  constructor(resourceTokens: Iterable<string>) {
+    this.#types = resourceTypesByToken(resourceTokens);
+  }
 
   /**
    * Takes the provider's configuration: keys without the namespace (`baseUrl`, `token`) as the
@@ -79,7 +86,7 @@ export class NativeProvider {
 
   /** The kind of a resource token (a token that is not ours is a clear error). */
   kind(token: string): AnyKind {
-    const type = typeOfToken(token);
+    const type = this.#types.get(token);
     if (!type) throw new Error(`pulumi-resource-irv: unknown resource type ${JSON.stringify(token)}`);
     return KIND_DEFINITIONS[type];
   }

@@ -4,7 +4,8 @@ import { dataSourceTable } from "../data-sources/index.js";
 import type { AnyKind } from "../runtime/index.js";
 import { KIND_DEFINITIONS } from "../runtime/index.js";
 import { RESOURCE_TYPES } from "../stub/index.js";
-import { functionToken, PACKAGE, resourceToken } from "./type-tokens.js";
+import { resourceToken } from "./module-of.js";
+import { functionToken, PACKAGE } from "./type-tokens.js";
 
 /**
  * A property's type in Pulumi's package schema (the subset this package uses).

@@ -29,7 +29,9 @@ export async function serve(info: PluginInfo): Promise<RunningPlugin> {
     "grpc.max_receive_message_length": 400 * 1024 * 1024,
     "grpc.max_send_message_length": 400 * 1024 * 1024,
   });
-  const provider = new NativeProvider();
+  // The tokens of the schema it serves: what the engine and the SDKs were told, nothing to compute.
+  const { resources } = JSON.parse(info.schema) as { resources: Record<string, unknown> };
+  const provider = new NativeProvider(Object.keys(resources));
   server.addService(RESOURCE_PROVIDER_SERVICE, resourceProviderService(provider, info));
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) =>

@@ -1,6 +1,5 @@
-import * as irv from "../index.js";
 import type { StubType } from "../stub/index.js";
-import { isStubType, RESOURCE_TYPES } from "../stub/index.js";
+import { isStubType } from "../stub/index.js";
 
 /**
  * The package name of the native plugin (`pulumi-resource-irv`, tokens `irv:<module>:<Type>`).
@@ -10,55 +9,6 @@ import { isStubType, RESOURCE_TYPES } from "../stub/index.js";
  */
 export const PACKAGE = "irv";
 
-// The modules are the package's namespaces (`irv.iam`, `irv.registry`, …): a class or lookup
-// belongs to the one that exports it, so a new namespace or kind needs no entry here.
-const namespaces: [string, object][] = Object.entries(irv as Record<string, unknown>).filter(
-  (e): e is [string, object] => typeof e[1] === "object" && e[1] !== null,
-);
-
-/**
- * The module of a resource type: the namespace whose exports include its class.
- *
- * @example
- * moduleOf("Group"); // "iam"
- */
-export function moduleOf(type: StubType): string {
-  const found = namespaces.find(([, ns]) => type in ns);
-  if (!found) throw new Error(`pulumi-irv: no namespace exports the class ${type}`);
-  return found[0];
-}
-
-/**
- * The type token of a resource type in the native plugin.
- *
- * @example
- * resourceToken("Group"); // "irv:iam:Group"
- */
-export function resourceToken(type: StubType): string {
-  return `${PACKAGE}:${moduleOf(type)}:${type}`;
-}
-
-/**
- * The resource type a native token names, or undefined for a token that is not ours.
- *
- * @example
- * typeOfToken("irv:iam:Group"); // "Group"
- */
-export function typeOfToken(token: string): StubType | undefined {
-  const type = token.split(":")[2] ?? "";
-  return isStubType(type) && resourceToken(type) === token ? type : undefined;
-}
-
-/**
- * Every resource token, in the order of `RESOURCE_TYPES`.
- *
- * @example
- * resourceTokens(); // ["irv:iam:Group", "irv:iam:Identity", …]
- */
-export function resourceTokens(): string[] {
-  return RESOURCE_TYPES.map(resourceToken);
-}
-
 /**
  * The invoke token of a data source name (`irv.iam.getRoles` → `irv:iam:getRoles`).
  *
@@ -67,4 +17,21 @@ export function resourceTokens(): string[] {
  */
 export function functionToken(name: string): string {
   return name.split(".").join(":");
+}
+
+/**
+ * The resource types of a list of native tokens, by token (`irv:iam:Group` → `Group`); a token
+ * that is not `irv:<module>:<Type>` of a known type is left out. The running plugin takes the
+ * tokens from the schema it serves, so it needs no namespace scan (see `module-of.ts`) at start.
+ *
+ * @example
+ * resourceTypesByToken(["irv:iam:Group"]).get("irv:iam:Group"); // "Group"
+ */
+export function resourceTypesByToken(tokens: Iterable<string>): ReadonlyMap<string, StubType> {
+  const types = new Map<string, StubType>();
+  for (const token of tokens) {
+    const [pkg, , type = ""] = token.split(":");
+    if (pkg === PACKAGE && isStubType(type)) types.set(token, type);
+  }
+  return types;
 }

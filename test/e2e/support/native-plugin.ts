@@ -14,6 +14,8 @@ import type { TestStack } from "../harness/index.js";
 export interface NativePlugin {
   version: string;
   tarball: string;
+  /** The directory holding the executable, the bundle and schema.json. */
+  dir: string;
   /** A stack's `env`: the YAML host, the CLI and the Node running this process first on PATH. */
   env: Record<string, string>;
   /** `pulumi plugin install resource irv <v> --file <tarball>` into the stack's own PULUMI_HOME. */
@@ -33,6 +35,7 @@ export async function prepareNativePlugin(cliBinDir: string): Promise<NativePlug
   return {
     version: plugin.version,
     tarball: plugin.tarball,
+    dir: plugin.dir,
     // The engine finds the YAML host on PATH; the plugin runs on the `node` found there.
     env: {
       PATH: [yamlBin, cliBinDir, path.dirname(process.execPath), process.env.PATH ?? ""].join(path.delimiter),

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   isSecretValue,
   NativeProvider,
+  resourceTokens,
   unwrapSecrets,
   wrapSecrets,
 } from "../../../../provider/plugin/index.js";
@@ -11,7 +12,7 @@ const ORG = "0123456789abcdef0123456789abcdef01234567";
 const GROUP = `${ORG}/0123456789abcdef`;
 
 describe("NativeProvider (the plugin's operations on plain values)", () => {
-  const provider = new NativeProvider();
+  const provider = new NativeProvider(resourceTokens());
 
   it("names the changed field and whether it replaces, for `pulumi preview --diff`", () => {
     const olds = { parentUid: ORG, name: "platform", description: "a", uid: GROUP };
