@@ -105,13 +105,41 @@ function yamlOrg(dir: string): string {
   return dir;
 }
 
-async function stateBytesPerResource(stack: TestStack): Promise<number> {
+// The parts of a resource's state, for the breakdown: what the language host sends about the program
+// (a Go stack trace from the YAML host, the program's source position), the provider's inputs and
+// outputs, and the engine's own bookkeeping (URN, id, type, parent, provider, dependencies, times).
+const STATE_PARTS = {
+  "program position (sourcePosition, stackTrace)": ["sourcePosition", "stackTrace"],
+  inputs: ["inputs"],
+  outputs: ["outputs"],
+} as const;
+type StatePart = keyof typeof STATE_PARTS | "engine bookkeeping (the rest)";
+
+interface StateSize {
+  perResource: number;
+  parts: Record<StatePart, number>;
+}
+
+async function stateBytesPerResource(stack: TestStack): Promise<StateSize> {
   const state = await stack.exportState();
   const ours = (state.deployment.resources ?? []).filter(
     (r) => r.type.startsWith("irv:") || r.type.startsWith("pulumi-nodejs:dynamic/irv:"),
   );
-  const total = ours.reduce((n, r) => n + Buffer.byteLength(JSON.stringify(r)), 0);
-  return total / Math.max(1, ours.length);
+  const n = Math.max(1, ours.length);
+  const size = (v: unknown) => Buffer.byteLength(JSON.stringify(v));
+  const total = ours.reduce((sum, r) => sum + size(r), 0);
+  const parts = Object.fromEntries(
+    Object.entries(STATE_PARTS).map(([part, keys]) => [
+      part,
+      ours.reduce(
+        (sum, r) => sum + keys.reduce((k, key) => k + (key in r ? size({ [key]: r[key] }) : 0), 0),
+        0,
+      ) / n,
+    ]),
+  ) as Record<StatePart, number>;
+  const named = Object.values(parts).reduce((a, b) => a + b, 0);
+  parts["engine bookkeeping (the rest)"] = total / n - named;
+  return { perResource: total / n, parts };
 }
 
 /** Milliseconds from spawning `node <bundle>` to the port line on its stdout. */
@@ -192,7 +220,10 @@ async function main(): Promise<void> {
     STEPS.map((s) => [s.key, { native: [], dynamic: [] }]),
   );
   const calls: Record<string, Record<Side, number>> = {};
-  const state: Record<Side, number> = { native: 0, dynamic: 0 };
+  const state: Record<Side, StateSize> = {
+    native: { perResource: 0, parts: {} as StateSize["parts"] },
+    dynamic: { perResource: 0, parts: {} as StateSize["parts"] },
+  };
   const stats = async () =>
     (await (
       await fetch(`${emu.baseUrl}/_emulator/stats`, {
@@ -239,7 +270,7 @@ async function main(): Promise<void> {
     times(totals.native / totals.dynamic),
     "",
   ]);
-  const ratio = state.native / state.dynamic;
+  const ratio = state.native.perResource / state.dynamic.perResource;
   const goalsMet = totals.native <= totals.dynamic && ratio <= 0.5;
   const markdown = [
     "## 7. Native plugin vs dynamic providers",
@@ -251,7 +282,16 @@ async function main(): Promise<void> {
     "",
     table(["step", "native plugin", "dynamic providers", "ratio", "API calls"], rows),
     "",
-    `State per resource after the create: native ${bytes(state.native)}, dynamic ${bytes(state.dynamic)} (${times(ratio)}; goal ≤ 0.5×).`,
+    `State per resource after the create: native ${bytes(state.native.perResource)}, dynamic ${bytes(state.dynamic.perResource)} (${times(ratio)}; goal ≤ 0.5×), by part (bytes of the JSON of each top-level field, averaged):`,
+    "",
+    table(
+      ["part", "native plugin", "dynamic providers"],
+      (Object.keys(state.native.parts) as StatePart[]).map((part) => [
+        part,
+        bytes(state.native.parts[part]),
+        bytes(state.dynamic.parts[part]),
+      ]),
+    ),
     "",
     "Plugin start, spawn to port printed (median of 7, alternating): the plugin's bundle next to one of the same",
     "entry that also loads the whole package (the TypeScript classes and `@pulumi/pulumi`'s root), as it did before",
