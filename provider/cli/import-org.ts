@@ -10,6 +10,7 @@ import type { OrgObject } from "./org-kinds.js";
 import { ORG_KINDS } from "./org-kinds.js";
 import { renderImportFile } from "./render-import-file.js";
 import { renderProgram } from "./render-program.js";
+import { renderYamlProgram } from "./render-yaml-program.js";
 
 /**
  * Options of {@link importOrg}.
@@ -30,6 +31,11 @@ export interface ImportOrgOptions {
    * the project's language, YAML included).
    */
   format?: "typescript" | "pulumi-import" | undefined;
+  /**
+   * The language of the program (format `typescript`, the default): `typescript` on the dynamic
+   * providers, or `yaml`, a Pulumi YAML program on the native plugin (`irv:iam:*` tokens).
+   */
+  language?: "typescript" | "yaml" | undefined;
   /** Project name. Default `irv-org`. */
   project?: string | undefined;
   /** The client; default one from the `IRV_*` environment, as the provider resolves it. */
@@ -53,7 +59,8 @@ export interface ImportOrgReport {
 
 /**
  * Reads the subtree of `root` (every kind in the table, all pages, pages fetched concurrently) and
- * writes a TypeScript Pulumi project that adopts it with the `import` resource option.
+ * writes a Pulumi project (TypeScript, or Pulumi YAML with `language: "yaml"`) that adopts it with
+ * the `import` resource option.
  *
  * @example
  * await importOrg({ root: "0123…", out: "infra", progress: console.error });
@@ -103,7 +110,8 @@ export async function importOrg(options: ImportOrgOptions): Promise<ImportOrgRep
     const adopted = objects.filter((o) => !left.has(o));
     return writeFiles(options.out, files, adopted.length, progress, adopted);
   }
-  const files = renderProgram({
+  const render = options.language === "yaml" ? renderYamlProgram : renderProgram;
+  const files = render({
     rootUid: options.root,
     objects,
     roles,

@@ -39,6 +39,7 @@ Flags:
   -h, --help     show this help`;
 
 const IMPORT_ORG_HELP = `Usage: pulumi-irv import-org --root UID [--out DIR] [--kinds LIST] [--project NAME] [--format F]
+                               [--language typescript|yaml]
 
 Reads the subtree of group UID (every kind, every page, pages fetched concurrently) and writes a
 TypeScript Pulumi project that adopts it: Pulumi.yaml, package.json, tsconfig.json, index.ts (one
@@ -64,6 +65,8 @@ Flags:
                    in a project of any language, \`pulumi import --file import.json\` adopts the
                    objects and writes their code (identity providers are left out: their client
                    secret is write-only)
+  --language LANG  typescript (default) or yaml: a Pulumi YAML program on the native plugin
+                   (irv:iam:* tokens, the import option on every resource; see README.md there)
   -h, --help       show this help`;
 
 const ACCESS_REVIEW_HELP = `Usage: pulumi-irv access-review [--stack NAME] [--cwd DIR] [--plan FILE]
@@ -139,6 +142,7 @@ export async function runCli(
           kinds: { type: "string" },
           project: { type: "string" },
           format: { type: "string" },
+          language: { type: "string" },
           help: { type: "boolean", short: "h" },
         });
         if (values.help === true) return done(io.out, IMPORT_ORG_HELP);
@@ -150,6 +154,9 @@ export async function runCli(
             `--format must be typescript or pulumi-import, got ${JSON.stringify(format)}`,
             2,
           );
+        const language = str(values.language);
+        if (language !== undefined && language !== "typescript" && language !== "yaml")
+          throw new CliError(`--language must be typescript or yaml, got ${JSON.stringify(language)}`, 2);
         const kinds = str(values.kinds)
           ?.split(",")
           .map((k) => k.trim());
@@ -159,6 +166,7 @@ export async function runCli(
           kinds,
           project: str(values.project),
           format,
+          language,
           progress: io.err,
         });
         return 0;

@@ -3,15 +3,18 @@
 // `pulumi plugin install resource irv <v> --file` into the stack's fresh PULUMI_HOME, a YAML
 // program against the emulator through preview, up, a one-field edit, refresh after drift, and
 // destroy, with the emulator's counters proving the API calls.
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import { importOrg } from "../../../provider/cli/import-org.js";
 import type { TestStack } from "../harness/index.js";
 import { createStack, diagnostics, fixtureDir, pulumiBinDir, summary } from "../harness/index.js";
+import { identityVariant, publicJwks, seedGroupKinds } from "../support/adoptable-org.js";
 import type { TestEmulator } from "../support/irv-emulator.js";
 import { resourceRoutes, startTestEmulator } from "../support/irv-emulator.js";
+import type { NativePlugin } from "../support/native-plugin.js";
 import { prepareNativePlugin } from "../support/native-plugin.js";
 
 const CLIENT_SECRET = "sso-client-secret-7d1f0c2e";
@@ -21,9 +24,10 @@ describe("a Pulumi YAML program on pulumi-resource-irv", () => {
   let second: TestEmulator;
   let stack: TestStack;
   let outputs: Record<string, string>;
+  let plugin: NativePlugin;
 
   beforeAll(async () => {
-    const plugin = await prepareNativePlugin(pulumiBinDir());
+    plugin = await prepareNativePlugin(pulumiBinDir());
     [irv, second] = await Promise.all([startTestEmulator(), startTestEmulator()]);
     stack = await createStack({
       program: fixtureDir("yaml-program"),
@@ -183,6 +187,60 @@ describe("a Pulumi YAML program on pulumi-resource-irv", () => {
       const ids = (await stack.resources()).map((r) => r.id);
       expect(ids).toEqual(expect.arrayContaining([child.uid]));
     } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+
+  it("adopts a subtree of every kind with the YAML program import-org --language yaml writes, then previews no change", async () => {
+    const { admin, emulator } = irv;
+    const viewer = (await admin.roles.list({ name: "viewer" })).items[0]?.uid as string;
+    const tree = await admin.groups.create(emulator.orgUid, { name: "yaml-adopted" });
+    const team = await admin.groups.create(tree.uid, { name: "team one", description: "From the API" });
+    // A custom role, an identity provider (its client secret write-only), account associations.
+    const deployer = await seedGroupKinds(admin, team.uid, 1, viewer);
+    const jwks = await publicJwks();
+    for (let n = 0; n < 5; n++) {
+      const id = await admin.identities.create(team.uid, {
+        name: `bot ${n}`,
+        ...identityVariant(n, `repo:acme/yaml:${n}`, jwks),
+      });
+      await admin.roleBindings.create(team.uid, { identityUid: id.uid, roleUid: n % 2 ? viewer : deployer });
+    }
+    const out = mkdtempSync(path.join(os.tmpdir(), "irv-import-yaml-"));
+    let adopted: TestStack | undefined;
+    try {
+      await importOrg({ root: tree.uid, out, language: "yaml", client: admin, progress: () => {} });
+      const program = parse(readFileSync(path.join(out, "Pulumi.yaml"), "utf8")) as {
+        config?: Record<string, unknown>;
+      };
+      // The one write-only value: the identity provider's client secret, set as the README says.
+      expect(Object.keys(program.config ?? {})).toEqual(["ssoClientSecret"]);
+      adopted = await createStack({
+        program: out,
+        stackName: "adopted",
+        config: {
+          "irv:baseUrl": emulator.baseUrl,
+          "irv:token": { value: emulator.adminToken, secret: true },
+          ssoClientSecret: { value: "secret-1", secret: true },
+        },
+        env: plugin.env,
+      });
+      await plugin.install(adopted);
+      await irv.resetStats();
+      const up = await adopted.up();
+      expect(diagnostics(up.events, "error")).toEqual([]);
+      // 1 group + role, identity provider, associations + 5 identities + 5 bindings, all imported.
+      expect(summary(up.events)?.resourceChanges).toMatchObject({ import: 14 });
+      const writes = Object.keys(resourceRoutes((await irv.stats()).requests)).filter(
+        (r) => !r.startsWith("GET "),
+      );
+      expect(writes).toEqual([]);
+      const preview = await adopted.preview({ args: ["--expect-no-changes"] });
+      expect(summary(preview.events)?.resourceChanges).toEqual({ same: 15 });
+    } finally {
+      // Destroys what it adopted; the root of the subtree was never managed.
+      await adopted?.dispose();
+      await admin.groups.delete(tree.uid);
       rmSync(out, { recursive: true, force: true });
     }
   });
