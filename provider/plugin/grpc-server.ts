@@ -9,6 +9,7 @@ import pb from "@pulumi/pulumi/proto/provider_pb.js";
 import emptyPb from "google-protobuf/google/protobuf/empty_pb.js";
 import structPb from "google-protobuf/google/protobuf/struct_pb.js";
 import type { Props } from "../runtime/index.js";
+import { partialCreateOf, ResourceInitFailed } from "./init-failure.js";
 import type { NativeCheckFailure, NativeProvider } from "./native-provider.js";
 import { unwrapSecrets, wrapSecrets } from "./property-values.js";
 
@@ -114,7 +115,21 @@ export function resourceProviderService(
     create: unary(async (req: providerPbTypes.CreateRequest) => {
       const token = req.getType() || typeOfUrn(req.getUrn());
       const inputs = unwrapSecrets(toJs(req.getProperties()));
-      const { id, outs } = await provider.create(token, inputs.values, req.getPreview());
+      const { id, outs } = await provider
+        .create(token, inputs.values, req.getPreview())
+        .catch((e: unknown) => {
+          // The resource exists although the create failed: the engine records it rather than leak it.
+          const partial = partialCreateOf(e);
+          if (!partial) throw e;
+          throw new ResourceInitFailed(e instanceof Error ? e.message : String(e), {
+            id: partial.id,
+            properties: toStruct(
+              secretOuts(provider, token, partial.properties ?? inputs.values, inputs.secrets),
+            ),
+            inputs: req.getProperties() ?? new Struct(),
+            reasons: partial.reasons,
+          });
+        });
       return new pb.CreateResponse()
         .setId(id)
         .setProperties(toStruct(secretOuts(provider, token, outs, inputs.secrets)));
@@ -215,7 +230,7 @@ function unary<Req, Res>(fn: (req: Req) => Promise<Res>): grpc.handleUnaryCall<R
         callback({
           code: grpc.status.UNKNOWN,
           details: e instanceof Error ? e.message : String(e),
-          metadata: new grpc.Metadata(),
+          metadata: e instanceof ResourceInitFailed ? e.metadata : new grpc.Metadata(),
           name: "Error",
           message: e instanceof Error ? e.message : String(e),
         }),

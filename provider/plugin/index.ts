@@ -9,6 +9,9 @@
  */
 
 export type { PluginInfo } from "./grpc-server.js";
+export { RESOURCE_PROVIDER_SERVICE, resourceProviderService } from "./grpc-server.js";
+export type { PartialCreate } from "./init-failure.js";
+export { partialCreateOf, ResourceInitFailed } from "./init-failure.js";
 export { main } from "./main.js";
 export { moduleOf, resourceToken, resourceTokens, typeOfToken } from "./module-of.js";
 export type { NativeCheckFailure, NativeDiff, PropertyChange } from "./native-provider.js";
