@@ -7,10 +7,11 @@ import statusPb from "@pulumi/pulumi/proto/status_pb.js";
 import structPb from "google-protobuf/google/protobuf/struct_pb.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  NativeProvider,
   RESOURCE_PROVIDER_SERVICE,
   resourceProviderService,
-} from "../../../../provider/plugin/grpc-server.js";
-import { NativeProvider, resourceTokens } from "../../../../provider/plugin/index.js";
+  resourceTokens,
+} from "../../../../provider/plugin/index.js";
 import type { Props } from "../../../../provider/runtime/index.js";
 
 const ORG = "0123456789abcdef0123456789abcdef01234567";
