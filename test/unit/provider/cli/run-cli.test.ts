@@ -12,7 +12,7 @@ const run = async (argv: string[]) => {
 describe("pulumi-irv", () => {
   it.each([
     ["recover", ["--stack", "--cwd", "--apply", "--since", "--help"]],
-    ["import-org", ["--root", "--out", "--kinds", "--project", "--help"]],
+    ["import-org", ["--root", "--out", "--kinds", "--project", "--format", "--language", "--help"]],
   ])("%s --help documents every flag", async (command, flags) => {
     const r = await run([command, "--help"]);
     expect(r.code).toBe(0);
@@ -50,6 +50,12 @@ describe("pulumi-irv", () => {
     expect(r.err).toContain(
       "unknown kind repos; known: groups, roles, identities, identityProviders, accountAssociations, roleBindings, groupInvites",
     );
+  });
+
+  it("import-org refuses a --language it cannot write, naming the ones it can", async () => {
+    const r = await run(["import-org", "--root", "0".repeat(40), "--language", "python"]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('--language must be typescript or yaml, got "python"');
   });
 
   it("recover refuses a --since that is not a time", async () => {
