@@ -47,6 +47,9 @@ export function resourceProviderService(
   const handlers: Partial<Server> = {
     getSchema: unary(async () => new pb.GetSchemaResponse().setSchema(info.schema)),
     getPluginInfo: unary(async () => new pluginPb.PluginInfo().setVersion(info.version)),
+    // An engine run with PULUMI_DEBUG_PROVIDERS=irv:<port> attaches to a plugin it did not start
+    // (one under a debugger): the plugin calls nothing back on the engine, so there is nothing to keep.
+    attach: unary(async () => new Empty()),
     cancel: unary(async () => {
       onCancel();
       return new Empty();
@@ -121,13 +124,15 @@ export function resourceProviderService(
           // The resource exists although the create failed: the engine records it rather than leak it.
           const partial = partialCreateOf(e);
           if (!partial) throw e;
-          throw new ResourceInitFailed(e instanceof Error ? e.message : String(e), {
+          const message = e instanceof Error ? e.message : String(e);
+          throw new ResourceInitFailed(message, {
             id: partial.id,
             properties: toStruct(
               secretOuts(provider, token, partial.properties ?? inputs.values, inputs.secrets),
             ),
             inputs: req.getProperties() ?? new Struct(),
-            reasons: partial.reasons,
+            // The engine shows the reasons, not the message: without reasons, the message is the one.
+            reasons: partial.reasons.length > 0 ? partial.reasons : [message],
           });
         });
       return new pb.CreateResponse()
