@@ -24,6 +24,7 @@ import {
 } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { writeGoModule } from "./go-sdk.ts";
 import type { EnsurePulumiCliOptions } from "./pulumi-cli.ts";
 import { cacheRoot, goBuild, PULUMI_PKG_GO_MOD, PULUMI_VERSION, withLock } from "./pulumi-cli.ts";
 
@@ -105,6 +106,13 @@ export async function generateSdk(
     rmSync(work, { recursive: true, force: true });
     throw new Error(`pulumi-irv: generating the ${language} SDK failed: ${(r.stderr || r.stdout).trim()}`);
   }
+  try {
+    // The generator writes no go.mod: the module file and its go.sum are ours (scripts/go-sdk.ts).
+    if (language === "go") writeGoModule(path.join(work, "irv"), options.env);
+  } catch (err) {
+    rmSync(work, { recursive: true, force: true });
+    throw err;
+  }
   rmSync(outDir, { recursive: true, force: true });
   renameSync(work, outDir);
 }
@@ -131,7 +139,9 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const args = process.argv.slice(2);
   const outAt = args.indexOf("--out");
   const out = outAt >= 0 ? args[outAt + 1] : undefined;
-  const languages = args.filter((a, i) => !a.startsWith("--") && i !== outAt + 1) as SdkLanguage[];
+  const languages = args.filter(
+    (a, i) => !a.startsWith("--") && (outAt < 0 || i !== outAt + 1),
+  ) as SdkLanguage[];
   const selected: SdkLanguage[] = languages.length > 0 ? languages : ["python", "go"];
   for (const language of selected) {
     if (!["python", "go", "nodejs"].includes(language)) {
