@@ -35,7 +35,9 @@ export function goSdkTag(version: string): string {
 
 /**
  * The settings that run `go` from the module cache alone: no proxy, no checksum database, no
- * toolchain download, go.mod/go.sum completed from the cache, no workspace file from a parent folder.
+ * toolchain download, no workspace file from a parent folder. `-mod=readonly` (go's default, said
+ * out loud): a build in the checkout must find go.mod and go.sum complete and never writes to them,
+ * where `-mod=mod` would add go.sum lines a tidy module does not carry.
  * @example
  * createStack({ program, env: { ...OFFLINE_GO_ENV, PATH } });
  */
@@ -44,7 +46,7 @@ export const OFFLINE_GO_ENV: Readonly<Record<string, string>> = {
   GOSUMDB: "off",
   GOTOOLCHAIN: "local",
   GOWORK: "off",
-  GOFLAGS: "-mod=mod -buildvcs=false",
+  GOFLAGS: "-mod=readonly -buildvcs=false",
 };
 
 /**

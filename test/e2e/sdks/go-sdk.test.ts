@@ -43,7 +43,20 @@ describe("the Go SDK: examples/quickstart-go", () => {
     rmSync(work, { recursive: true, force: true });
   });
 
-  it("builds and vets on the generated module, without a network", () => {
+  it("the generated module builds and vets whole, without a network", () => {
+    const build = go(GO_SDK_MODULE_DIR, "build", "./...");
+    expect(build.output).toBe("");
+    expect(build.status).toBe(0);
+    const vet = go(GO_SDK_MODULE_DIR, "vet", "./...");
+    expect(vet.output).toBe("");
+    expect(vet.status).toBe(0);
+  });
+
+  it("builds and vets on the generated module, without a network, its go.mod and go.sum tidy", () => {
+    // A regenerated SDK whose requirements moved would leave the example's go.sum behind.
+    const tidy = go(QUICKSTART, "mod", "tidy", "-diff");
+    expect(tidy.output).toBe("");
+    expect(tidy.status).toBe(0);
     const build = go(QUICKSTART, "build", "-o", path.join(work, "quickstart"), ".");
     expect(build.output).toBe("");
     expect(build.status).toBe(0);
