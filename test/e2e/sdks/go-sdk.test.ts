@@ -185,6 +185,17 @@ describe("the Go quickstart on pulumi-resource-irv, through the engine", () => {
     expect((await irv.admin.groups.get(String(outputs.platformUid))).description).toBe("Platform team");
   });
 
+  it("finds a change made outside Pulumi at refresh, and the next up puts the declared value back", async () => {
+    const platformUid = String(outputs.platformUid);
+    await irv.admin.groups.update(platformUid, { description: "changed by hand" });
+    await stack.refresh();
+    expect(await stack.outputs()).toMatchObject({ platformUid });
+    const preview = await stack.preview();
+    expect(summary(preview.events)?.resourceChanges).toMatchObject({ update: 1 });
+    await stack.up();
+    expect((await irv.admin.groups.get(platformUid)).description).toBe("Platform team");
+  });
+
   it("destroys everything it made", async () => {
     await irv.resetStats();
     await stack.destroy();
