@@ -8,16 +8,15 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureGoLanguageHost } from "../../../scripts/go-host.js";
 import {
   ensureGoModuleCache,
   GO_SDK_MODULE,
   GO_SDK_MODULE_DIR,
-  OFFLINE_GO_ENV,
   offlineGoEnv,
 } from "../../../scripts/go-sdk.js";
 import type { TestStack } from "../harness/index.js";
 import { createStack, diagnostics, pulumiBinDir, summary } from "../harness/index.js";
+import { goProgramEnv } from "../support/go-program.js";
 import type { TestEmulator } from "../support/irv-emulator.js";
 import { resourceRoutes, startTestEmulator } from "../support/irv-emulator.js";
 import { prepareNativePlugin } from "../support/native-plugin.js";
@@ -92,19 +91,11 @@ describe("the Go quickstart on pulumi-resource-irv, through the engine", () => {
   let outputs: Record<string, unknown>;
 
   beforeAll(async () => {
-    const binDir = pulumiBinDir();
-    const [plugin, goBin] = await Promise.all([
-      prepareNativePlugin(binDir),
-      ensureGoLanguageHost({ cliBinDir: binDir, log: (line) => console.error(line) }),
-      ensureGoModuleCache({ log: (line) => console.error(line) }),
-    ]);
+    const plugin = await prepareNativePlugin(pulumiBinDir());
+    const env = await goProgramEnv(plugin, pulumiBinDir());
     irv = await startTestEmulator();
-    stack = await createStack({
-      program: QUICKSTART,
-      config: irv.config,
-      // The engine finds `pulumi-language-go` on PATH; the host builds the program offline.
-      env: { ...OFFLINE_GO_ENV, PATH: [goBin, plugin.env.PATH].join(path.delimiter) },
-    });
+    // The engine finds `pulumi-language-go` on PATH; the host builds the program offline.
+    stack = await createStack({ program: QUICKSTART, config: irv.config, env });
     await plugin.install(stack);
   });
 
