@@ -5,6 +5,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ConfigValue } from "../harness/index.js";
 import { createStack, pulumiBinDir } from "../harness/index.js";
+import { prepareGoProgram } from "../support/go-program.js";
 import type { TestEmulator } from "../support/irv-emulator.js";
 import { startTestEmulator } from "../support/irv-emulator.js";
 import type { NativePlugin } from "../support/native-plugin.js";
@@ -39,6 +40,12 @@ const QUICKSTARTS: Quickstart[] = [
     program: path.join(root, "examples", "quickstart-python"),
     native: true,
     prepare: () => preparePythonProgram(path.join(root, "examples", "quickstart-python"), pulumiBinDir()),
+  },
+  {
+    language: "Go",
+    program: path.join(root, "examples", "quickstart-go"),
+    native: true,
+    prepare: () => prepareGoProgram(path.join(root, "examples", "quickstart-go"), pulumiBinDir()),
   },
 ];
 
