@@ -17,7 +17,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -231,8 +230,8 @@ func (w streamWriter) Write(b []byte) (int, error) {
 	return len(b), nil
 }
 
-// Run builds the program into a temporary binary and runs it with the engine's settings. The build's
-// and the program's output go to this host's stdout and stderr, which the engine shows to the user.
+// Run builds the program into a temporary binary and runs it with the engine's settings. The
+// program's output goes to this host's stdout and stderr, which the engine shows to the user.
 func (h *goHost) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.RunResponse, error) {
 	dir := programDir(req.GetInfo(), req.GetPwd())
 	if _, err := os.Stat(filepath.Join(dir, "go.mod")); err != nil {
@@ -247,9 +246,10 @@ func (h *goHost) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc
 	binary := filepath.Join(tmp, "program")
 
 	build := goCommand(dir, "build", "-o", binary, ".")
+	// The compiler's messages go into the error alone: the engine shows it once, under the stack.
 	var buildOut bytes.Buffer
-	build.Stdout = io.MultiWriter(os.Stderr, &buildOut)
-	build.Stderr = io.MultiWriter(os.Stderr, &buildOut)
+	build.Stdout = &buildOut
+	build.Stderr = &buildOut
 	if err := h.runTracked(build); err != nil {
 		return &pulumirpc.RunResponse{Error: fmt.Sprintf("`go build` of the program in %s failed (%s):\n%s",
 			dir, commandError(err), strings.TrimSpace(buildOut.String()))}, nil
