@@ -1,6 +1,8 @@
 // Every TypeScript block of README.md is code that runs somewhere: the resource and data-source
 // snippets in examples/readme and examples/readme-iam (run by test/e2e/examples/readme.test.ts), the client snippet in
-// test/integration/sdk/readme-client.test.ts. This test fails when the README drifts from them.
+// test/integration/sdk/readme-client.test.ts, the quickstart in examples/quickstart. The side-by-side
+// quickstart in the other languages comes from the programs test/e2e/sdks runs. This test fails when
+// the README drifts from them.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -9,6 +11,7 @@ import { describe, expect, it } from "vitest";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const read = (p: string) => readFileSync(path.join(root, p), "utf8");
 const RUNS_IN = [
+  "examples/quickstart/index.ts",
   "examples/readme/index.ts",
   "examples/readme-iam/index.ts",
   "test/integration/sdk/readme-client.test.ts",
@@ -44,4 +47,27 @@ describe("README.md", () => {
       expect(RUNS_IN.filter((f) => f.text.includes(code)).map((f) => f.path)).not.toEqual([]);
     });
   }
+
+  // Each language's block of "The quickstart in every language" is a piece of that language's
+  // quickstart program, which test/e2e/sdks/same-org-every-language.test.ts runs.
+  const section = /### The quickstart in every language\n([\s\S]*?)\n### /.exec(read("README.md"))?.[1] ?? "";
+  const PROGRAMS: Record<string, string> = {
+    ts: "examples/quickstart/index.ts",
+    yaml: "examples/quickstart-yaml/Main.yaml",
+    python: "examples/quickstart-python/__main__.py",
+    go: "examples/quickstart-go/main.go",
+  };
+  const sideBySide = [...section.matchAll(/```(\w+)\n([\s\S]*?)```/g)].map((m) => ({
+    language: m[1] ?? "",
+    code: m[2] ?? "",
+  }));
+
+  it("shows the quickstart side by side in TypeScript, YAML, Python and Go", () => {
+    expect(sideBySide.map((b) => b.language)).toEqual(Object.keys(PROGRAMS));
+  });
+
+  for (const { language, code } of sideBySide)
+    it(`quotes the ${language} quickstart block from ${PROGRAMS[language] ?? "a program"} as it runs`, () => {
+      expect(squash(read(PROGRAMS[language] ?? "README.md"))).toContain(squash(code));
+    });
 });
