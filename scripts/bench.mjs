@@ -12,6 +12,8 @@
 //   native-plugin   bench/native-plugin.ts     the native plugin (YAML) vs the dynamic providers (only when named)
 //   scale           bench/scale.ts             3,000 resources, latency, rate limit (only when named:
 //                                              about 25 minutes)
+//   state-backends  bench/state-backends.ts    checkpointed up of 1,200 resources, file vs PostgreSQL
+//                                              backend (only when named: about 15 minutes)
 //
 // Without names, all of them except those run only when named. Flags (e.g. `--rounds=1`) are passed to every benchmark. Benchmarks are
 // TypeScript run by Node's type stripping; bench/support/register-ts.mjs maps the repository's `.js`
@@ -39,6 +41,7 @@ const OURS = [
   { name: "import-org", file: "import-org.ts", result: "import-org", onlyWhenNamed: true },
   { name: "patterns", file: "patterns.ts", result: "patterns" },
   { name: "native-plugin", file: "native-plugin.ts", result: "native-plugin", onlyWhenNamed: true },
+  { name: "state-backends", file: "state-backends.ts", result: "state-backends", onlyWhenNamed: true },
 ];
 const emulatorBenches = readdirSync(path.join(root, "bench"))
   .filter((f) => /^emulator-.*\.(ts|mjs|js)$/.test(f))

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { z } from "zod";
+import { earliest, isStackLock, lockTime } from "./stack-lock.js";
 
 /**
  * The directory of a self-managed file backend (`file://…` as `pulumi whoami --verbose` shows its
@@ -44,31 +44,27 @@ export function repairBrokenAttrs(backendDir: string): string[] {
   return removed.sort();
 }
 
-const LockContent = z.looseObject({ timestamp: z.string() });
-
 /**
- * When the run holding a file backend's lock on `stackName` began (the lock's `timestamp`), or
- * undefined when no lock is held. The lock sits at `.pulumi/locks/[<org>/<project>/]<stack>/<id>.json`.
+ * When the run holding a file backend's lock on `stackName` (of `projectName`, when given) began
+ * (the lock's `timestamp`), or undefined when no lock is held. The lock sits at
+ * `.pulumi/locks/[<org>/<project>/]<stack>/<id>.json`.
  *
  * @example
- * lockTakenAt("/home/me/state", "dev"); // 1795000000000
+ * lockTakenAt("/home/me/state", "dev", "infra"); // 1795000000000
  */
-export function lockTakenAt(backendDir: string, stackName: string): number | undefined {
-  const times: number[] = [];
+export function lockTakenAt(backendDir: string, stackName: string, projectName?: string): number | undefined {
+  const times: (number | undefined)[] = [];
+  const root = path.join(backendDir, ".pulumi", "locks");
   const walk = (dir: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const p = path.join(dir, entry.name);
       if (entry.isDirectory()) walk(p);
-      else if (entry.name.endsWith(".json") && path.basename(dir) === stackName) {
-        const parsed = LockContent.safeParse(safeJson(p));
-        const t = parsed.success ? Date.parse(parsed.data.timestamp) : Number.NaN;
-        if (!Number.isNaN(t)) times.push(t);
-      }
+      else if (isStackLock(path.relative(root, p).split(path.sep).join("/"), stackName, projectName))
+        times.push(lockTime(readFileSync(p, "utf8")));
     }
   };
-  const root = path.join(backendDir, ".pulumi", "locks");
   if (existsSync(root)) walk(root);
-  return times.length === 0 ? undefined : Math.min(...times);
+  return earliest(times);
 }
 
 function safeJson(file: string): unknown {

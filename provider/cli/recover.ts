@@ -3,13 +3,14 @@ import type { IrvClient } from "../../sdk/index.js";
 import { LOST_CREATE_CLOCK_SKEW_MS, lostCreateMismatch } from "../../sdk/index.js";
 import { clientFor, resolveSettings } from "../config/index.js";
 import { CliError } from "./cli-error.js";
-import { fileBackendDir, lockTakenAt, repairBrokenAttrs } from "./file-backend.js";
 import { pulumiStep } from "./pulumi-failure.js";
 import { RECOVER_KINDS } from "./recover-kinds.js";
 import type { ClockOffset } from "./service-clock.js";
 import { describeOffset, measureServiceClock } from "./service-clock.js";
 import type { StateResource } from "./stack-state.js";
 import { Deployment, unrecordedCreates, withAdopted } from "./stack-state.js";
+import type { StateBackend } from "./state-backend.js";
+import { stateBackend } from "./state-backend.js";
 
 /**
  * Options of {@link recover}.
@@ -72,8 +73,9 @@ interface Decision {
 }
 
 /**
- * Repairs a stack after an interrupted `pulumi up`: cancels the stale lock, repairs an empty
- * file-backend `.attrs` file, exports the state, adopts each pending create the service made (by
+ * Repairs a stack after an interrupted `pulumi up`: reads when the interrupted run began from the
+ * stale lock (a file or PostgreSQL backend) or the update history, cancels the lock, repairs an
+ * empty file-backend `.attrs` file, exports the state, adopts each pending create the service made (by
  * parent, name and the declared fields; a binding by group, identity and role), drops the rest and
  * imports the state back. Refuses, naming the resource, when a match is ambiguous. Uses the Pulumi
  * CLI on PATH through the Automation API.
@@ -96,21 +98,29 @@ export async function recover(options: RecoverOptions = {}): Promise<RecoveryRep
     options.stack ?? (await pulumiStep("find the selected stack", () => workspace.stack()))?.name;
   if (stackName === undefined) throw new CliError("no stack is selected here: pass --stack NAME");
 
-  const backendDir = fileBackendDir((await pulumiStep("find the backend", () => workspace.whoAmI())).url);
-  const lockedAt = backendDir === undefined ? undefined : lockTakenAt(backendDir, stackName);
+  const backend = stateBackend((await pulumiStep("find the backend", () => workspace.whoAmI())).url);
+  const projectName = (await workspace.projectSettings().catch(() => undefined))?.name;
+  const lockedAt = await readLock(backend, stackName, projectName);
   // Deleting a broken attribute file is a repair even in a dry run: it is never valid, and while it
   // is there no command (export included) can read the stack.
-  const repairedFiles = backendDir === undefined ? [] : repairBrokenAttrs(backendDir);
+  const repairedFiles = backend.repairBrokenAttrs();
   for (const f of repairedFiles)
     print(`repaired: deleted the broken (empty or unparsable) attribute file ${f}`);
 
   const stack = await pulumiStep(`select stack ${stackName}`, () => Stack.select(stackName, workspace));
-  const since =
-    options.since?.getTime() ??
-    lockedAt ??
-    (await pulumiStep(`read the update history of stack ${stackName}`, () => lastUpdateEnd(stack)));
+  const history = async () =>
+    pulumiStep(`read the update history of stack ${stackName}`, () => lastUpdateEnd(stack));
+  const [since, source] =
+    options.since !== undefined
+      ? [options.since.getTime(), "--since"]
+      : lockedAt !== undefined
+        ? [lockedAt, "the stale lock's time"]
+        : [
+            await history(),
+            `the end of the last update: ${backend.readsLocks ? "no lock is held" : "recover cannot read this backend's lock"}`,
+          ];
   print(
-    `stack ${stackName}: ${since === undefined ? "start of the interrupted run unknown" : `interrupted run began at ${new Date(since).toISOString()}`}${apply ? "" : " (dry run: nothing written; --apply writes)"}`,
+    `stack ${stackName}: ${since === undefined ? "start of the interrupted run unknown (no lock, no update history)" : `interrupted run began at ${new Date(since).toISOString()} (${source})`}${apply ? "" : " (dry run: nothing written; --apply writes)"}`,
   );
 
   const deployment = Deployment.parse(
@@ -152,7 +162,7 @@ export async function recover(options: RecoverOptions = {}): Promise<RecoveryRep
 
   let cancelledLock = false;
   if (apply) {
-    if (backendDir === undefined || lockedAt !== undefined) {
+    if (!backend.readsLocks || lockedAt !== undefined) {
       cancelledLock = await pulumiStep(`cancel the stale lock of stack ${stackName}`, () =>
         cancelLock(stack),
       );
@@ -236,6 +246,21 @@ async function decide(
     op,
     refusal: `ambiguous: ${why.map((w) => `${w.uid} has its name but ${w.why ?? "matches too"}`).join("; ")} — it may be someone else's: import it with the import option or rename the resource`,
   };
+}
+
+// The lock of a file or PostgreSQL backend; any other backend's is unknown (undefined).
+async function readLock(
+  backend: StateBackend,
+  stackName: string,
+  projectName: string | undefined,
+): Promise<number | undefined> {
+  try {
+    return await backend.lockTakenAt(stackName, projectName);
+  } catch (err) {
+    throw new CliError(
+      `could not read the lock of stack ${stackName} in the backend ${backend.shown}: ${err instanceof Error ? err.message : String(err)}. What to do: check that the backend is reachable from here and its URL (pulumi whoami -v),`,
+    );
+  }
 }
 
 async function lastUpdateEnd(stack: Stack): Promise<number | undefined> {

@@ -35,6 +35,11 @@ export interface TestStackOptions {
   policyPacks?: string[];
   /** Bin dir of the CLI; default: the one the e2e global setup provides. */
   binDir?: string;
+  /**
+   * The state backend's URL, e.g. a `postgres://…` database of test/e2e/support/postgres-backend.ts.
+   * Default: a private file backend in the stack's temp dir (`state/`).
+   */
+  backendUrl?: string;
   /** Passphrase of the stack's secrets provider. Default: a fixed test value. */
   passphrase?: string;
   /**
@@ -122,7 +127,7 @@ function plainOutputs(outputs: OutputMap): Record<string, unknown> {
 }
 
 /**
- * A stack of a program on a private local backend, driven through the Automation API (`LocalWorkspace`
+ * A stack of a program on a private local backend (or the backend of {@link TestStackOptions.backendUrl}), driven through the Automation API (`LocalWorkspace`
  * and `Stack` of `@pulumi/pulumi/automation`) with the CLI of the e2e global setup.
  * Create it with {@link createStack} or {@link withStack}; always {@link TestStack.dispose} it.
  */
@@ -133,6 +138,8 @@ export class TestStack {
   readonly stackName: string;
   readonly projectName: string;
   readonly binDir: string;
+  /** The state backend's URL (`PULUMI_BACKEND_URL`): `file://…/state` unless the options named one. */
+  readonly backendUrl: string;
   /** The environment every command runs with (offline settings + the stack's `env`). */
   readonly env: Record<string, string>;
   /** The Automation API stack behind this one, for what the harness does not wrap (tags, history, …). */
@@ -148,6 +155,7 @@ export class TestStack {
     stackName: string;
     projectName: string;
     binDir: string;
+    backendUrl: string;
     env: Record<string, string>;
     automation: Stack;
     policyPacks: string[];
@@ -158,6 +166,7 @@ export class TestStack {
     this.stackName = init.stackName;
     this.projectName = init.projectName;
     this.binDir = init.binDir;
+    this.backendUrl = init.backendUrl;
     this.env = init.env;
     this.automation = init.automation;
     this.policyPacks = init.policyPacks;
@@ -407,6 +416,7 @@ export async function createStack(options: TestStackOptions): Promise<TestStack>
             homeDir,
             ...(options.passphrase === undefined ? {} : { passphrase: options.passphrase }),
           }),
+          ...(options.backendUrl === undefined ? {} : { PULUMI_BACKEND_URL: options.backendUrl }),
           ...options.env,
         };
         const stackName = options.stackName ?? "test";
@@ -422,6 +432,7 @@ export async function createStack(options: TestStackOptions): Promise<TestStack>
           stackName,
           projectName: projectSettings.name,
           binDir,
+          backendUrl: env.PULUMI_BACKEND_URL ?? `file://${stateDir}`,
           env,
           automation,
           policyPacks: options.policyPacks ?? [],

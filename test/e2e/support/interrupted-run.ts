@@ -105,3 +105,21 @@ export function pendingCreates(state: StackState): string[] {
   const ops = (state.deployment.pending_operations ?? []) as { type: string; resource: { urn: string } }[];
   return ops.filter((op) => op.type === "creating").map((op) => op.resource.urn);
 }
+
+/** The emulator routes of the org tree's creates (groups, identities, role bindings). */
+const CREATE_ROUTES = [
+  "POST /iam/v2beta1/groups/*",
+  "POST /iam/v2beta1/identities/*",
+  "POST /iam/v2beta1/roleBindings/*",
+];
+
+/**
+ * How many creates of the org tree the emulator received since its stats were last reset.
+ *
+ * @example
+ * while (createsReceived(t.irv.emulator) < 15) await sleep(20);
+ */
+export function createsReceived(emulator: { stats(): { requests: Record<string, number> } }): number {
+  const requests = emulator.stats().requests;
+  return CREATE_ROUTES.reduce((n, route) => n + (requests[route] ?? 0), 0);
+}

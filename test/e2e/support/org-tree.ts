@@ -8,6 +8,8 @@ import type { ConfigValue, TestStack } from "../harness/index.js";
 import { createStack, fixtureDir } from "../harness/index.js";
 import type { TestEmulator } from "./irv-emulator.js";
 import { startTestEmulator } from "./irv-emulator.js";
+import type { StateBackendKind } from "./state-backend.js";
+import { useStateBackend } from "./state-backend.js";
 
 /** Size and naming of a generated org tree (see the program's header). */
 export interface OrgTreeShape {
@@ -121,20 +123,27 @@ export interface OrgTreeStack {
 
 /**
  * Registers `beforeAll`/`afterAll` hooks that start an emulator and create a stack of the org-tree
- * program of `shape` against it, and tear both down (faults off first, so cleanup is not flaky).
+ * program of `shape` against it (its state on `backend`: default the harness's file backend), and tear both down (faults off first, so cleanup is not flaky).
  *
  * @example
  * const t = useOrgTreeStack({ groups: 20, identities: 20, bindings: 20, prefix: "flaky" });
  * it("converges", async () => { await t.stack.up(); });
  */
-export function useOrgTreeStack(shape: OrgTreeShape, emulator: EmulatorOptions = {}): OrgTreeStack {
+export function useOrgTreeStack(
+  shape: OrgTreeShape,
+  emulator: EmulatorOptions = {},
+  backend: StateBackendKind = "file",
+): OrgTreeStack {
+  const state = useStateBackend(backend);
   let irv: TestEmulator | undefined;
   let stack: TestStack | undefined;
   beforeAll(async () => {
     irv = await startTestEmulator(emulator);
+    const backendUrl = await state.newUrl();
     stack = await createStack({
       program: fixtureDir("org-tree-program"),
       config: { ...irv.config, ...orgTreeConfig(shape) },
+      ...(backendUrl === undefined ? {} : { backendUrl }),
     });
   });
   afterAll(async () => {

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { repairBrokenAttrs } from "../../../../provider/cli/file-backend.js";
+import { lockTakenAt, repairBrokenAttrs } from "../../../../provider/cli/file-backend.js";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -41,5 +41,18 @@ describe("repairBrokenAttrs (file backend)", () => {
 
   it("does nothing on a backend without a .pulumi directory", () => {
     expect(repairBrokenAttrs(backend({}))).toEqual([]);
+  });
+});
+
+describe("lockTakenAt (file backend)", () => {
+  const lock = (timestamp: string) => JSON.stringify({ pid: 7, username: "ci", hostname: "h", timestamp });
+
+  it("reads the stack's lock time, not another project's lock of a stack of that name", () => {
+    const dir = backend({
+      "locks/organization/infra/dev/a.json": lock("2026-11-25T16:30:00.123456789Z"),
+      "locks/organization/other/dev/b.json": lock("2026-11-25T10:00:00Z"),
+    });
+    expect(lockTakenAt(dir, "dev", "infra")).toBe(Date.parse("2026-11-25T16:30:00.123Z"));
+    expect(lockTakenAt(dir, "prod", "infra")).toBeUndefined();
   });
 });
