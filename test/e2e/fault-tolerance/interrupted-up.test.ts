@@ -116,41 +116,45 @@ describe.each(STATE_BACKENDS)("on the %s backend", (backend) => {
     });
   });
 
-  describe("pulumi-irv recover when a pending create's name was taken before the run began", () => {
-    let offsetMs = 0;
-    const t = useOrgTreeStack(
-      { groups: 1, identities: 0, bindings: 0, prefix: "ambiguous" },
-      { clock: () => Date.now() + offsetMs },
-      backend,
-    );
-
-    it("refuses, naming the resource and the uid, and changes nothing", async () => {
-      // Someone else's group with the program's name and fields, made an hour before the run.
-      offsetMs = -3_600_000;
-      const early = await t.irv.admin.groups.create(t.irv.emulator.orgUid, {
-        name: "ambiguous-g-000",
-        description: "group 0",
-      });
-      offsetMs = 0;
-      // The run's create of that name is in flight (refused by the service) when the kill comes.
-      await killUpAfter(t, 1);
-      const pending = pendingCreates(await t.stack.exportState());
-      expect(pending).toHaveLength(1);
-      const urn = pending[0] as string;
-      expect(urn).toMatch(/::pulumi-nodejs:dynamic\/irv:Group::ambiguous-g-000$/);
-
-      const r = await recoverStack(t.stack, ["--apply"]);
-      expect(r.exitCode).toBe(1);
-      expect(r.stderr).toContain(urn);
-      expect(r.stderr).toContain(
-        `${early.uid} has its name but it was created at ${early.createTime}, before the interrupted run began`,
+  // What depends on the backend is where the run's start comes from (the lock): the 2.7 s case below
+  // proves it on both; the hour-early case, the 30 s clock offset and the CLI's own refusal are the
+  // same on any backend and run on files only, to keep npm test short.
+  if (backend === "file")
+    describe("pulumi-irv recover when a pending create's name was taken before the run began", () => {
+      let offsetMs = 0;
+      const t = useOrgTreeStack(
+        { groups: 1, identities: 0, bindings: 0, prefix: "ambiguous" },
+        { clock: () => Date.now() + offsetMs },
+        backend,
       );
-      expect(r.stderr).toMatch(/nothing was changed/);
-      expect(pendingCreates(await t.stack.exportState())).toEqual([urn]);
-      expect(await t.stack.resources()).toEqual([]);
-      await t.stack.run(["cancel", "--yes", "--stack", t.stack.stackName, "--non-interactive"]);
+
+      it("refuses, naming the resource and the uid, and changes nothing", async () => {
+        // Someone else's group with the program's name and fields, made an hour before the run.
+        offsetMs = -3_600_000;
+        const early = await t.irv.admin.groups.create(t.irv.emulator.orgUid, {
+          name: "ambiguous-g-000",
+          description: "group 0",
+        });
+        offsetMs = 0;
+        // The run's create of that name is in flight (refused by the service) when the kill comes.
+        await killUpAfter(t, 1);
+        const pending = pendingCreates(await t.stack.exportState());
+        expect(pending).toHaveLength(1);
+        const urn = pending[0] as string;
+        expect(urn).toMatch(/::pulumi-nodejs:dynamic\/irv:Group::ambiguous-g-000$/);
+
+        const r = await recoverStack(t.stack, ["--apply"]);
+        expect(r.exitCode).toBe(1);
+        expect(r.stderr).toContain(urn);
+        expect(r.stderr).toContain(
+          `${early.uid} has its name but it was created at ${early.createTime}, before the interrupted run began`,
+        );
+        expect(r.stderr).toMatch(/nothing was changed/);
+        expect(pendingCreates(await t.stack.exportState())).toEqual([urn]);
+        expect(await t.stack.resources()).toEqual([]);
+        await t.stack.run(["cancel", "--yes", "--stack", t.stack.stackName, "--non-interactive"]);
+      });
     });
-  });
 
   // Regression (issue 25 item 2): recover allowed 60 s of clock skew, so someone else's group with the
   // program's name and fields, made 2.7 s before the run, was adopted (exit 0). It now measures the
@@ -185,23 +189,23 @@ describe.each(STATE_BACKENDS)("on the %s backend", (backend) => {
       await t.irv.admin.groups.delete(early.uid);
     });
 
-    it("adopts what the run made when the service's clock is 30 s behind ours", async () => {
-      // The refused run above is repaired first (its group is gone now: nothing to adopt for it).
-      expect((await recoverStack(t.stack, ["--apply"])).exitCode).toBe(0);
-      offsetMs = -30_000;
-      await killUpAfter(t, 1);
-      const held = await heldUids(t);
-      const r = await recoverStack(t.stack, ["--apply"]);
-      expect(r.stderr).toBe("");
-      expect(r.exitCode).toBe(0);
-      expect(r.stdout).toMatch(/the service's clock is (29|30)\.\d\d s behind ours/);
-      expect(await stateIds(t)).toEqual(held);
-      expect(pendingCreates(await t.stack.exportState())).toEqual([]);
-    });
+    if (backend === "file")
+      it("adopts what the run made when the service's clock is 30 s behind ours", async () => {
+        // The refused run above is repaired first (its group is gone now: nothing to adopt for it).
+        expect((await recoverStack(t.stack, ["--apply"])).exitCode).toBe(0);
+        offsetMs = -30_000;
+        await killUpAfter(t, 1);
+        const held = await heldUids(t);
+        const r = await recoverStack(t.stack, ["--apply"]);
+        expect(r.stderr).toBe("");
+        expect(r.exitCode).toBe(0);
+        expect(r.stdout).toMatch(/the service's clock is (29|30)\.\d\d s behind ours/);
+        expect(await stateIds(t)).toEqual(held);
+        expect(pendingCreates(await t.stack.exportState())).toEqual([]);
+      });
 
     // Regression (issue 25 item 2): recover printed the Automation API's raw error
     // ("code: -2 | stdout: | stderr: Command failed with exit code 255: pulumi stack select …").
-    // The message is the CLI's, whatever the backend: checked on one.
     if (backend === "file")
       it("says what failed and what to do when the pulumi CLI refuses, in one message", async () => {
         const r = await runOpsCli(["recover", "--stack", "no-such-stack", "--cwd", t.stack.projectDir], {
