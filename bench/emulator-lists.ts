@@ -1,15 +1,16 @@
-// Bench: list latency of the emulator at the first page and deep in a list of 100 000 groups —
-// through a page token (keyset: should cost what the first page costs) and through skip (OFFSET:
-// walks the skipped index entries). Prints one table and the ratios, measured side by side.
+// Bench: the emulator's list latency at the first page and deep in a list of 100 000 groups.
+//
+// The deep page through a page token (keyset: should cost what the first page costs) and through
+// skip (OFFSET: walks the skipped index entries). Prints one table and the ratios, measured side by
+// side.
 //
 // Run after a build: `npm run bench:emulator` (or `node bench/emulator-lists.ts`).
 import { performance } from "node:perf_hooks";
 import { Pool } from "undici";
-import type * as EmulatorModule from "../emulator/index.js";
+import type * as EmulatorModule from "../emulator/index.ts";
+import { loadDist, median } from "./support/index.ts";
 
-const { startEmulator } = (await import(
-  new URL("../emulator/dist/index.js", import.meta.url).href
-)) as typeof EmulatorModule;
+const { startEmulator } = await loadDist<typeof EmulatorModule>("emulator/index.js");
 
 const TOTAL = 100_000;
 const DEEP = 90_000;
@@ -33,12 +34,11 @@ async function get(
   return { ms: performance.now() - start, body };
 }
 
-async function median(query: string): Promise<number> {
+async function medianMs(query: string): Promise<number> {
   for (let i = 0; i < 10; i++) await get(query); // warm-up: JIT, statement cache, count cache
   const times: number[] = [];
   for (let i = 0; i < ROUNDS; i++) times.push((await get(query)).ms);
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)] as number;
+  return median(times);
 }
 
 // A page token pointing at position DEEP, obtained once (with skip) for each order.
@@ -63,20 +63,19 @@ async function afterWrite(query: string): Promise<number> {
     await res.body.text();
     times.push((await get(query)).ms);
   }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)] as number;
+  return median(times);
 }
 
 const rows: [string, number][] = [];
 for (const order of ["created_at", "name"]) {
   const o = encodeURIComponent(order);
-  rows.push([`${order}: first page`, await median(`page_size=50&order_by=${o}`)]);
+  rows.push([`${order}: first page`, await medianMs(`page_size=50&order_by=${o}`)]);
   const token = await deepToken(order);
   rows.push([
     `${order}: page token at ${DEEP}`,
-    await median(`page_size=50&order_by=${o}&page_token=${token}`),
+    await medianMs(`page_size=50&order_by=${o}&page_token=${token}`),
   ]);
-  rows.push([`${order}: skip=${DEEP}`, await median(`page_size=50&order_by=${o}&skip=${DEEP}`)]);
+  rows.push([`${order}: skip=${DEEP}`, await medianMs(`page_size=50&order_by=${o}&skip=${DEEP}`)]);
 }
 
 const uncounted = await afterWrite("page_size=50");

@@ -1,6 +1,8 @@
-// Bench: GET throughput of the emulator against a bare node:http server answering the same bytes,
-// both in child processes, loaded by the same undici Pool with the same concurrency. Prints requests
-// per second and the ratio from one run, for the admin token and for an exchanged API token (JWT).
+// Bench: the emulator's GET throughput against a bare node:http server.
+//
+// The bare server answers the same bytes; both run in child processes, loaded by the same undici
+// Pool with the same concurrency. Prints requests per second and the ratio from one run, for the
+// admin token and for an exchanged API token (JWT).
 //
 // Run after a build: `npm run bench:emulator` (or `node bench/emulator-throughput.ts`).
 import type { ChildProcess } from "node:child_process";
@@ -10,6 +12,7 @@ import { performance } from "node:perf_hooks";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { Pool } from "undici";
+import { medianOf } from "./support/index.ts";
 
 const REQUESTS = 20_000;
 const CONCURRENCY = 32;
@@ -137,17 +140,15 @@ for (let round = 0; round < ROUNDS; round++) {
     await load(info.baseUrl, path, { authorization: `Bearer ${exchanged.token}` }, emu.child.pid),
   );
 }
-const median = (xs: Measure[], key: keyof Measure) =>
-  xs.map((x) => x[key]).sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 const [bareRps, adminRps, jwtRps] = [
-  median(results.bare, "rps"),
-  median(results.admin, "rps"),
-  median(results.jwt, "rps"),
+  medianOf(results.bare, (x) => x.rps),
+  medianOf(results.admin, (x) => x.rps),
+  medianOf(results.jwt, (x) => x.rps),
 ];
 const [bareCpu, adminCpu, jwtCpu] = [
-  median(results.bare, "cpuUsPerRequest"),
-  median(results.admin, "cpuUsPerRequest"),
-  median(results.jwt, "cpuUsPerRequest"),
+  medianOf(results.bare, (x) => x.cpuUsPerRequest),
+  medianOf(results.admin, (x) => x.cpuUsPerRequest),
+  medianOf(results.jwt, (x) => x.cpuUsPerRequest),
 ];
 
 emu.child.kill("SIGTERM");

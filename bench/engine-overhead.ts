@@ -14,26 +14,25 @@
 //    one list call per distinct role per program run) are counted separately.
 // 3. State size: bytes per resource in the exported state, and how much of it is `__provider`.
 //
-// Run: npm run bench -- engine   (or node --import ./bench/support/register-ts.mjs bench/engine-overhead.ts)
+// Run: npm run bench -- engine
 // Options: --size=N (IRV_BENCH_SIZE, default 100 per kind), --rounds=N (IRV_BENCH_ROUNDS, default 3).
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
-import type * as Emulator from "../emulator/index.ts";
-import { ensurePulumiCli } from "../scripts/pulumi-cli.ts";
 import type { OperationResult, StateResource, TestStack } from "../test/e2e/harness/index.ts";
-import { createStack, fixtureDir, summary } from "../test/e2e/harness/index.ts";
+import type { ApiCalls, Measurement, SideRatio } from "./support/index.ts";
 import {
   bytes,
-  loadDist,
-  machineInfo,
-  median,
+  compareSides,
+  DATA_SOURCE_ROUTE,
+  medianOf,
   ms,
   numberOption,
   progress,
-  saveResult,
+  runBench,
   table,
+  timeSteps,
   times,
-} from "./support/bench-kit.ts";
+} from "./support/index.ts";
 
 const SIZE = numberOption("size", "IRV_BENCH_SIZE", 100);
 const ROUNDS = numberOption("rounds", "IRV_BENCH_ROUNDS", 3);
@@ -101,16 +100,6 @@ const STEPS: readonly Step[] = [
   },
 ];
 
-const DATA_SOURCE_ROUTE = "GET /iam/v2beta1/roles";
-
-interface CallCount {
-  resourceCalls: number;
-  dataSourceCalls: number;
-  byRoute: Record<string, number>;
-  /** CPU time of this process (the in-process emulator, plus the idle harness) during the step. */
-  emulatorCpuMs: number;
-}
-
 interface StateBreakdown {
   resources: number;
   exportedBytes: number;
@@ -169,133 +158,84 @@ async function stateBreakdown(stack: TestStack): Promise<StateBreakdown> {
   };
 }
 
-async function main(): Promise<void> {
-  const cli = await ensurePulumiCli({ log: progress });
-  const machine = machineInfo(cli.binDir);
-  const { startEmulator } = await loadDist<typeof Emulator>("emulator/index.js");
-  const emu = await startEmulator({ port: 0 });
+/** One run of a step: its measurement, the changes the engine reported, and the state after the first create. */
+type Sample = Measurement & { changes: unknown; state?: StateBreakdown };
 
+await runBench({}, async (session) => {
   const stacks = {} as Record<Mode, TestStack>;
-  for (const mode of MODES) {
-    stacks[mode] = await createStack({
-      program: fixtureDir("org-tree-program"),
-      binDir: cli.binDir,
-      stackName: mode,
-      timeoutMs: 900_000,
-      config: {
-        "irv:baseUrl": emu.baseUrl,
-        "irv:token": { value: emu.adminToken, secret: true },
-        orgUid: emu.orgUid,
-        mode,
-        prefix: mode,
-        groups: String(SIZE),
-        identities: String(SIZE),
-        bindings: String(SIZE),
-      },
-    });
-  }
+  for (const mode of MODES) stacks[mode] = await session.orgTree({ stackName: mode, mode, per: SIZE });
 
-  const times_: Record<string, Record<Mode, number[]>> = Object.fromEntries(
-    STEPS.map((s) => [s.key, { irv: [], noop: [] }]),
+  progress(
+    `engine overhead: ${RESOURCES} resources, ${ROUNDS} rounds (load average ${session.machine.loadAverage})`,
   );
-  const calls: Record<string, CallCount[]> = Object.fromEntries(STEPS.map((s) => [s.key, []]));
-  let state: Record<Mode, StateBreakdown> | undefined;
-  progress(`engine overhead: ${RESOURCES} resources, ${ROUNDS} rounds (load average ${machine.loadAverage})`);
-  try {
-    for (let round = 1; round <= ROUNDS; round++) {
-      for (const step of STEPS) {
-        // Alternate who goes first, so that drift in machine load hits both sides alike.
-        const order = (round + STEPS.indexOf(step)) % 2 === 0 ? MODES : [...MODES].reverse();
-        for (const mode of order) {
-          if (mode === "irv") emu.resetStats();
-          const cpu = process.cpuUsage();
-          const result = await step.run(stacks[mode], round);
-          const used = process.cpuUsage(cpu);
-          const emulatorCpuMs = (used.user + used.system) / 1000;
-          times_[step.key]?.[mode].push(result.durationMs);
-          const changes = JSON.stringify(summary(result.events)?.resourceChanges ?? {});
-          if (mode === "irv") {
-            const byRoute = emu.stats().requests;
-            const dataSourceCalls = byRoute[DATA_SOURCE_ROUTE] ?? 0;
-            const resourceCalls = Object.values(byRoute).reduce((a, b) => a + b, 0) - dataSourceCalls;
-            calls[step.key]?.push({ resourceCalls, dataSourceCalls, byRoute, emulatorCpuMs });
-          }
-          progress(`round ${round} ${step.key} ${mode}: ${ms(result.durationMs)} ${changes}`);
-          if (step.key === "up-create" && round === 1 && mode === "noop") {
-            state = { irv: await stateBreakdown(stacks.irv), noop: await stateBreakdown(stacks.noop) };
-          }
-        }
-      }
-    }
-  } finally {
-    for (const mode of MODES) await stacks[mode].dispose().catch(() => undefined);
-    await emu.close();
-  }
+  const samples = await timeSteps<Step, Mode, Sample>({
+    rounds: ROUNDS,
+    steps: STEPS,
+    sides: MODES,
+    run: async (step, mode, round) => {
+      const { result, ...m } = await session.measure(() => step.run(stacks[mode], round));
+      const changes = session.harness.summary(result.events)?.resourceChanges ?? {};
+      if (step.key !== "up-create" || round !== 1) return { ...m, changes };
+      return { ...m, changes, state: await stateBreakdown(stacks[mode]) };
+    },
+    note: (s) => JSON.stringify(s.changes),
+  });
 
   // 1. Engine overhead.
-  const overheadRows: string[][] = [];
-  const ratios: Record<string, number> = {};
-  let totalIrv = 0;
-  let totalNoop = 0;
-  let totalCpu = 0;
-  for (const step of STEPS) {
-    const t = times_[step.key] as Record<Mode, number[]>;
-    const irv = median(t.irv);
-    const noop = median(t.noop);
-    const cpu = median((calls[step.key] ?? []).map((c) => c.emulatorCpuMs));
-    totalIrv += irv;
-    totalNoop += noop;
-    totalCpu += cpu;
-    ratios[step.key] = irv / noop;
-    overheadRows.push([
-      step.label,
-      ms(irv),
-      ms(noop),
-      times(irv / noop),
-      irv / noop <= GOAL_RATIO ? "yes" : "**no**",
-      ms(cpu),
-    ]);
-  }
-  ratios.total = totalIrv / totalNoop;
-  overheadRows.push([
-    "**all six steps**",
-    ms(totalIrv),
-    ms(totalNoop),
-    times(totalIrv / totalNoop),
-    totalIrv / totalNoop <= GOAL_RATIO ? "yes" : "**no**",
-    ms(totalCpu),
-  ]);
+  const compared = compareSides(samples, STEPS, "irv", "noop");
+  const cpuOf = (key: string) => medianOf(samples[key]?.irv ?? [], (s) => s.emulatorCpuMs);
+  const overheadRow = (label: string, r: SideRatio, cpu: number) => [
+    label,
+    ms(r.a),
+    ms(r.b),
+    times(r.ratio),
+    r.ratio <= GOAL_RATIO ? "yes" : "**no**",
+    ms(cpu),
+  ];
+  const overheadRows = STEPS.map((step, i) =>
+    overheadRow(step.label, compared.steps[i] as SideRatio, cpuOf(step.key)),
+  );
+  overheadRows.push(
+    overheadRow(
+      "**all six steps**",
+      compared.total,
+      STEPS.reduce((n, step) => n + cpuOf(step.key), 0),
+    ),
+  );
+  const ratios: Record<string, number> = Object.fromEntries(
+    [...compared.steps, compared.total].map((r) => [r.key, r.ratio]),
+  );
 
-  // 2. API calls per step.
+  // 2. API calls per step (the no-op side makes none).
   const callRows: string[][] = [];
   let callsExact = true;
   for (const step of STEPS) {
-    const runs = calls[step.key] ?? [];
-    const worst = runs.reduce((a, b) => (b.resourceCalls > a.resourceCalls ? b : a), runs[0] as CallCount);
-    const exact = runs.every((r) => r.resourceCalls === step.minimumCalls);
+    const runs = (samples[step.key]?.irv ?? []).map((r) => r.calls);
+    const worst = runs.reduce((a, b) => (b.resource > a.resource ? b : a), runs[0] as ApiCalls);
     const dsExpected = step.runsProgram ? 1 : 0;
-    const dsExact = runs.every((r) => r.dataSourceCalls === dsExpected);
-    callsExact &&= exact && dsExact;
+    callsExact &&= runs.every((r) => r.resource === step.minimumCalls && r.dataSource === dsExpected);
     const routes = Object.entries(worst.byRoute)
       .filter(([route]) => route !== DATA_SOURCE_ROUTE)
       .map(([route, n]) => `${route} ×${n}`)
       .join(", ");
     callRows.push([
       step.label,
-      String(worst.resourceCalls),
+      String(worst.resource),
       String(step.minimumCalls),
       step.minimumCalls === 0
-        ? worst.resourceCalls === 0
+        ? worst.resource === 0
           ? "exact (0 = 0)"
           : "**over**"
-        : times(worst.resourceCalls / step.minimumCalls),
-      `${worst.dataSourceCalls} (minimum ${dsExpected})`,
+        : times(worst.resource / step.minimumCalls),
+      `${worst.dataSource} (minimum ${dsExpected})`,
       routes || "none",
     ]);
   }
 
   // 3. State size.
-  const s = state as Record<Mode, StateBreakdown>;
+  const s = Object.fromEntries(
+    MODES.map((mode) => [mode, samples["up-create"]?.[mode][0]?.state as StateBreakdown]),
+  ) as Record<Mode, StateBreakdown>;
   const stateRows = MODES.map((mode) => [
     mode,
     bytes(s[mode].checkpointBytes),
@@ -343,13 +283,9 @@ async function main(): Promise<void> {
     ),
   ].join("\n");
 
-  saveResult({
-    name: "engine-overhead",
+  session.save({
     markdown,
-    machine,
     goalsMet: overheadMet && callsExact,
-    data: { size: SIZE, rounds: ROUNDS, times: times_, ratios, calls, state },
+    data: { size: SIZE, rounds: ROUNDS, ratios, samples },
   });
-}
-
-await main();
+});

@@ -17,14 +17,12 @@
 // stack's size that is the backend's, not the provider's (see bench/scale.ts).
 //
 // Run: npm run bench -- import-org
+// Only when named: it seeds 2,000 objects and imports them in a first up, minutes
 // Options: --objects=N (IRV_BENCH_OBJECTS, default 2000), --latency=MS (IRV_BENCH_LATENCY, default 20).
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
-import type * as Emulator from "../emulator/index.ts";
 import type * as Cli from "../provider/cli/index.ts";
-import { ensurePulumiCli } from "../scripts/pulumi-cli.ts";
 import type * as Sdk from "../sdk/index.ts";
-import { createStack } from "../test/e2e/harness/index.ts";
 import {
   GENERATED_PER_GROUP,
   identityVariant,
@@ -34,16 +32,17 @@ import {
 } from "../test/e2e/support/adoptable-org.ts";
 import {
   loadDist,
-  machineInfo,
-  median,
+  medianOf,
   ms,
   numberOption,
+  OUT_DIR,
   progress,
-  ROOT,
-  saveResult,
+  runBench,
   table,
+  timed,
+  timeSteps,
   times,
-} from "./support/bench-kit.ts";
+} from "./support/index.ts";
 
 const OBJECTS = numberOption("objects", "IRV_BENCH_OBJECTS", 2000);
 const LATENCY = numberOption("latency", "IRV_BENCH_LATENCY", 20);
@@ -85,18 +84,13 @@ async function seed(client: Sdk.IrvClient, org: string, viewer: string): Promise
   }
 }
 
-async function main(): Promise<void> {
-  const cli = await ensurePulumiCli({ log: progress });
-  const machine = machineInfo(cli.binDir);
-  const { startEmulator } = await loadDist<typeof Emulator>("emulator/index.js");
-  const { IrvClient } = await loadDist<typeof Sdk>("sdk/index.js");
+await runBench({}, async (session) => {
+  const { emu } = session;
+  const client = await session.client();
   const { importOrg } = await loadDist<typeof Cli>("provider/cli/index.js");
-  const emu = await startEmulator({ port: 0 });
-  const client = new IrvClient({ baseUrl: emu.baseUrl, token: emu.adminToken });
   // Inside the repository, so the generated program resolves pulumi-irv and typescript.
-  const parent = path.join(ROOT, "bench", "out");
-  mkdirSync(parent, { recursive: true });
-  const out = mkdtempSync(path.join(parent, "import-org-"));
+  mkdirSync(OUT_DIR, { recursive: true });
+  const out = mkdtempSync(path.join(OUT_DIR, "import-org-"));
   try {
     const viewer = (await client.roles.list({ name: "viewer" })).items[0]?.uid as string;
     progress(`seeding ${OBJECTS} objects…`);
@@ -104,99 +98,81 @@ async function main(): Promise<void> {
     emu.setFaults(`latency=${LATENCY}`);
 
     // Three rounds each, alternating which goes first; the medians are compared.
-    const importRuns: number[] = [];
-    const cursorRuns: number[] = [];
     let report: Awaited<ReturnType<typeof importOrg>> | undefined;
-    const timeImport = async () => {
-      const started = performance.now();
-      report = await importOrg({ root: emu.orgUid, out, client, progress: () => {} });
-      importRuns.push(performance.now() - started);
-    };
-    const timeCursor = async () => {
-      const started = performance.now();
-      for (const kind of [
-        client.groups,
-        client.roles,
-        client.identities,
-        client.identityProviders,
-        client.accountAssociations,
-        client.roleBindings,
-        client.groupInvites,
-      ] as const)
-        await kind.collect({ descendantsOf: emu.orgUid, pageSize: 200 });
-      cursorRuns.push(performance.now() - started);
+    const reads = {
+      import: async () => {
+        report = await importOrg({ root: emu.orgUid, out, client, progress: () => {} });
+      },
+      cursor: async () => {
+        for (const kind of [
+          client.groups,
+          client.roles,
+          client.identities,
+          client.identityProviders,
+          client.accountAssociations,
+          client.roleBindings,
+          client.groupInvites,
+        ] as const)
+          await kind.collect({ descendantsOf: emu.orgUid, pageSize: 200 });
+      },
     };
     await client.roles.list({ pageSize: 1 }); // warm the connection pool for both sides
-    for (let round = 0; round < 3; round++)
-      for (const step of round % 2 === 0 ? [timeImport, timeCursor] : [timeCursor, timeImport]) await step();
-    const importMs = median(importRuns);
-    const cursorMs = median(cursorRuns);
+    const samples = await timeSteps({
+      rounds: 3,
+      steps: [{ key: "read" }],
+      sides: ["import", "cursor"] as const,
+      run: (_step, side) => timed(reads[side]),
+    });
+    const importMs = medianOf(samples.read?.import ?? [], (r) => r.durationMs);
+    const cursorMs = medianOf(samples.read?.cursor ?? [], (r) => r.durationMs);
     const total = Object.values(report?.resources ?? {}).reduce((a, b) => a + b, 0);
-    let started: number;
 
-    const stack = await createStack({
+    // No destroy at the end: the emulator (in memory) goes with everything it holds.
+    const stack = await session.stack({
       program: out,
-      binDir: cli.binDir,
       timeoutMs: 3_600_000,
       env: { PULUMI_SKIP_CHECKPOINTS: "true" },
-      config: {
-        "irv:baseUrl": emu.baseUrl,
-        "irv:token": { value: emu.adminToken, secret: true },
-        // The identity providers' client secrets the generated program requires.
-        ...Object.fromEntries(
-          secretConfigKeys(readFileSync(path.join(out, "index.ts"), "utf8")).map((k) => [
-            k,
-            { value: `bench-${k}`, secret: true },
-          ]),
-        ),
-      },
+      destroy: false,
+      // The identity providers' client secrets the generated program requires.
+      config: Object.fromEntries(
+        secretConfigKeys(readFileSync(path.join(out, "index.ts"), "utf8")).map((k) => [
+          k,
+          { value: `bench-${k}`, secret: true },
+        ]),
+      ),
     });
-    try {
-      progress(`first up of the generated program (${total} resources)…`);
-      const before = emu.stats().requests;
-      started = performance.now();
-      await stack.up();
-      const upMs = performance.now() - started;
-      const after = emu.stats().requests;
-      const writes = Object.entries(after)
-        .filter(([route]) => /^(POST|PATCH|DELETE) /.test(route))
-        .reduce((n, [route, c]) => n + c - (before[route] ?? 0), 0);
-      emu.setFaults("none");
-      saveResult({
-        name: "import-org",
-        machine,
-        goalsMet: writes === 0 && importMs < cursorMs,
-        data: { objects: total, latencyMs: LATENCY, importMs, cursorMs, upMs, writes },
-        markdown: [
-          "## import-org",
-          "",
-          `${total} objects (${Object.entries(report?.resources ?? {})
-            .map(([k, n]) => `${n} ${k}`)
-            .join(", ")}), ${LATENCY} ms latency per request.`,
-          "",
-          table(
-            ["step", "time", "vs cursor read"],
+    progress(`first up of the generated program (${total} resources)…`);
+    const up = await session.measure(() => stack.up());
+    const upMs = up.durationMs;
+    const writes = Object.entries(up.calls.byRoute)
+      .filter(([route]) => /^(POST|PATCH|DELETE) /.test(route))
+      .reduce((n, [, c]) => n + c, 0);
+    emu.setFaults("none");
+    session.save({
+      goalsMet: writes === 0 && importMs < cursorMs,
+      data: { objects: total, latencyMs: LATENCY, importMs, cursorMs, upMs, writes },
+      markdown: [
+        "## import-org",
+        "",
+        `${total} objects (${Object.entries(report?.resources ?? {})
+          .map(([k, n]) => `${n} ${k}`)
+          .join(", ")}), ${LATENCY} ms latency per request.`,
+        "",
+        table(
+          ["step", "time", "vs cursor read"],
+          [
+            ["import-org (pages 8 in flight, + render)", ms(importMs), times(importMs / cursorMs)],
+            ["cursor read of the same lists", ms(cursorMs), "1.00×"],
             [
-              ["import-org (pages 8 in flight, + render)", ms(importMs), times(importMs / cursorMs)],
-              ["cursor read of the same lists", ms(cursorMs), "1.00×"],
-              [
-                `first up of the generated program (${writes} API writes; PULUMI_SKIP_CHECKPOINTS)`,
-                ms(upMs),
-                "–",
-              ],
+              `first up of the generated program (${writes} API writes; PULUMI_SKIP_CHECKPOINTS)`,
+              ms(upMs),
+              "–",
             ],
-          ),
-        ].join("\n"),
-      });
-    } finally {
-      // No destroy: the emulator (in memory) goes with everything it holds.
-      rmSync(stack.workDir, { recursive: true, force: true });
-    }
+          ],
+        ),
+      ].join("\n"),
+    });
   } finally {
     rmSync(out, { recursive: true, force: true });
-    await client.close();
-    await emu.close();
   }
-}
-
-await main();
+});

@@ -1,6 +1,8 @@
-// The native plugin (pulumi-resource-irv, a Pulumi YAML program) against the dynamic providers (the
-// TypeScript org-tree program, mode irv), side by side on one emulator: the same org of SIZE groups
-// in a tree of fan-out 4, SIZE identities and SIZE role bindings (viewer, looked up once).
+// Benchmark 7: the native plugin (pulumi-resource-irv) against the dynamic providers.
+//
+// A Pulumi YAML program on the plugin and the TypeScript org-tree program (mode irv) on the dynamic
+// providers, side by side on one emulator: the same org of SIZE groups in a tree of fan-out 4, SIZE
+// identities and SIZE role bindings (viewer, looked up once).
 // Every round runs preview (create) → up (create) → preview (no changes) → up (update every group's
 // description) → refresh → destroy on both stacks, alternating which goes first; the median per step.
 //
@@ -11,29 +13,29 @@
 // what the plugin loaded before its imports were narrowed.
 //
 // Run: npm run bench -- native-plugin   (builds first; --size=N, --rounds=N)
+// Only when named: it builds and packs the plugin and the YAML language host first
 import { spawn } from "node:child_process";
 import { copyFileSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import type * as Emulator from "../emulator/index.ts";
 import { bundlePlugin } from "../scripts/build-plugin.ts";
-import { ensurePulumiCli } from "../scripts/pulumi-cli.ts";
 import type { OperationResult, TestStack } from "../test/e2e/harness/index.ts";
-import { createStack, fixtureDir } from "../test/e2e/harness/index.ts";
 import { prepareNativePlugin } from "../test/e2e/support/native-plugin.ts";
+import type { Measurement, SideRatio } from "./support/index.ts";
 import {
+  alternate,
   bytes,
-  loadDist,
-  machineInfo,
+  compareSides,
   median,
   ms,
   numberOption,
   OUT_DIR,
   progress,
   ROOT,
-  saveResult,
+  runBench,
   table,
+  timeSteps,
   times,
-} from "./support/bench-kit.ts";
+} from "./support/index.ts";
 
 const SIZE = numberOption("size", "IRV_BENCH_SIZE", 100);
 const ROUNDS = numberOption("rounds", "IRV_BENCH_ROUNDS", 1);
@@ -170,8 +172,7 @@ async function startTimes(pluginDir: string) {
   copyFileSync(path.join(pluginDir, "schema.json"), path.join(dir, "schema.json"));
   const ready = { plugin: [] as number[], whole: [] as number[] };
   for (let i = 0; i < 7; i++)
-    for (const k of i % 2 === 0 ? (["plugin", "whole"] as const) : (["whole", "plugin"] as const))
-      ready[k].push(await timeToReady(bundles[k]));
+    for (const k of alternate(["plugin", "whole"] as const, i)) ready[k].push(await timeToReady(bundles[k]));
   const size = { plugin: statSync(bundles.plugin).size, whole: statSync(bundles.whole).size };
   progress(
     `plugin ready ${ms(median(ready.plugin))} (${bytes(size.plugin)}), whole package ${ms(median(ready.whole))}`,
@@ -179,99 +180,49 @@ async function startTimes(pluginDir: string) {
   return { ready, size };
 }
 
-async function main(): Promise<void> {
-  const cli = await ensurePulumiCli({ log: progress });
-  const machine = machineInfo(cli.binDir);
-  const plugin = await prepareNativePlugin(cli.binDir);
+await runBench({}, async (session) => {
+  const plugin = await prepareNativePlugin(session.cli.binDir);
   const start = await startTimes(plugin.dir);
-  const { startEmulator } = await loadDist<typeof Emulator>("emulator/index.js");
-  const emu = await startEmulator({ port: 0 });
-  const base = {
-    "irv:baseUrl": emu.baseUrl,
-    "irv:token": { value: emu.adminToken, secret: true },
-    orgUid: emu.orgUid,
-  };
   const stacks: Record<Side, TestStack> = {
-    native: await createStack({
+    native: await session.stack({
       program: yamlOrg(path.join(OUT_DIR, "native-plugin-program")),
-      binDir: cli.binDir,
       stackName: "native",
-      timeoutMs: 900_000,
       env: plugin.env,
-      config: base,
     }),
-    dynamic: await createStack({
-      program: fixtureDir("org-tree-program"),
-      binDir: cli.binDir,
-      stackName: "dynamic",
-      timeoutMs: 900_000,
-      config: {
-        ...base,
-        mode: "irv",
-        prefix: "dynamic",
-        groups: String(SIZE),
-        identities: String(SIZE),
-        bindings: String(SIZE),
-      },
-    }),
+    dynamic: await session.orgTree({ stackName: "dynamic", mode: "irv", per: SIZE }),
   };
   await plugin.install(stacks.native);
-  const durations: Record<string, Record<Side, number[]>> = Object.fromEntries(
-    STEPS.map((s) => [s.key, { native: [], dynamic: [] }]),
-  );
-  const calls: Record<string, Record<Side, number>> = {};
   const state: Record<Side, StateSize> = {
     native: { perResource: 0, parts: {} as StateSize["parts"] },
     dynamic: { perResource: 0, parts: {} as StateSize["parts"] },
   };
-  const stats = async () =>
-    (await (
-      await fetch(`${emu.baseUrl}/_emulator/stats`, {
-        headers: { authorization: `Bearer ${emu.adminToken}` },
-      })
-    ).json()) as { total: number };
-  const reset = () =>
-    fetch(`${emu.baseUrl}/_emulator/stats/reset`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${emu.adminToken}` },
-    });
-  try {
-    for (let round = 0; round < ROUNDS; round++)
-      for (const step of STEPS) {
-        const order = round % 2 === 0 ? SIDES : [...SIDES].reverse();
-        for (const side of order) {
-          await reset();
-          const result = await step.run(stacks[side], round);
-          durations[step.key]![side].push(result.durationMs);
-          calls[step.key] = {
-            ...(calls[step.key] ?? { native: 0, dynamic: 0 }),
-            [side]: (await stats()).total,
-          };
-          if (step.key === "up-create") state[side] = await stateBytesPerResource(stacks[side]);
-          progress(`round ${round + 1}/${ROUNDS} ${step.label} ${side}: ${ms(result.durationMs)}`);
-        }
-      }
-  } finally {
-    for (const side of SIDES) await stacks[side].dispose();
-    await emu.close();
-  }
-  let totals = { native: 0, dynamic: 0 };
-  const rows = STEPS.map((step) => {
-    const n = median(durations[step.key]!.native);
-    const d = median(durations[step.key]!.dynamic);
-    totals = { native: totals.native + n, dynamic: totals.dynamic + d };
-    const c = calls[step.key] ?? { native: 0, dynamic: 0 };
-    return [step.label, ms(n), ms(d), times(n / d), `${c.native} / ${c.dynamic}`];
+  const samples = await timeSteps<(typeof STEPS)[number], Side, Measurement>({
+    rounds: ROUNDS,
+    steps: STEPS,
+    sides: SIDES,
+    run: async (step, side, round) => {
+      const { result, ...m } = await session.measure(() => step.run(stacks[side], round));
+      if (step.key === "up-create") state[side] = await stateBytesPerResource(stacks[side]);
+      return m;
+    },
   });
-  rows.push([
-    "**all six steps**",
-    ms(totals.native),
-    ms(totals.dynamic),
-    times(totals.native / totals.dynamic),
-    "",
-  ]);
+  // The emulator's request count per step (data-source lookups included), of the last round.
+  const calls = (key: string, side: Side) => samples[key]?.[side].at(-1)?.calls.total ?? 0;
+  const compared = compareSides(samples, STEPS, "native", "dynamic");
+  const rows = STEPS.map((step, i) => {
+    const r = compared.steps[i] as SideRatio;
+    return [
+      step.label,
+      ms(r.a),
+      ms(r.b),
+      times(r.ratio),
+      `${calls(step.key, "native")} / ${calls(step.key, "dynamic")}`,
+    ];
+  });
+  const totals = compared.total;
+  rows.push(["**all six steps**", ms(totals.a), ms(totals.b), times(totals.ratio), ""]);
   const ratio = state.native.perResource / state.dynamic.perResource;
-  const goalsMet = totals.native <= totals.dynamic && ratio <= 0.5;
+  const goalsMet = totals.a <= totals.b && ratio <= 0.5;
   const markdown = [
     "## 7. Native plugin vs dynamic providers",
     "",
@@ -310,13 +261,5 @@ async function main(): Promise<void> {
       ],
     ),
   ].join("\n");
-  saveResult({
-    name: "native-plugin",
-    markdown,
-    machine,
-    goalsMet,
-    data: { durations, calls, state, start },
-  });
-}
-
-await main();
+  session.save({ markdown, goalsMet, data: { samples, state, start } });
+});

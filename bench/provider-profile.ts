@@ -1,20 +1,17 @@
-// Where the dynamic-provider process spends its CPU (issue 15): the scale program's refresh and
-// destroy of SIZE resources on pulumi-irv and on the floor (noop-full: do-nothing providers with the same outputs), each run
-// under V8's sampling profiler (support/cpu-profile-preload.cjs through NODE_OPTIONS in the
-// command's environment),
-// then the top self-time frames of each, grouped by function and by package.
+// Where the dynamic-provider process spends its CPU (issue 15), frame by frame.
 //
-// Run: node --import ./bench/support/register-ts.mjs bench/provider-profile.ts [--size=N] [--top=N]
-// (after `npm run build`; size default 900, rounded down to a multiple of 3). Profiles stay in
-// bench/out/profiles/<mode>-<step>/ for Chrome DevTools or speedscope. Not part of `npm run bench`:
-// its output is a diagnosis, not a figure.
+// The scale program's refresh and destroy of SIZE resources on pulumi-irv and on the floor
+// (noop-full: do-nothing providers with the same outputs), each run under V8's sampling profiler
+// (support/cpu-profile-preload.cjs through NODE_OPTIONS in the command's environment), then the top
+// self-time frames of each, grouped by function and by package.
+//
+// Run: npm run bench -- provider-profile [--size=N] [--top=N] (size default 900, rounded down to a
+// multiple of 3). Profiles stay in bench/out/profiles/<mode>-<step>/ for Chrome DevTools or
+// speedscope. It prints its tables and writes no result: RESULTS.md has no section for it.
+// Only when named: its output is a diagnosis, not a figure
 import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
-import type * as Emulator from "../emulator/index.ts";
-import { ensurePulumiCli } from "../scripts/pulumi-cli.ts";
-import type { TestStack } from "../test/e2e/harness/index.ts";
-import { createStack, fixtureDir } from "../test/e2e/harness/index.ts";
-import { loadDist, ms, numberOption, OUT_DIR, progress, ROOT, table } from "./support/bench-kit.ts";
+import { ms, numberOption, OUT_DIR, progress, ROOT, runBench, table } from "./support/index.ts";
 
 const per = Math.max(1, Math.floor(numberOption("size", "IRV_BENCH_PROFILE_SIZE", 900) / 3));
 const TOP = numberOption("top", "IRV_BENCH_PROFILE_TOP", 25);
@@ -128,50 +125,28 @@ function report(label: string, profile: CpuProfile): void {
   );
 }
 
-async function main(): Promise<void> {
-  const cli = await ensurePulumiCli({ log: progress });
-  const { startEmulator } = await loadDist<typeof Emulator>("emulator/index.js");
-  const emu = await startEmulator({ port: 0 });
+await runBench({}, async (session) => {
   rmSync(PROFILES, { recursive: true, force: true });
-  try {
-    for (const mode of ["irv", "noop-full"] as const) {
-      const stack: TestStack = await createStack({
-        program: fixtureDir("org-tree-program"),
-        binDir: cli.binDir,
-        stackName: `profile-${mode}`,
-        timeoutMs: 3_600_000,
-        env: { PULUMI_SKIP_CHECKPOINTS: "true" },
-        config: {
-          "irv:baseUrl": emu.baseUrl,
-          "irv:token": { value: emu.adminToken, secret: true },
-          orgUid: emu.orgUid,
-          mode,
-          prefix: `p${mode}`,
-          groups: String(per),
-          identities: String(per),
-          bindings: String(per),
-        },
-      });
-      try {
-        const up = await stack.up();
-        progress(`up ${mode} ${3 * per}: ${ms(up.durationMs)}`);
-        for (const step of ["refresh", "destroy"] as const) {
-          const dir = path.join(PROFILES, `${mode}-${step}`);
-          mkdirSync(dir, { recursive: true });
-          const env = { NODE_OPTIONS: `--require ${PRELOAD}`, IRV_CPU_PROF_DIR: dir };
-          const result = step === "refresh" ? await stack.refresh({ env }) : await stack.destroy({ env });
-          progress(`${step} ${mode} ${3 * per}: ${ms(result.durationMs)}`);
-          const profile = providerProfile(dir);
-          if (profile) report(`${mode} ${step} of ${3 * per}`, profile);
-          else console.log(`\n### ${mode} ${step}: no provider profile in ${dir}`);
-        }
-      } finally {
-        await stack.dispose();
-      }
+  for (const mode of ["irv", "noop-full"] as const) {
+    const stack = await session.orgTree({
+      stackName: `profile-${mode}`,
+      mode,
+      prefix: `p${mode}`,
+      per,
+      timeoutMs: 3_600_000,
+      env: { PULUMI_SKIP_CHECKPOINTS: "true" },
+    });
+    const up = await stack.up();
+    progress(`up ${mode} ${3 * per}: ${ms(up.durationMs)}`);
+    for (const step of ["refresh", "destroy"] as const) {
+      const dir = path.join(PROFILES, `${mode}-${step}`);
+      mkdirSync(dir, { recursive: true });
+      const env = { NODE_OPTIONS: `--require ${PRELOAD}`, IRV_CPU_PROF_DIR: dir };
+      const result = step === "refresh" ? await stack.refresh({ env }) : await stack.destroy({ env });
+      progress(`${step} ${mode} ${3 * per}: ${ms(result.durationMs)}`);
+      const profile = providerProfile(dir);
+      if (profile) report(`${mode} ${step} of ${3 * per}`, profile);
+      else console.log(`\n### ${mode} ${step}: no provider profile in ${dir}`);
     }
-  } finally {
-    await emu.close();
   }
-}
-
-await main();
+});

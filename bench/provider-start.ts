@@ -15,22 +15,22 @@ import type { ChildProcess } from "node:child_process";
 import { spawn, spawnSync } from "node:child_process";
 import { createRequire } from "node:module";
 import path from "node:path";
-import type * as Emulator from "../emulator/index.ts";
 import type * as Stub from "../provider/stub/index.ts";
-import { ensurePulumiCli, pulumiEnv } from "../scripts/pulumi-cli.ts";
+import { pulumiEnv } from "../scripts/pulumi-cli.ts";
 import { fixtureDir } from "../test/e2e/harness/index.ts";
 import {
   loadDist,
-  machineInfo,
   median,
+  medianOf,
   ms,
   numberOption,
   progress,
   ROOT,
-  saveResult,
+  runBench,
   table,
+  timeSteps,
   times,
-} from "./support/bench-kit.ts";
+} from "./support/index.ts";
 
 const RUNS = numberOption("runs", "IRV_BENCH_RUNS", 7);
 const PROGRAM_DIR = fixtureDir("org-tree-program");
@@ -145,112 +145,97 @@ async function pluginRun(
   }
 }
 
-async function main(): Promise<void> {
-  const cli = await ensurePulumiCli({ log: progress });
-  const machine = machineInfo(cli.binDir);
-  const { startEmulator } = await loadDist<typeof Emulator>("emulator/index.js");
+await runBench({}, async (session) => {
+  const { cli, emu } = session;
   const { stubFor } = await loadDist<typeof Stub>("provider/stub/index.js");
-  const emu = await startEmulator({ port: 0 });
   const env = pulumiEnv({ binDir: cli.binDir, stateDir: "/nonexistent", homeDir: "/nonexistent" });
 
-  try {
-    // a) Module loading.
-    const loads: Record<string, number[]> = { runtime: [], sdk: [], nodeOnly: [], nodeRuntime: [] };
-    for (let i = 0; i < RUNS; i++) {
-      loads.runtime?.push(requireTime("pulumi-irv/internal/runtime"));
-      loads.sdk?.push(requireTime("@pulumi/pulumi"));
-      loads.nodeOnly?.push(processTime("0"));
-      loads.nodeRuntime?.push(processTime('require("pulumi-irv/internal/runtime")'));
-    }
-    const m = (k: string) => median(loads[k] ?? []);
-    progress(`require pulumi-irv/internal/runtime ${ms(m("runtime"))}, @pulumi/pulumi ${ms(m("sdk"))}`);
-
-    // b) The plugin, irv vs no-op, alternating.
-    const irvProvider = (await serializeFunction(() => stubFor("Group"), { allowSecrets: false })).text;
-    const noopProvider = (
-      await serializeFunction(
-        () => ({
-          async create(inputs: Record<string, unknown>) {
-            return { id: globalThis.crypto.randomUUID(), outs: inputs };
-          },
-        }),
-        { allowSecrets: false },
-      )
-    ).text;
-    const config = { "irv:baseUrl": emu.baseUrl, "irv:token": emu.adminToken };
-    const runs: Record<"irv" | "noop", PluginTimes[]> = { irv: [], noop: [] };
-    for (let i = 0; i < RUNS; i++) {
-      for (const mode of i % 2 === 0 ? (["irv", "noop"] as const) : (["noop", "irv"] as const)) {
-        const t =
-          mode === "irv"
-            ? await pluginRun(cli.binDir, env, irvProvider, "irv:Group", config, (n) => ({
-                parentUid: emu.orgUid,
-                name: `start-${i}-${n}`,
-              }))
-            : await pluginRun(cli.binDir, env, noopProvider, "noop:Group", {}, (n) => ({
-                parentUid: emu.orgUid,
-                name: `start-${i}-${n}`,
-              }));
-        runs[mode].push(t);
-        progress(
-          `run ${i + 1} ${mode}: ready ${ms(t.ready)}, first create ${ms(t.firstCreate)}, second ${ms(t.secondCreate)}`,
-        );
-      }
-    }
-    const med = (mode: "irv" | "noop", k: keyof PluginTimes) => median(runs[mode].map((r) => r[k]));
-    const ratio = med("irv", "firstCreate") / med("noop", "firstCreate");
-    const pluginRow = (label: string, k: keyof PluginTimes) => [
-      label,
-      ms(med("irv", k)),
-      ms(med("noop", k)),
-      times(med("irv", k) / med("noop", k)),
-    ];
-    const markdown = [
-      "## 5. Provider start",
-      "",
-      `Median of ${RUNS} fresh processes each.`,
-      "",
-      "Module loading, timed inside `node` started in the program directory:",
-      "",
-      table(
-        ["what", "median"],
-        [
-          [
-            '`require("pulumi-irv/internal/runtime")` (what the stub loads on the first operation)',
-            ms(m("runtime")),
-          ],
-          ['`require("@pulumi/pulumi")` (loaded by the plugin anyway, for scale)', ms(m("sdk"))],
-          ["whole `node -e 0` process", ms(m("nodeOnly"))],
-          ["whole `node -e 'require(\"pulumi-irv/internal/runtime\")'` process", ms(m("nodeRuntime"))],
-        ],
-      ),
-      "",
-      "The dynamic-provider plugin (`pulumi-resource-pulumi-nodejs`, as the engine starts it), driven over",
-      "gRPC like the engine: times from spawn, except the last row. The no-op provider's `create` returns",
-      "its inputs; ours loads `pulumi-irv/internal/runtime` in the first Check (through `configure`) and POSTs to",
-      "the emulator in Create.",
-      "",
-      table(
-        ["milestone", "pulumi-irv", "no-op provider", "ratio"],
-        [
-          pluginRow("plugin ready (port printed)", "ready"),
-          pluginRow("Configure answered", "configure"),
-          pluginRow("first Check answered", "firstCheck"),
-          pluginRow("**first Create answered**", "firstCreate"),
-          pluginRow("a second Create (steady state, alone)", "secondCreate"),
-        ],
-      ),
-    ].join("\n");
-    saveResult({
-      name: "provider-start",
-      markdown,
-      machine,
-      goalsMet: true,
-      data: { runs: RUNS, loads, plugin: runs, firstCreateRatio: ratio },
-    });
-  } finally {
-    await emu.close();
+  // a) Module loading.
+  const loads: Record<string, number[]> = { runtime: [], sdk: [], nodeOnly: [], nodeRuntime: [] };
+  for (let i = 0; i < RUNS; i++) {
+    loads.runtime?.push(requireTime("pulumi-irv/internal/runtime"));
+    loads.sdk?.push(requireTime("@pulumi/pulumi"));
+    loads.nodeOnly?.push(processTime("0"));
+    loads.nodeRuntime?.push(processTime('require("pulumi-irv/internal/runtime")'));
   }
-}
+  const m = (k: string) => median(loads[k] ?? []);
+  progress(`require pulumi-irv/internal/runtime ${ms(m("runtime"))}, @pulumi/pulumi ${ms(m("sdk"))}`);
 
-await main();
+  // b) The plugin, irv vs no-op, alternating; a run's time is its first Create's.
+  const irvProvider = (await serializeFunction(() => stubFor("Group"), { allowSecrets: false })).text;
+  const noopProvider = (
+    await serializeFunction(
+      () => ({
+        async create(inputs: Record<string, unknown>) {
+          return { id: globalThis.crypto.randomUUID(), outs: inputs };
+        },
+      }),
+      { allowSecrets: false },
+    )
+  ).text;
+  const config = { "irv:baseUrl": emu.baseUrl, "irv:token": emu.adminToken };
+  const props = (round: number) => (n: number) => ({ parentUid: emu.orgUid, name: `start-${round}-${n}` });
+  const samples = await timeSteps({
+    rounds: RUNS,
+    steps: [{ key: "start" }],
+    sides: ["irv", "noop"] as const,
+    run: async (_step, mode, round) => {
+      const t =
+        mode === "irv"
+          ? await pluginRun(cli.binDir, env, irvProvider, "irv:Group", config, props(round))
+          : await pluginRun(cli.binDir, env, noopProvider, "noop:Group", {}, props(round));
+      return { ...t, durationMs: t.firstCreate };
+    },
+    note: (t) => `to the first create (ready ${ms(t.ready)}, second create ${ms(t.secondCreate)})`,
+  });
+  const runs = samples.start as Record<"irv" | "noop", PluginTimes[]>;
+  const med = (mode: "irv" | "noop", k: keyof PluginTimes) => medianOf(runs[mode], (r) => r[k]);
+  const ratio = med("irv", "firstCreate") / med("noop", "firstCreate");
+  const pluginRow = (label: string, k: keyof PluginTimes) => [
+    label,
+    ms(med("irv", k)),
+    ms(med("noop", k)),
+    times(med("irv", k) / med("noop", k)),
+  ];
+  const markdown = [
+    "## 5. Provider start",
+    "",
+    `Median of ${RUNS} fresh processes each.`,
+    "",
+    "Module loading, timed inside `node` started in the program directory:",
+    "",
+    table(
+      ["what", "median"],
+      [
+        [
+          '`require("pulumi-irv/internal/runtime")` (what the stub loads on the first operation)',
+          ms(m("runtime")),
+        ],
+        ['`require("@pulumi/pulumi")` (loaded by the plugin anyway, for scale)', ms(m("sdk"))],
+        ["whole `node -e 0` process", ms(m("nodeOnly"))],
+        ["whole `node -e 'require(\"pulumi-irv/internal/runtime\")'` process", ms(m("nodeRuntime"))],
+      ],
+    ),
+    "",
+    "The dynamic-provider plugin (`pulumi-resource-pulumi-nodejs`, as the engine starts it), driven over",
+    "gRPC like the engine: times from spawn, except the last row. The no-op provider's `create` returns",
+    "its inputs; ours loads `pulumi-irv/internal/runtime` in the first Check (through `configure`) and POSTs to",
+    "the emulator in Create.",
+    "",
+    table(
+      ["milestone", "pulumi-irv", "no-op provider", "ratio"],
+      [
+        pluginRow("plugin ready (port printed)", "ready"),
+        pluginRow("Configure answered", "configure"),
+        pluginRow("first Check answered", "firstCheck"),
+        pluginRow("**first Create answered**", "firstCreate"),
+        pluginRow("a second Create (steady state, alone)", "secondCreate"),
+      ],
+    ),
+  ].join("\n");
+  session.save({
+    markdown,
+    goalsMet: true,
+    data: { runs: RUNS, loads, plugin: runs, firstCreateRatio: ratio },
+  });
+});

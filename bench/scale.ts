@@ -1,5 +1,6 @@
-// Benchmark 6 (issue 15): pulumi-irv at the size of a real organization, under the service's rate
-// limits. One program shape (test/e2e/fixtures/org-tree-program: groups in a tree of fan-out 4, as
+// Benchmark 6 (issue 15): pulumi-irv at the size of a real organization, under rate limits.
+//
+// One program shape (test/e2e/fixtures/org-tree-program: groups in a tree of fan-out 4, as
 // many identities, as many role bindings) at two sizes, each on three stacks side by side:
 //   irv        the real resources against the emulator (static token, default engine parallelism);
 //   noop-full  the floor: the same resources and dependencies on do-nothing dynamic providers whose
@@ -24,7 +25,8 @@
 // provider; bench/support/process-sampler.ts) and of the in-process emulator. Inside the provider
 // process, frame by frame: bench/provider-profile.ts (V8 profiles of refresh and destroy vs no-op).
 //
-// Run: npm run bench -- scale (not part of the default set: about 7 minutes on 2 idle cores).
+// Run: npm run bench -- scale
+// Only when named: about 7 minutes on 2 idle cores
 // Options: --size=N (IRV_BENCH_SCALE_SIZE, default 3000 resources), --small=N (IRV_BENCH_SCALE_SMALL,
 // 300), --rate=N (IRV_BENCH_RATE, 50), --latency=MS (IRV_BENCH_LATENCY, 30), --rounds=N
 // (IRV_BENCH_ROUNDS, 1), --rate-parallel=N (IRV_BENCH_RATE_PARALLEL: the rate-limited up's
@@ -36,26 +38,20 @@
 // (measured: up of 1,200 no-op resources 349 s with every checkpoint, 29 s with
 // PULUMI_SKIP_CHECKPOINTS). That cost is the backend's, the same for any provider; by default every
 // stack runs with PULUMI_SKIP_CHECKPOINTS=true so that the ratios measure the engine and the provider.
-import os from "node:os";
-import type * as Emulator from "../emulator/index.ts";
-import { ensurePulumiCli } from "../scripts/pulumi-cli.ts";
-import type * as Sdk from "../sdk/index.ts";
 import type { CommandResult, TestStack } from "../test/e2e/harness/index.ts";
-import { createStack, fixtureDir } from "../test/e2e/harness/index.ts";
+import type { Measurement, Role } from "./support/index.ts";
 import {
   bytes,
-  loadDist,
-  machineInfo,
+  DATA_SOURCE_ROUTE,
   median,
   ms,
   numberOption,
   progress,
-  saveResult,
+  runBench,
   table,
+  timeSteps,
   times,
-} from "./support/bench-kit.ts";
-import type { Role, RoleUsage } from "./support/process-sampler.ts";
-import { ProcessSampler } from "./support/process-sampler.ts";
+} from "./support/index.ts";
 
 const per = (n: number) => Math.max(1, Math.floor(n / 3));
 const SIZE = 3 * per(numberOption("size", "IRV_BENCH_SCALE_SIZE", 3000));
@@ -81,17 +77,8 @@ const MODES: readonly Mode[] = ["irv", "noop-full", "noop"];
 const FLOOR: Mode = "noop-full";
 type StepKey = "up" | "refresh" | "destroy";
 const STEPS: readonly StepKey[] = ["up", "refresh", "destroy"];
-const DATA_SOURCE_ROUTE = "GET /iam/v2beta1/roles";
-
-/** One measured command. */
-interface Sample {
-  durationMs: number;
-  usage: Record<Role, RoleUsage>;
-  /** CPU of this process (the emulator) during the command. */
-  emulatorCpuMs: number;
-  /** Emulator counters (irv only). */
-  calls?: { total: number; rateLimited: number; dataSource: number; byRoute: Record<string, number> };
-}
+/** One measured command, with the CPU and peak memory of its processes. */
+type Sample = Measurement & Required<Pick<Measurement, "usage">>;
 
 /** API calls (besides the data source's) a step needs at least: one per resource. */
 const minimumCalls = (_step: StepKey, resources: number) => resources;
@@ -124,144 +111,95 @@ function checkpointOption(): "final" | "every" {
   return raw;
 }
 
-async function main(): Promise<void> {
-  const cli = await ensurePulumiCli({ log: progress });
-  const machine = machineInfo(cli.binDir);
-  const { startEmulator } = await loadDist<typeof Emulator>("emulator/index.js");
-  const emu = await startEmulator({ port: 0 });
-  const loads: number[] = [machine.loadAverage];
+await runBench({}, async (session) => {
+  const { emu } = session;
+  const loads: number[] = [session.machine.loadAverage];
 
   const stacks = new Map<string, TestStack>();
   const stackFor = async (mode: Mode, size: number): Promise<TestStack> => {
     const key = `${mode}-${size}`;
     let stack = stacks.get(key);
     if (stack === undefined) {
-      stack = await createStack({
-        program: fixtureDir("org-tree-program"),
-        binDir: cli.binDir,
+      stack = await session.orgTree({
         stackName: key,
+        mode,
+        prefix: `${mode}${size}`,
+        per: per(size),
         timeoutMs: 3_600_000,
         env: CHECKPOINTS === "final" ? { PULUMI_SKIP_CHECKPOINTS: "true" } : {},
-        config: {
-          "irv:baseUrl": emu.baseUrl,
-          "irv:token": { value: emu.adminToken, secret: true },
-          orgUid: emu.orgUid,
-          mode,
-          prefix: `${mode}${size}`,
-          groups: String(per(size)),
-          identities: String(per(size)),
-          bindings: String(per(size)),
-        },
       });
       stacks.set(key, stack);
     }
     return stack;
   };
-
-  const measure = async (
-    label: string,
-    mode: Mode,
-    run: () => Promise<{ durationMs: number }>,
-  ): Promise<Sample> => {
-    emu.resetStats();
-    const sampler = new ProcessSampler();
-    const cpu = process.cpuUsage();
-    const result = await run();
-    const used = process.cpuUsage(cpu);
-    const usage = sampler.stop();
-    const sample: Sample = {
-      durationMs: result.durationMs,
-      usage,
-      emulatorCpuMs: (used.user + used.system) / 1000,
-    };
-    if (mode === "irv") {
-      const s = emu.stats();
-      sample.calls = {
-        total: s.total,
-        rateLimited: s.rateLimited,
-        dataSource: s.requests[DATA_SOURCE_ROUTE] ?? 0,
-        byRoute: s.requests,
-      };
-    }
-    loads.push(Math.round((os.loadavg()[0] ?? 0) * 100) / 100);
-    const calls = sample.calls ? `, ${sample.calls.total} calls (${sample.calls.rateLimited} × 429)` : "";
-    progress(`${label} ${mode}: ${ms(result.durationMs)}${calls}, load ${loads.at(-1)}`);
-    return sample;
+  const measure = async (run: () => Promise<CommandResult>): Promise<Sample> => {
+    const { result, ...m } = await session.measure(run, { processes: true });
+    loads.push(m.loadAverage);
+    return m as Sample;
   };
+  const note = (s: Sample) => `${s.calls.total} calls (${s.calls.rateLimited} × 429), load ${s.loadAverage}`;
 
-  const samples: Record<string, Sample[]> = {};
-  const push = (key: string, s: Sample) => {
-    samples[key] ??= [];
-    samples[key].push(s);
-  };
   progress(
-    `scale: ${SMALL} and ${SIZE} resources, latency ${LATENCY} ms, rate limit ${RATE}/s, ${ROUNDS} round(s) (load average ${machine.loadAverage})`,
+    `scale: ${SMALL} and ${SIZE} resources, latency ${LATENCY} ms, rate limit ${RATE}/s, ${ROUNDS} round(s) (load average ${session.machine.loadAverage})`,
   );
   const started = performance.now();
-  let clientAlone = { durationMs: Number.NaN, total: 0, rateLimited: 0 };
-  try {
-    for (let round = 1; round <= ROUNDS; round++) {
-      for (const size of [SMALL, SIZE]) {
-        for (const [i, step] of STEPS.entries()) {
-          const order = (round + i) % 2 === 0 ? MODES : [...MODES].reverse();
-          for (const mode of order) {
-            const stack = await stackFor(mode, size);
-            const run = () => cliStep(stack, step);
-            push(`${step}-${size}-${mode}`, await measure(`round ${round} ${step} ${size}`, mode, run));
-          }
-        }
-      }
-
-      // c. Latency on every request, small size.
-      const small = await stackFor("irv", SMALL);
-      emu.setFaults(`latency=${LATENCY}`);
-      try {
-        push(
-          "latency",
-          await measure(`round ${round} up ${SMALL} at ${LATENCY} ms`, "irv", () => cliStep(small, "up")),
-        );
-      } finally {
-        emu.setFaults("none");
-      }
-      await small.destroy();
-
-      // d. The per-caller rate limit, large size.
-      const large = await stackFor("irv", SIZE);
-      emu.setRateLimit(String(RATE));
-      try {
-        push(
-          "rate",
-          await measure(`round ${round} up ${SIZE} under ${RATE}/s`, "irv", () =>
-            cliStep(large, "up", RATE_PARALLEL > 0 ? ["--parallel", String(RATE_PARALLEL)] : []),
-          ),
-        );
-      } finally {
-        emu.setRateLimit("none");
-      }
-      await large.destroy();
+  // a, b, e, f: every step at both sizes on every stack, side by side.
+  const sideBySide = await timeSteps({
+    rounds: ROUNDS,
+    steps: [SMALL, SIZE].flatMap((size) => STEPS.map((step) => ({ key: `${step}-${size}`, step, size }))),
+    sides: MODES,
+    run: async ({ step, size }, mode) => {
+      const stack = await stackFor(mode, size);
+      return measure(() => cliStep(stack, step));
+    },
+    note,
+  });
+  /** Samples by `<step>-<size>-<mode>`, `latency` and `rate`. */
+  const samples: Record<string, Sample[]> = {};
+  for (const [key, bySide] of Object.entries(sideBySide))
+    for (const mode of MODES) samples[`${key}-${mode}`] = bySide[mode];
+  samples.latency = [];
+  samples.rate = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    // c. Latency on every request, small size.
+    const small = await stackFor("irv", SMALL);
+    emu.setFaults(`latency=${LATENCY}`);
+    try {
+      samples.latency.push(await measure(() => cliStep(small, "up")));
+    } finally {
+      emu.setFaults("none");
     }
-    // d, the limiter alone: SIZE creates at once through one client (what the provider process
-    // does, without the engine's pace), under the same limit.
-    const { IrvClient } = await loadDist<typeof Sdk>("sdk/index.js");
-    const client = new IrvClient({ baseUrl: emu.baseUrl, token: emu.adminToken });
-    const parent = await client.groups.create(emu.orgUid, { name: "client-alone" });
+    progress(`round ${round} up ${SMALL} at ${LATENCY} ms: ${note(samples.latency.at(-1) as Sample)}`);
+    await small.destroy();
+
+    // d. The per-caller rate limit, large size.
+    const large = await stackFor("irv", SIZE);
     emu.setRateLimit(String(RATE));
-    emu.resetStats();
-    const t0 = performance.now();
-    await Promise.all(
-      Array.from({ length: SIZE }, (_, i) => client.groups.create(parent.uid, { name: `g-${i}` })),
-    );
-    const s = emu.stats();
-    clientAlone = { durationMs: performance.now() - t0, total: s.total, rateLimited: s.rateLimited };
-    emu.setRateLimit("none");
-    await client.close();
-    progress(
-      `client alone: ${SIZE} creates under ${RATE}/s in ${ms(clientAlone.durationMs)}, ${s.rateLimited} × 429`,
-    );
-  } finally {
-    for (const stack of stacks.values()) await stack.dispose().catch(() => undefined);
-    await emu.close();
+    try {
+      const parallel = RATE_PARALLEL > 0 ? ["--parallel", String(RATE_PARALLEL)] : [];
+      samples.rate.push(await measure(() => cliStep(large, "up", parallel)));
+    } finally {
+      emu.setRateLimit("none");
+    }
+    progress(`round ${round} up ${SIZE} under ${RATE}/s: ${note(samples.rate.at(-1) as Sample)}`);
+    await large.destroy();
   }
+  // d, the limiter alone: SIZE creates at once through one client (what the provider process
+  // does, without the engine's pace), under the same limit.
+  const client = await session.client();
+  const parent = await client.groups.create(emu.orgUid, { name: "client-alone" });
+  emu.setRateLimit(String(RATE));
+  emu.resetStats();
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: SIZE }, (_, i) => client.groups.create(parent.uid, { name: `g-${i}` })),
+  );
+  const s = emu.stats();
+  const clientAlone = { durationMs: performance.now() - t0, total: s.total, rateLimited: s.rateLimited };
+  emu.setRateLimit("none");
+  progress(
+    `client alone: ${SIZE} creates under ${RATE}/s in ${ms(clientAlone.durationMs)}, ${s.rateLimited} × 429`,
+  );
   const minutes = (performance.now() - started) / 60_000;
 
   const med = (key: string, f: (s: Sample) => number) => median((samples[key] ?? []).map(f));
@@ -327,7 +265,7 @@ async function main(): Promise<void> {
   const rateFloor = (SIZE / RATE) * 1000;
   const rateTime = time("rate");
   const rateCalls = samples.rate?.[0]?.calls;
-  const share = med("rate", (s) => (s.calls ? s.calls.rateLimited / s.calls.total : Number.NaN));
+  const share = med("rate", (s) => s.calls.rateLimited / s.calls.total);
   const rateRatio = rateTime / rateFloor;
   const engineFloor = time(`up-${SIZE}-${FLOOR}`);
   const rateMet = rateRatio <= GOALS.rate && share <= GOALS.share429;
@@ -343,8 +281,7 @@ async function main(): Promise<void> {
   const callRow = (label: string, key: string, minimum: number, dsMinimum: number) => {
     for (const s of samples[key] ?? []) {
       const c = s.calls;
-      if (!c) continue;
-      const accepted = c.total - c.rateLimited - c.dataSource;
+      const accepted = c.resource;
       const exact = accepted === minimum && c.dataSource === dsMinimum;
       callsExact &&= exact;
       const routes = Object.entries(c.byRoute)
@@ -548,10 +485,8 @@ async function main(): Promise<void> {
     ),
   ].join("\n");
 
-  saveResult({
-    name: "scale",
+  session.save({
     markdown,
-    machine,
     goalsMet: stepsMet && linearMet && latencyMet && rateMet && callsExact,
     data: {
       size: SIZE,
@@ -566,6 +501,4 @@ async function main(): Promise<void> {
       samples,
     },
   });
-}
-
-await main();
+});

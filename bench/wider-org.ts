@@ -11,23 +11,21 @@
 // delete. Data-source calls (`getRole`, one list
 // call per distinct built-in role each time the program runs) are counted apart. Goal: exactly 1.00.
 //
-// Run: npm run bench -- wider   (or node --import ./bench/support/register-ts.mjs bench/wider-org.ts)
+// Run: npm run bench -- wider
 // Options: --unit=N (IRV_BENCH_WIDER_UNIT, default 30: 10 × N resources), --rounds=N (IRV_BENCH_ROUNDS, default 1).
-import type * as Emulator from "../emulator/index.ts";
-import { ensurePulumiCli } from "../scripts/pulumi-cli.ts";
 import type { OperationResult, TestStack } from "../test/e2e/harness/index.ts";
-import { createStack, fixtureDir, summary } from "../test/e2e/harness/index.ts";
+import type { Measurement } from "./support/index.ts";
 import {
-  loadDist,
-  machineInfo,
-  median,
+  DATA_SOURCE_ROUTE,
+  medianOf,
   ms,
   numberOption,
   progress,
-  saveResult,
+  runBench,
   table,
+  timeSteps,
   times,
-} from "./support/bench-kit.ts";
+} from "./support/index.ts";
 
 const UNIT = numberOption("unit", "IRV_BENCH_WIDER_UNIT", 30);
 const ROUNDS = numberOption("rounds", "IRV_BENCH_ROUNDS", 1);
@@ -149,7 +147,6 @@ const STEPS: readonly Step[] = [
   },
 ];
 
-const DATA_SOURCE_ROUTE = "GET /iam/v2beta1/roles";
 /** `getRole` of the one built-in role the bindings use in a run (viewer, then editor). */
 const DATA_SOURCE_MINIMUM = 1;
 
@@ -190,31 +187,15 @@ const ratio = (calls: number, minimum: number) =>
       ? times(1)
       : `**${times(calls / minimum)}**`;
 
-interface StepRun {
-  round: number;
-  durationMs: number;
-  byRoute: Record<string, number>;
-  dataSourceCalls: number;
-  rows: RouteCount[];
-  changes: Record<string, number>;
-}
+/** One run of a step: its measurement, the routes against their minimum, the changes the engine reported. */
+type StepRun = Measurement & { rows: RouteCount[]; changes: unknown };
 
-async function main(): Promise<void> {
-  const cli = await ensurePulumiCli({ log: progress });
-  const machine = machineInfo(cli.binDir);
-  const { startEmulator } = await loadDist<typeof Emulator>("emulator/index.js");
-  const emu = await startEmulator({ port: 0 });
-  const stack = await createStack({
-    program: fixtureDir("org-tree-program"),
-    binDir: cli.binDir,
+await runBench({}, async (session) => {
+  const stack = await session.orgTree({
     stackName: "wider",
-    timeoutMs: 900_000,
+    prefix: "w",
+    per: COUNT.groups,
     config: {
-      "irv:baseUrl": emu.baseUrl,
-      "irv:token": { value: emu.adminToken, secret: true },
-      orgUid: emu.orgUid,
-      prefix: "w",
-      groups: String(COUNT.groups),
       identities: String(COUNT.identities),
       bindings: String(BUILT_IN_BINDINGS),
       roles: "viewer,editor",
@@ -226,32 +207,20 @@ async function main(): Promise<void> {
     },
   });
 
-  const runs: Record<string, StepRun[]> = Object.fromEntries(STEPS.map((s) => [s.key, []]));
   progress(
-    `wider org: ${RESOURCES} resources of every kind, ${ROUNDS} rounds (load average ${machine.loadAverage})`,
+    `wider org: ${RESOURCES} resources of every kind, ${ROUNDS} rounds (load average ${session.machine.loadAverage})`,
   );
-  try {
-    for (let round = 1; round <= ROUNDS; round++) {
-      for (const step of STEPS) {
-        emu.resetStats();
-        const result = await step.run(stack, round);
-        const byRoute = emu.stats().requests;
-        const changes = summary(result.events)?.resourceChanges ?? {};
-        runs[step.key]?.push({
-          round,
-          durationMs: result.durationMs,
-          byRoute,
-          dataSourceCalls: byRoute[DATA_SOURCE_ROUTE] ?? 0,
-          rows: compare(step, byRoute),
-          changes,
-        });
-        progress(`round ${round} ${step.key}: ${ms(result.durationMs)} ${JSON.stringify(changes)}`);
-      }
-    }
-  } finally {
-    await stack.dispose().catch(() => undefined);
-    await emu.close();
-  }
+  const samples = await timeSteps<Step, "wider", StepRun>({
+    rounds: ROUNDS,
+    steps: STEPS,
+    sides: ["wider"],
+    run: async (step, _side, round) => {
+      const { result, ...m } = await session.measure(() => step.run(stack, round));
+      const changes = session.harness.summary(result.events)?.resourceChanges ?? {};
+      return { ...m, rows: compare(step, m.calls.byRoute), changes };
+    },
+    note: (r) => JSON.stringify(r.changes),
+  });
 
   const total = (rows: readonly RouteCount[], key: "calls" | "minimum") =>
     rows.reduce((n, r) => n + r[key], 0);
@@ -259,7 +228,7 @@ async function main(): Promise<void> {
   const routeRows: string[][] = [];
   let exact = true;
   for (const step of STEPS) {
-    const all = runs[step.key] ?? [];
+    const all = samples[step.key]?.wider ?? [];
     // The worst round: the most calls above the minimum.
     const worst = all.reduce(
       (a, b) => (total(b.rows, "calls") > total(a.rows, "calls") ? b : a),
@@ -267,17 +236,17 @@ async function main(): Promise<void> {
     );
     const dsExpected = step.runsProgram ? DATA_SOURCE_MINIMUM : 0;
     exact &&= all.every(
-      (r) => r.rows.every((x) => x.calls === x.minimum) && r.dataSourceCalls === dsExpected,
+      (r) => r.rows.every((x) => x.calls === x.minimum) && r.calls.dataSource === dsExpected,
     );
     const calls = total(worst.rows, "calls");
     const minimum = total(worst.rows, "minimum");
     stepRows.push([
       step.label,
-      ms(median(all.map((r) => r.durationMs))),
+      ms(medianOf(all, (r) => r.durationMs)),
       String(calls),
       String(minimum),
       ratio(calls, minimum),
-      `${worst.dataSourceCalls} (minimum ${dsExpected})`,
+      `${worst.calls.dataSource} (minimum ${dsExpected})`,
     ]);
     for (const r of worst.rows)
       routeRows.push([
@@ -318,13 +287,5 @@ async function main(): Promise<void> {
     table(["step", "kind", "route", "calls", "minimum", "ratio"], routeRows),
   ].join("\n");
 
-  saveResult({
-    name: "wider-org",
-    markdown,
-    machine,
-    goalsMet: exact,
-    data: { unit: UNIT, rounds: ROUNDS, count: COUNT, runs },
-  });
-}
-
-await main();
+  session.save({ markdown, goalsMet: exact, data: { unit: UNIT, rounds: ROUNDS, count: COUNT, samples } });
+});

@@ -98,6 +98,17 @@ export function table(header: readonly string[], rows: readonly (readonly string
   return [line(header), line(header.map(() => "---")), ...rows.map(line)].join("\n");
 }
 
+/**
+ * The machine's 1-minute load average, to two decimals: other work on a shared machine, noted with
+ * every result.
+ *
+ * @example
+ * progress(`load average ${loadAverage()}`);
+ */
+export function loadAverage(): number {
+  return Math.round((os.loadavg()[0] ?? 0) * 100) / 100;
+}
+
 /** The machine and versions a result was measured with. */
 export interface MachineInfo {
   date: string;
@@ -135,7 +146,7 @@ export function machineInfo(pulumiBin?: string): MachineInfo {
     nproc: os.availableParallelism(),
     cpu: os.cpus()[0]?.model.trim() ?? "unknown",
     memoryGiB: Math.round((os.totalmem() / 1024 ** 3) * 10) / 10,
-    loadAverage: Math.round((os.loadavg()[0] ?? 0) * 100) / 100,
+    loadAverage: loadAverage(),
     node: process.version,
     pulumiCli,
     pulumiSdk: sdk.version,
@@ -151,8 +162,8 @@ export interface BenchResult {
   machine: MachineInfo;
   /** Load average when it ended. */
   loadAverageAtEnd: number;
-  /** Whether every goal of the benchmark was met. */
-  goalsMet: boolean;
+  /** Whether every goal of the benchmark was met; absent when it checks none. */
+  goalsMet?: boolean;
   data: unknown;
 }
 
@@ -164,7 +175,7 @@ export interface BenchResult {
  */
 export function saveResult(result: Omit<BenchResult, "loadAverageAtEnd">): void {
   mkdirSync(OUT_DIR, { recursive: true });
-  const full: BenchResult = { ...result, loadAverageAtEnd: Math.round((os.loadavg()[0] ?? 0) * 100) / 100 };
+  const full: BenchResult = { ...result, loadAverageAtEnd: loadAverage() };
   writeFileSync(path.join(OUT_DIR, `${result.name}.json`), `${JSON.stringify(full, null, 2)}\n`);
   console.log(`\n${result.markdown}\n`);
 }
