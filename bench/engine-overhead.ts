@@ -158,7 +158,7 @@ async function stateBreakdown(stack: TestStack): Promise<StateBreakdown> {
   };
 }
 
-/** One run of a step: its measurement, the changes the engine reported, and the state after the first create. */
+/** One run of a step: its measurement, the changes the engine reported, the state after the first create. */
 type Sample = Measurement & { changes: unknown; state?: StateBreakdown };
 
 await runBench({}, async (session) => {

@@ -163,21 +163,29 @@ export class BenchSession {
 
   /** The Pulumi CLI in use. */
   get cli(): PulumiCli {
-    if (this.pulumi === undefined) throw new Error(`${this.name}: the session was started without Pulumi`);
-    return this.pulumi.cli;
+    return this.withPulumi().cli;
   }
 
   /** The e2e harness (createStack, fixtureDir, summary, …). */
   get harness(): typeof Harness {
-    if (this.pulumi === undefined) throw new Error(`${this.name}: the session was started without Pulumi`);
-    return this.pulumi.harness;
+    return this.withPulumi().harness;
   }
 
   /** The in-process emulator. */
   get emu(): Emulator.EmulatorHandle {
     if (this.emulator === undefined)
-      throw new Error(`${this.name}: the session was started without an emulator`);
+      throw new Error(
+        `${this.name}: its session was started with \`emulator: false\`, so it has no emulator`,
+      );
     return this.emulator;
+  }
+
+  private withPulumi(): { cli: PulumiCli; harness: typeof Harness } {
+    if (this.pulumi === undefined)
+      throw new Error(
+        `${this.name}: its session was started with \`pulumi: false\`, so it has no CLI nor stacks`,
+      );
+    return this.pulumi;
   }
 
   /** Stack config pointing a program at the emulator with the admin token (a secret), and `orgUid`. */

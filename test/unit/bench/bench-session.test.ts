@@ -72,10 +72,10 @@ describe("a session without Pulumi or without an emulator", () => {
     const { emu, log } = fakeEmulator();
     const session = new BenchSession("patterns", machine, undefined, emu);
     await expect(session.stack({ program: "." })).rejects.toThrow(
-      "patterns: the session was started without Pulumi",
+      "patterns: its session was started with `pulumi: false`, so it has no CLI nor stacks",
     );
     expect(() => new BenchSession("access-review", machine, undefined, undefined).emu).toThrow(
-      "access-review: the session was started without an emulator",
+      "access-review: its session was started with `emulator: false`, so it has no emulator",
     );
     await session.close();
     expect(log).toEqual(["close"]);
