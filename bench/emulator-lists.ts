@@ -7,16 +7,14 @@
 // Run after a build: `npm run bench:emulator` (or `node bench/emulator-lists.ts`).
 import { performance } from "node:perf_hooks";
 import { Pool } from "undici";
-import type * as EmulatorModule from "../emulator/index.ts";
-import { loadDist, median } from "./support/index.ts";
-
-const { startEmulator } = await loadDist<typeof EmulatorModule>("emulator/index.js");
+import { benchSession, median } from "./support/index.ts";
 
 const TOTAL = 100_000;
 const DEEP = 90_000;
 const ROUNDS = 40;
 
-const emu = await startEmulator({ port: 0 });
+const session = await benchSession({ pulumi: false });
+const { emu } = session;
 const seedStart = performance.now();
 emu.seed({ groups: Array.from({ length: TOTAL }, (_, i) => ({ name: `g-${String(i).padStart(6, "0")}` })) });
 const seedMs = performance.now() - seedStart;
@@ -80,7 +78,7 @@ for (const order of ["created_at", "name"]) {
 
 const uncounted = await afterWrite("page_size=50");
 await pool.close();
-await emu.close();
+await session.close();
 
 console.log(
   `emulator list latency over ${TOTAL} groups (median of ${ROUNDS}; seeded in ${seedMs.toFixed(0)} ms)`,

@@ -49,6 +49,7 @@ import {
   progress,
   runBench,
   table,
+  timed,
   timeSteps,
   times,
 } from "./support/index.ts";
@@ -189,16 +190,18 @@ await runBench({}, async (session) => {
   const client = await session.client();
   const parent = await client.groups.create(emu.orgUid, { name: "client-alone" });
   emu.setRateLimit(String(RATE));
-  emu.resetStats();
-  const t0 = performance.now();
-  await Promise.all(
-    Array.from({ length: SIZE }, (_, i) => client.groups.create(parent.uid, { name: `g-${i}` })),
+  const alone = await session.measure(() =>
+    timed(() =>
+      Promise.all(
+        Array.from({ length: SIZE }, (_, i) => client.groups.create(parent.uid, { name: `g-${i}` })),
+      ),
+    ),
   );
-  const s = emu.stats();
-  const clientAlone = { durationMs: performance.now() - t0, total: s.total, rateLimited: s.rateLimited };
+  const { total, rateLimited } = alone.calls;
+  const clientAlone = { durationMs: alone.durationMs, total, rateLimited };
   emu.setRateLimit("none");
   progress(
-    `client alone: ${SIZE} creates under ${RATE}/s in ${ms(clientAlone.durationMs)}, ${s.rateLimited} × 429`,
+    `client alone: ${SIZE} creates under ${RATE}/s in ${ms(clientAlone.durationMs)}, ${rateLimited} × 429`,
   );
   const minutes = (performance.now() - started) / 60_000;
 
