@@ -36,6 +36,6 @@ export { ProcessSampler } from "./process-sampler.ts";
 export type { VerbatimOutput } from "./results-file.ts";
 export { readResults, renderResults, writeResults } from "./results-file.ts";
 export type { ResultsSection } from "./results-sections.ts";
-export { mergeResults, splitSections } from "./results-sections.ts";
+export { headingShape, mergeResults, splitSections } from "./results-sections.ts";
 export type { Samples, SideRatio, Step, TimeStepsOptions } from "./side-by-side.ts";
 export { alternate, compareSides, medianOf, timed, timeSteps } from "./side-by-side.ts";

@@ -35,11 +35,24 @@ export function splitSections(markdown: string): { preamble: string; sections: R
 }
 
 /**
+ * A heading without its figures: the same benchmark run at another size (`## 6. Scale: 150
+ * resources under rate limits` for `## 6. Scale: 3000 resources …`) writes the same section.
+ *
+ * @example
+ * headingShape("## 6. Scale: 3000 resources under rate limits"); // "## #. Scale: # resources under rate limits"
+ */
+export function headingShape(heading: string): string {
+  return heading.replace(/\d+(?:[.,\s]\d+)*/g, "#");
+}
+
+/**
  * The RESULTS.md to write after a run: the committed preamble (the fresh one when there is none:
- * each section says when and on what it ran), every committed section in its place
- * (replaced by the fresh section of the same heading when this clone has a result for it), then the
- * fresh sections the committed file did not have. A benchmark run in a fresh clone so updates its
- * own sections and leaves the others as committed, instead of dropping them.
+ * each section says when and on what it ran), every committed section in its place (replaced by the
+ * fresh section of the same heading when this clone has a result for it; failing that, by one whose
+ * heading differs only in its figures and matches no other committed section), then the fresh
+ * sections the committed file did not have. A benchmark run in a fresh clone so updates its own
+ * sections and leaves the others as committed, instead of dropping them, also when a size flag
+ * changed the figures in its heading.
  *
  * @example
  * mergeResults(readFileSync("bench/RESULTS.md", "utf8"), assembledFromBenchOut);
@@ -47,14 +60,17 @@ export function splitSections(markdown: string): { preamble: string; sections: R
 export function mergeResults(committed: string, fresh: string): string {
   const old = splitSections(committed);
   const next = splitSections(fresh);
-  const byHeading = new Map(next.sections.map((s) => [s.heading, s]));
-  const used = new Set<string>();
+  const committedHeadings = new Set(old.sections.map((s) => s.heading));
+  const used = new Set<ResultsSection>();
+  const unused = (f: (s: ResultsSection) => boolean) => next.sections.find((s) => !used.has(s) && f(s));
   const parts = [(old.preamble.trim() === "" ? next.preamble : old.preamble).trimEnd()];
   for (const s of old.sections) {
-    const replacement = byHeading.get(s.heading);
-    if (replacement !== undefined) used.add(s.heading);
+    const replacement =
+      unused((n) => n.heading === s.heading) ??
+      unused((n) => !committedHeadings.has(n.heading) && headingShape(n.heading) === headingShape(s.heading));
+    if (replacement !== undefined) used.add(replacement);
     parts.push((replacement ?? s).text.trimEnd());
   }
-  for (const s of next.sections) if (!used.has(s.heading)) parts.push(s.text.trimEnd());
+  for (const s of next.sections) if (!used.has(s)) parts.push(s.text.trimEnd());
   return `${parts.join("\n\n")}\n`;
 }

@@ -54,6 +54,17 @@ describe("bench/RESULTS.md merge", () => {
     expect(merged.startsWith("# Benchmark results\n\n| date | 2026-11-21 to 2026-11-23 |")).toBe(true);
   });
 
+  it("replaces a section whose heading a size flag changed instead of adding a second one", () => {
+    const committed =
+      "# R\n\n## 3. State size\n\nold state\n\n## 6. Scale: 3000 resources under rate limits\n\nold\n";
+    const fresh = "# R\n\n## 6. Scale: 150 resources under rate limits\n\nsmoke\n\n## 3b. Wider\n\nnew\n";
+    expect(splitSections(mergeResults(committed, fresh)).sections.map((s) => s.text.trim())).toEqual([
+      "## 3. State size\n\nold state",
+      "## 6. Scale: 150 resources under rate limits\n\nsmoke",
+      "## 3b. Wider\n\nnew",
+    ]);
+  });
+
   it("writes the fresh file as it is when nothing was committed", () => {
     expect(mergeResults("", "# Benchmark results\n\n## a\n\nx\n")).toBe("# Benchmark results\n\n## a\n\nx\n");
   });
