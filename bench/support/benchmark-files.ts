@@ -1,7 +1,7 @@
 // The benchmarks are the files bench/*.ts: `npm run bench -- <name>` selects them by file name, so a
 // new benchmark is one new file and nothing else to register. Each file's header says what the runner
-// needs: its first line is its title, and a line `// Only when named: <why>` keeps it out of the
-// default set (a long or diagnostic run).
+// needs: its first line is its title, and `Only when named: <why>` in it keeps it out of the default
+// set (a long or diagnostic run).
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 
@@ -28,7 +28,9 @@ export interface BenchmarkFile {
 }
 
 /**
- * Reads a benchmark's header: its title and why it runs only when named.
+ * Reads a benchmark's header: its title and why it runs only when named (a line `// Only when
+ * named: <why>`, or `(only when named: <why>)` within a line, as in `// Run: npm run bench -- x
+ * (only when named: about 15 minutes)`).
  *
  * @example
  * parseHeader("// Scale: 3,000 resources\n// Only when named: about 25 minutes\nimport …");
@@ -40,10 +42,10 @@ export function parseHeader(source: string): { title: string; onlyWhenNamed: str
     if (!line.startsWith("//")) break;
     header.push(line.replace(/^\/\/ ?/, ""));
   }
-  const only = header.find((l) => l.startsWith("Only when named:"));
+  const only = header.map((l) => /only when named\b:?\s*([^)]*)/i.exec(l)).find((m) => m !== null);
   return {
     title: header[0]?.trim() ?? "",
-    onlyWhenNamed: only?.slice("Only when named:".length).trim(),
+    onlyWhenNamed: only === undefined ? undefined : only[1]?.trim().replace(/\.$/, "") || "only when named",
   };
 }
 

@@ -41,5 +41,8 @@ describe("the benchmark list", () => {
       "// Scale: big\n//\n// Only when named: about 7 minutes\nimport x from 'y';\n// Only when named: not header\n";
     expect(parseHeader(source)).toEqual({ title: "Scale: big", onlyWhenNamed: "about 7 minutes" });
     expect(parseHeader("// Quick one\nconst x = 1;\n").onlyWhenNamed).toBeUndefined();
+    const inline =
+      "// Backends\n// Run: npm run bench -- state-backends (only when named: about 15 minutes).\n";
+    expect(parseHeader(inline).onlyWhenNamed).toBe("about 15 minutes");
   });
 });
