@@ -139,6 +139,8 @@ await runBench({}, async (session) => {
     return m as Sample;
   };
   const note = (s: Sample) => `${s.calls.total} calls (${s.calls.rateLimited} × 429), load ${s.loadAverage}`;
+  const done = (label: string, s: Sample | undefined) =>
+    progress(`${label}: ${ms(s?.durationMs ?? Number.NaN)} ${s ? note(s) : ""}`);
 
   progress(
     `scale: ${SMALL} and ${SIZE} resources, latency ${LATENCY} ms, rate limit ${RATE}/s, ${ROUNDS} round(s) (load average ${session.machine.loadAverage})`,
@@ -170,7 +172,7 @@ await runBench({}, async (session) => {
     } finally {
       emu.setFaults("none");
     }
-    progress(`round ${round} up ${SMALL} at ${LATENCY} ms: ${note(samples.latency.at(-1) as Sample)}`);
+    done(`round ${round} up ${SMALL} at ${LATENCY} ms`, samples.latency.at(-1));
     await small.destroy();
 
     // d. The per-caller rate limit, large size.
@@ -182,7 +184,7 @@ await runBench({}, async (session) => {
     } finally {
       emu.setRateLimit("none");
     }
-    progress(`round ${round} up ${SIZE} under ${RATE}/s: ${note(samples.rate.at(-1) as Sample)}`);
+    done(`round ${round} up ${SIZE} under ${RATE}/s`, samples.rate.at(-1));
     await large.destroy();
   }
   // d, the limiter alone: SIZE creates at once through one client (what the provider process
