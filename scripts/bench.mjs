@@ -5,9 +5,10 @@
 // The benchmarks are the files bench/*.ts (bench/support/benchmark-files.ts): `npm run bench -- --list`
 // prints them. A name selects a file by its whole name or its first words (`engine` is
 // engine-overhead.ts, `emulator` is every emulator-*.ts). Without names, all of them except those whose
-// header says "Only when named" (scale, import-org, native-plugin, provider-profile). Flags (e.g.
-// `--rounds=1`) are passed to every benchmark. Benchmarks are TypeScript run by Node's type stripping;
-// bench/support/register-ts.mjs maps the repository's `.js` import specifiers to their `.ts` files.
+// header says "Only when named" (scale, import-org, native-plugin, provider-profile, state-backends).
+// Flags (e.g. `--rounds=1`) are passed to every benchmark. Benchmarks are TypeScript run by Node's type
+// stripping; bench/support/register-ts.mjs maps the repository's `.js` import specifiers to their `.ts`
+// files.
 // Each leaves a JSON result in bench/out/ (git-ignored); the emulator's benchmarks print theirs instead,
 // kept as printed. RESULTS.md is assembled from every result there and merged into the committed file
 // section by section (bench/support/results-file.ts): running one benchmark refreshes its sections only
