@@ -3,11 +3,11 @@
 // built once per machine like the CLI and placed beside it. Pulumi's own Go host is not served by the
 // Go module proxy here; users run Pulumi's, which a Pulumi install ships (docs/toolchain.md, "Go").
 import { createHash } from "node:crypto";
-import { chmodSync, copyFileSync, existsSync, linkSync, readFileSync, renameSync, statSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { EnsurePulumiCliOptions } from "./pulumi-cli.ts";
-import { cacheRoot, goBuild, PULUMI_VERSION, withLock } from "./pulumi-cli.ts";
+import { cacheRoot, goBuild, linkFresh, PULUMI_VERSION, withLock } from "./pulumi-cli.ts";
 
 const HOST = "pulumi-language-go";
 const HOST_SOURCE = fileURLToPath(new URL("./pulumi-language-go/main.go", import.meta.url));
@@ -53,21 +53,8 @@ export async function ensureGoLanguageHost(
       );
     });
   if (!ours) return path.join(entry, "bin");
-  placeBeside(exe, path.join(cliBinDir, HOST));
+  linkFresh(exe, path.join(cliBinDir, HOST), { replace: true });
   return cliBinDir;
-}
-
-/** Links (or copies) `from` to `to`, replacing another file there atomically. */
-function placeBeside(from: string, to: string): void {
-  if (existsSync(to) && statSync(to).ino === statSync(from).ino) return;
-  const tmp = `${to}.${process.pid}.tmp`;
-  try {
-    linkSync(from, tmp);
-  } catch {
-    copyFileSync(from, tmp);
-    chmodSync(tmp, 0o755);
-  }
-  renameSync(tmp, to);
 }
 
 function isInside(child: string, parent: string): boolean {

@@ -302,9 +302,14 @@ function completeInstalledCli(pulumiPath: string, cache: string): string {
   return bin;
 }
 
-/** Places a hard link (or, across file systems, a copy) of `from` at `to` unless `to` exists. */
-function linkFresh(from: string, to: string): void {
-  if (existsSync(to)) return;
+/**
+ * Places a hard link (or, across file systems, a copy) of `from` at `to` unless `to` exists — or,
+ * with `replace`, unless `to` already is `from`: then another file there is swapped atomically.
+ * @example
+ * linkFresh(builtHost, path.join(cliBinDir, "pulumi-language-go"), { replace: true });
+ */
+export function linkFresh(from: string, to: string, options: { replace?: boolean } = {}): void {
+  if (existsSync(to) && (!options.replace || statSync(to).ino === statSync(from).ino)) return;
   const tmp = `${to}.${process.pid}.tmp`;
   try {
     linkSync(from, tmp);

@@ -16,6 +16,7 @@ import type { TestEmulator } from "../support/irv-emulator.js";
 import { resourceRoutes, startTestEmulator } from "../support/irv-emulator.js";
 import type { NativePlugin } from "../support/native-plugin.js";
 import { prepareNativePlugin } from "../support/native-plugin.js";
+import { expectOnePatchEdit } from "../support/one-field-edit.js";
 
 const CLIENT_SECRET = "sso-client-secret-7d1f0c2e";
 
@@ -114,14 +115,7 @@ describe("a Pulumi YAML program on pulumi-resource-irv", () => {
 
   it("previews a one-field edit as one update naming the field, and applies it with one PATCH", async () => {
     await stack.setConfig({ platformDescription: "Platform team" });
-    const preview = await stack.preview({ args: ["--diff"] });
-    expect(summary(preview.events)?.resourceChanges).toMatchObject({ update: 1 });
-    expect(preview.stdout).toMatch(/~ description: "Platform engineering" => "Platform team"/);
-    await irv.resetStats();
-    await stack.up();
-    const stats = await irv.stats();
-    expect(resourceRoutes(stats.requests)).toEqual({ "PATCH /iam/v2beta1/groups/*": 1 });
-    expect(stats.updateMasks).toEqual({ description: 1 });
+    await expectOnePatchEdit(stack, irv, "Platform engineering", "Platform team");
   });
 
   it("finds a change made outside Pulumi at refresh, and the next up puts the declared value back", async () => {

@@ -20,6 +20,7 @@ import { goProgramEnv } from "../support/go-program.js";
 import type { TestEmulator } from "../support/irv-emulator.js";
 import { resourceRoutes, startTestEmulator } from "../support/irv-emulator.js";
 import { prepareNativePlugin } from "../support/native-plugin.js";
+import { expectOnePatchEdit } from "../support/one-field-edit.js";
 
 const root = path.resolve(import.meta.dirname, "../../..");
 const QUICKSTART = path.join(root, "examples", "quickstart-go");
@@ -166,13 +167,7 @@ describe("the Go quickstart on pulumi-resource-irv, through the engine", () => {
 
   it("previews a description changed through config as one update, and applies it with one PATCH", async () => {
     await stack.setConfig({ platformDescription: "Platform team" });
-    const preview = await stack.preview();
-    expect(summary(preview.events)?.resourceChanges).toEqual({ same: 10, update: 1 });
-    await irv.resetStats();
-    await stack.up();
-    const stats = await irv.stats();
-    expect(resourceRoutes(stats.requests)).toEqual({ "PATCH /iam/v2beta1/groups/*": 1 });
-    expect(stats.updateMasks).toEqual({ description: 1 });
+    await expectOnePatchEdit(stack, irv, "Platform engineering", "Platform team");
     expect((await irv.admin.groups.get(String(outputs.platformUid))).description).toBe("Platform team");
   });
 

@@ -11,6 +11,7 @@ import type { TestStack } from "../harness/index.js";
 import { createStack, diagnostics, fixtureDir, pulumiBinDir, summary } from "../harness/index.js";
 import type { TestEmulator } from "../support/irv-emulator.js";
 import { resourceRoutes, startTestEmulator } from "../support/irv-emulator.js";
+import { expectOnePatchEdit } from "../support/one-field-edit.js";
 import { orgSnapshot } from "../support/org-snapshot.js";
 import type { PythonProject, PythonToolchain } from "../support/python-project.js";
 import { createPythonProject, preparePythonToolchain } from "../support/python-project.js";
@@ -137,14 +138,7 @@ describe("the Python SDK (pulumi_irv wheel) in a fresh virtualenv", () => {
   it("previews a one-field edit of the program as one update, and applies it with one PATCH", async () => {
     const main = path.join(qs.dir, "__main__.py");
     writeFileSync(main, readFileSync(main, "utf8").replace('"Platform engineering"', '"Platform team"'));
-    const preview = await stack.preview({ args: ["--diff"] });
-    expect(summary(preview.events)?.resourceChanges).toMatchObject({ update: 1 });
-    expect(preview.stdout).toMatch(/~ description: "Platform engineering" => "Platform team"/);
-    await irv.resetStats();
-    await stack.up();
-    const stats = await irv.stats();
-    expect(resourceRoutes(stats.requests)).toEqual({ "PATCH /iam/v2beta1/groups/*": 1 });
-    expect(stats.updateMasks).toEqual({ description: 1 });
+    await expectOnePatchEdit(stack, irv, "Platform engineering", "Platform team");
   });
 
   it("finds a change made outside Pulumi at refresh", async () => {
