@@ -2,7 +2,7 @@
 // `npm run build:sdks`: writes the language SDKs of the native plugin under sdks/ from the checked-in
 // package schema (provider/plugin/schema.json) with Pulumi's own code generators.
 //
-//   node scripts/build-sdks.ts                 # sdks/python and sdks/go
+//   node scripts/build-sdks.ts                 # generated-sdks/python and generated-sdks/go
 //   node scripts/build-sdks.ts nodejs --out /tmp/x   # one language into another directory
 //
 // `pulumi package gen-sdk` hands generation to each language's host, and the Node.js, Python and Go
@@ -42,8 +42,8 @@ export type SdkLanguage = "python" | "go" | "nodejs";
  * SDK_DIRS.python; // "<repo>/sdks/python"
  */
 export const SDK_DIRS: Readonly<Record<"python" | "go", string>> = {
-  python: path.join(root, "sdks", "python"),
-  go: path.join(root, "sdks", "go"),
+  python: path.join(root, "generated-sdks", "python"),
+  go: path.join(root, "generated-sdks", "go"),
 };
 
 /** The schema the SDKs are generated from (`npm run schema` writes it). */

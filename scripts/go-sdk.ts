@@ -1,8 +1,8 @@
 // The Go SDK as a Go module: the go.mod and go.sum `npm run build:sdks` writes beside the generated
-// sources of sdks/go/irv, and the module cache the Go tests build it from without a network.
+// sources of generated-sdks/go/irv, and the module cache the Go tests build it from without a network.
 //
-// Module path github.com/pulumi-irv/pulumi-irv/sdks/go/irv; a release is the git tag
-// `sdks/go/irv/vX.Y.Z` (a module in a subdirectory is tagged with that directory as prefix), at the
+// Module path github.com/pulumi-irv/pulumi-irv/generated-sdks/go/irv; a release is the git tag
+// `generated-sdks/go/irv/vX.Y.Z` (a module in a subdirectory is tagged with that directory as prefix), at the
 // version of the plugin whose schema it was generated from (docs/toolchain.md, "Go").
 import { spawnSync } from "node:child_process";
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -19,18 +19,18 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
  * @example
  * `go get ${GO_SDK_MODULE}@v0.1.0`;
  */
-export const GO_SDK_MODULE = "github.com/pulumi-irv/pulumi-irv/sdks/go/irv";
+export const GO_SDK_MODULE = "github.com/pulumi-irv/pulumi-irv/generated-sdks/go/irv";
 
 /** The committed Go SDK module: where go.mod and go.sum are. */
-export const GO_SDK_MODULE_DIR = path.join(root, "sdks", "go", "irv");
+export const GO_SDK_MODULE_DIR = path.join(root, "generated-sdks", "go", "irv");
 
 /**
  * The git tag that releases the Go SDK at a version: Go resolves `GO_SDK_MODULE@vX.Y.Z` to it.
  * @example
- * goSdkTag("0.1.0"); // "sdks/go/irv/v0.1.0"
+ * goSdkTag("0.1.0"); // "generated-sdks/go/irv/v0.1.0"
  */
 export function goSdkTag(version: string): string {
-  return `sdks/go/irv/v${version}`;
+  return `generated-sdks/go/irv/v${version}`;
 }
 
 /**
@@ -94,7 +94,7 @@ export function writeGoModule(moduleDir: string, env: NodeJS.ProcessEnv = proces
 
 /**
  * Fills the Go module cache with every module the Go SDK, and so a program on it, builds from, once
- * per machine: a `go mod tidy` of a copy of sdks/go/irv from the cache alone first, and only when
+ * per machine: a `go mod tidy` of a copy of generated-sdks/go/irv from the cache alone first, and only when
  * that fails, the same through the Go module proxy (under a lock, with a progress line). Tests run
  * `go` with {@link offlineGoEnv} after it.
  * @example

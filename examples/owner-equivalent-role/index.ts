@@ -1,7 +1,7 @@
 // Owner under another name: a custom role with every capability of the built-in owner role, bound
 // to a deploy pipeline in the root organization. Nothing here is refused, so the preview runs to the
 // end and the policy pack's stack check warns about the binding (`no-broad-owner-binding`, see
-// README, "Policy pack"): the binding only knows the new role by a uid that the preview cannot know
+// docs/policy-pack.md): the binding only knows the new role by a uid that the preview cannot know
 // yet, so the check follows the binding's `roleUid` back to the role and reads its capabilities.
 import * as pulumi from "@pulumi/pulumi";
 import * as irv from "pulumi-irv";

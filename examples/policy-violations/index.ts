@@ -2,7 +2,7 @@
 // plain-http development issuer and named against the convention, the owner role granted on the
 // whole organization, an identity any repository's workflow could assume, a month-long invite, a
 // team role that may hand out access, a group name the API would refuse and, behind it, a plain-http
-// identity provider. `pulumi preview --policy-pack policy` blocks it (see README, "Policy pack"). Config:
+// identity provider. `pulumi preview --policy-pack policy` blocks it (see docs/policy-pack.md). Config:
 // `orgUid`, and any secret `ssoClientSecret`.
 import * as pulumi from "@pulumi/pulumi";
 import * as irv from "pulumi-irv";

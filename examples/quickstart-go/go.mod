@@ -3,7 +3,7 @@ module github.com/pulumi-irv/pulumi-irv/examples/quickstart-go
 go 1.25.11
 
 require (
-	github.com/pulumi-irv/pulumi-irv/sdks/go/irv v0.1.0
+	github.com/pulumi-irv/pulumi-irv/generated-sdks/go/irv v0.1.0
 	github.com/pulumi/pulumi/sdk/v3 v3.259.0
 )
 
@@ -120,5 +120,5 @@ require (
 )
 
 // Builds against the SDK in this checkout; a program of your own drops this line and requires a
-// released version (`go get github.com/pulumi-irv/pulumi-irv/sdks/go/irv@v0.1.0`).
-replace github.com/pulumi-irv/pulumi-irv/sdks/go/irv => ../../sdks/go/irv
+// released version (`go get github.com/pulumi-irv/pulumi-irv/generated-sdks/go/irv@v0.1.0`).
+replace github.com/pulumi-irv/pulumi-irv/generated-sdks/go/irv => ../../generated-sdks/go/irv

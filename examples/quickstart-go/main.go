@@ -7,7 +7,7 @@ package main
 import (
 	"fmt"
 
-	"github.com/pulumi-irv/pulumi-irv/sdks/go/irv/iam"
+	"github.com/pulumi-irv/pulumi-irv/generated-sdks/go/irv/iam"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
 )

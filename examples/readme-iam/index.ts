@@ -10,17 +10,17 @@ const platform = new irv.iam.Group("platform", { parentUid: orgUid, description:
 const payments = new irv.iam.Group("team-payments", { parentUid: platform.uid, description: "Payments" });
 const viewer = irv.iam.getRoleOutput({ name: "viewer" });
 
-// README: "Custom roles"
+// docs/resources.md: "Custom roles"
 const auditor = new irv.iam.Role("auditor", {
   parentUid: platform.uid,
   description: "Reads the organization tree",
   capabilities: ["groups.list", "identity.list", "role_bindings.list"],
 });
 
-// README: "Resources" (get)
+// docs/resources.md: "Resources" (get)
 export const auditorCapabilities = irv.iam.Role.get("auditor-as-read", auditor.id).capabilities;
 
-// README: "Identity variants"
+// docs/resources.md: "Identity variants"
 const deploy = new irv.iam.Identity("payments-deploy", {
   groupUid: payments.uid,
   claimMatch: {
@@ -37,7 +37,7 @@ const backup = new irv.iam.Identity("backup-job", {
   },
 });
 
-// README: "Identity providers"
+// docs/resources.md: "Identity providers"
 const sso = new irv.iam.IdentityProvider("sso", {
   parentUid: platform.uid,
   defaultRoleUid: auditor.uid,
@@ -48,7 +48,7 @@ const sso = new irv.iam.IdentityProvider("sso", {
   },
 });
 
-// README: "Group invites"
+// docs/resources.md: "Group invites"
 const invite = new irv.iam.GroupInvite("new-payments-dev", {
   groupUid: payments.uid,
   roleUid: viewer.uid,
@@ -58,7 +58,7 @@ const invite = new irv.iam.GroupInvite("new-payments-dev", {
 });
 export const inviteCode = invite.code;
 
-// README: "Account associations"
+// docs/resources.md: "Account associations"
 new irv.iam.AccountAssociations("platform-accounts", {
   groupUid: platform.uid,
   amazon: { account: "123456789012" },

@@ -5,7 +5,7 @@ import * as irv from "pulumi-irv";
 
 const orgUid = new pulumi.Config().require("orgUid");
 
-// README: "Installing in your own project"
+// README: "A first program"
 const platform = new irv.iam.Group("platform", { parentUid: orgUid, description: "Platform engineering" });
 const payments = new irv.iam.Group("team-payments", { parentUid: platform.uid });
 const ci = new irv.iam.Identity("payments-ci", {
@@ -22,7 +22,7 @@ new irv.iam.RoleBinding("payments-ci-viewer", {
   roleUid: viewer.uid,
 });
 
-// README: "Data sources"
+// docs/resources.md: "Data sources"
 const roleNames = irv.iam.getRolesOutput({ orderBy: "name" }).roles.apply((r) => r.map((x) => x.name));
 const repos = irv.registry.getReposOutput({ descendantsOf: orgUid, orderBy: "name" });
 // Advisories have no name: find them by the vulnerability ids they cover (aliases) or their CGA ids.
@@ -33,7 +33,7 @@ const log4shell = irv.vulnerabilities.getAdvisoriesOutput({
 export const log4shellArtifacts = log4shell.advisories.apply((a) => a.map((x) => x.artifactName));
 export const owner = pulumi.output(irv.iam.getRole({ name: "owner" })).apply((r) => r.description);
 
-// README: "Resources" (import)
+// docs/resources.md: "Resources" (import)
 const legacyUid = new pulumi.Config().get("legacyUid");
 if (legacyUid) new irv.iam.Group("legacy", { parentUid: orgUid, name: "legacy" }, { import: legacyUid });
 

@@ -134,7 +134,7 @@ export function packageSchema(version: string, docs: SchemaDocs) {
     repository: "https://github.com/pulumi-irv/pulumi-irv",
     meta: { moduleFormat: "(.*)" },
     // What each language's generator needs (scripts/build-sdks.ts): the PyPI name, the Go module path
-    // (sdks/go/irv in this repository) and the versions the SDKs require. `respectSchemaVersion`
+    // (generated-sdks/go/irv in this repository) and the versions the SDKs require. `respectSchemaVersion`
     // stamps this package's one version on every SDK.
     language: {
       python: {
@@ -144,7 +144,7 @@ export function packageSchema(version: string, docs: SchemaDocs) {
         requires: { pulumi: ">=3.142.0,<4.0.0" },
       },
       go: {
-        importBasePath: "github.com/pulumi-irv/pulumi-irv/sdks/go/irv",
+        importBasePath: "github.com/pulumi-irv/pulumi-irv/generated-sdks/go/irv",
         respectSchemaVersion: true,
         generateResourceContainerTypes: true,
       },

@@ -18,7 +18,7 @@ export const IDENTITY_RENAMES_0X = [
   { from: "awsIdentity.awsUserIdPattern", to: "awsIdentity.userIdPattern" },
 ] as const;
 
-const MIGRATION = 'see "Migrating from 0.x" in the README';
+const MIGRATION = 'see "Migrating from 0.x" in docs/migrating.md';
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);

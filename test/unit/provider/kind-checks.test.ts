@@ -172,7 +172,7 @@ describe("Identity check", () => {
       {
         property: "static",
         reason: expect.stringMatching(
-          /^identity static was renamed staticKeys, the published API's name \(its expiration is now expirationTime, optional\): see "Migrating from 0\.x" in the README/,
+          /^identity static was renamed staticKeys, the published API's name \(its expiration is now expirationTime, optional\): see "Migrating from 0\.x" in docs\/migrating\.md/,
         ),
       },
     ]);
