@@ -492,7 +492,13 @@ await runBench({}, async (session) => {
 
   session.save({
     markdown,
-    goalsMet: stepsMet && linearMet && latencyMet && rateMet && callsExact,
+    goals: {
+      steps: stepsMet,
+      linear: linearMet,
+      latency: latencyMet,
+      "rate limit": rateMet,
+      "calls exact": callsExact,
+    },
     data: {
       size: SIZE,
       small: SMALL,

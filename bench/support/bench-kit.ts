@@ -162,8 +162,11 @@ export interface BenchResult {
   machine: MachineInfo;
   /** Load average when it ended. */
   loadAverageAtEnd: number;
-  /** Whether every goal of the benchmark was met; absent when it checks none. */
-  goalsMet?: boolean;
+  /**
+   * The benchmark's goals, each by what it checks, and whether it was met. A benchmark that checks
+   * none leaves it out (or empty), and its section then says nothing of goals.
+   */
+  goals?: Readonly<Record<string, boolean>>;
   data: unknown;
 }
 
@@ -171,7 +174,7 @@ export interface BenchResult {
  * Writes a benchmark's result file and prints its section.
  *
  * @example
- * saveResult({ name: "data-sources", markdown, machine, goalsMet: true, data });
+ * saveResult({ name: "data-sources", markdown, machine, goals: { "ratio ≤ 0.35": true }, data });
  */
 export function saveResult(result: Omit<BenchResult, "loadAverageAtEnd">): void {
   mkdirSync(OUT_DIR, { recursive: true });

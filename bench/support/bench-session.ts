@@ -134,7 +134,7 @@ const STACK_TIMEOUT_MS = 900_000;
  * const session = await benchSession();
  * const stack = await session.orgTree({ stackName: "irv", mode: "irv", per: 100 });
  * const { durationMs, calls } = await session.measure(() => stack.up());
- * session.save({ markdown: "## …", goalsMet: true, data: { durationMs, calls } });
+ * session.save({ markdown: "## …", goals: { "calls exact": true }, data: { durationMs, calls } });
  * await session.close();
  */
 export class BenchSession {
@@ -288,9 +288,9 @@ export class BenchSession {
    * the section.
    *
    * @example
-   * session.save({ markdown: "## 4. Data sources\n…", goalsMet: ratio <= 0.35, data: { ratio } });
+   * session.save({ markdown: "## 4. Data sources\n…", goals: { "ratio ≤ 0.35": ratio <= 0.35 }, data: { ratio } });
    */
-  save(result: Pick<BenchResult, "markdown" | "goalsMet" | "data">): void {
+  save(result: Pick<BenchResult, "markdown" | "goals" | "data">): void {
     saveResult({ ...result, name: this.name, machine: this.machine });
   }
 
@@ -345,7 +345,7 @@ export async function benchSession(options: BenchSessionOptions = {}): Promise<B
  * await runBench({}, async (session) => {
  *   const stack = await session.orgTree({ stackName: "irv", mode: "irv", per: 10 });
  *   const { durationMs } = await session.measure(() => stack.up());
- *   session.save({ markdown: `## Up\n\n${ms(durationMs)}`, goalsMet: true, data: { durationMs } });
+ *   session.save({ markdown: `## Up\n\n${ms(durationMs)}`, data: { durationMs } });
  * });
  */
 export async function runBench(

@@ -48,9 +48,18 @@ export function readResults(
 
 const runAt = (date: string) => `${date.slice(0, 16).replace("T", " ")} UTC`;
 
-function goalsText(goalsMet: boolean | undefined): string {
-  if (goalsMet === undefined) return "";
-  return `; goals ${goalsMet ? "met" : "**not all met**"}`;
+/**
+ * What a section's run line says of goals: nothing for a benchmark that has none (issue 34: one
+ * without goals said "goals met"), else met, or which were not.
+ *
+ * @example
+ * goalsText({ "ratio ≤ 0.5": false, "calls exact": true }); // "; goals **not all met** (missed: ratio ≤ 0.5)"
+ */
+function goalsText(goals: BenchResult["goals"]): string {
+  const entries = Object.entries(goals ?? {});
+  if (entries.length === 0) return "";
+  const missed = entries.filter(([, met]) => !met).map(([what]) => what);
+  return missed.length === 0 ? "; goals met" : `; goals **not all met** (missed: ${missed.join(", ")})`;
 }
 
 /**
@@ -90,7 +99,7 @@ export function renderResults(results: readonly BenchResult[], outputs: readonly
     lines.push(
       heading,
       "",
-      `_Run ${runAt(r.machine.date)}; load average ${r.machine.loadAverage} → ${r.loadAverageAtEnd}${goalsText(r.goalsMet)}._`,
+      `_Run ${runAt(r.machine.date)}; load average ${r.machine.loadAverage} → ${r.loadAverageAtEnd}${goalsText(r.goals)}._`,
       ...rest,
       "",
     );

@@ -17,7 +17,7 @@ import {
 const committed = readFileSync(path.join(ROOT, "bench", "RESULTS.md"), "utf8");
 const PATTERNS = "## Identity patterns: a catastrophic pattern/value pair (bench/patterns.ts)";
 
-const result = (name: string, markdown: string, goalsMet?: boolean): BenchResult => ({
+const result = (name: string, markdown: string, goals?: BenchResult["goals"]): BenchResult => ({
   name,
   markdown,
   machine: {
@@ -32,7 +32,7 @@ const result = (name: string, markdown: string, goalsMet?: boolean): BenchResult
     os: "Linux",
   },
   loadAverageAtEnd: 2,
-  ...(goalsMet === undefined ? {} : { goalsMet }),
+  ...(goals === undefined ? {} : { goals }),
   data: {},
 });
 
@@ -44,7 +44,10 @@ afterEach(() => {
 
 describe("RESULTS.md after one benchmark in a fresh clone", () => {
   it("changes that benchmark's section only; the preamble and every other section stay as committed", () => {
-    const fresh = renderResults([result("patterns", `${PATTERNS}\n\nnew patterns numbers`, true)], []);
+    const fresh = renderResults(
+      [result("patterns", `${PATTERNS}\n\nnew patterns numbers`, { "STS ≤ 50 ms": true })],
+      [],
+    );
     const merged = mergeResults(committed, fresh);
     const before = splitSections(committed);
     const after = splitSections(merged);
@@ -83,8 +86,11 @@ describe("readResults and writeResults", () => {
     dir = mkdtempSync(path.join(os.tmpdir(), "bench-results-"));
     const out = path.join(dir, "out");
     mkdirSync(out);
-    writeFileSync(path.join(out, "patterns.json"), JSON.stringify(result("patterns", "## P\n\nnew", true)));
-    writeFileSync(path.join(out, "gone.json"), JSON.stringify(result("gone", "## Gone\n\nx", true)));
+    writeFileSync(
+      path.join(out, "patterns.json"),
+      JSON.stringify(result("patterns", "## P\n\nnew", { g: true })),
+    );
+    writeFileSync(path.join(out, "gone.json"), JSON.stringify(result("gone", "## Gone\n\nx", { g: true })));
     writeFileSync(
       path.join(out, "emulator.output.json"),
       JSON.stringify({ label: "npm run bench:emulator", date: "2026-12-01T11:00:00Z", output: "42 req/s" }),
@@ -101,5 +107,27 @@ describe("readResults and writeResults", () => {
     expect(written).toContain("old engine");
     expect(written).not.toContain("\nold\n");
     expect(written).toContain("42 req/s");
+  });
+});
+
+describe("goals in a section's run line", () => {
+  // Regression (issue 34): provider-start and state-backends check no goal, yet their sections said
+  // "goals met".
+  it("says nothing of goals when a benchmark has none, even with an empty goal list", () => {
+    for (const goals of [undefined, {}]) {
+      const fresh = renderResults([result("state-backends", "## State backends\n\nfigures", goals)], []);
+      expect(fresh).toContain("_Run 2026-12-01 10:20 UTC; load average 1.5 → 2._");
+      expect(fresh).not.toContain("goals");
+    }
+  });
+
+  it("says goals met when every goal was met, and names the missed ones otherwise", () => {
+    const met = renderResults([result("patterns", "## P\n", { "STS ≤ 50 ms": true, "HTTP 403": true })], []);
+    expect(met).toContain("load average 1.5 → 2; goals met._");
+    const missed = renderResults(
+      [result("scale", "## S\n", { steps: true, latency: false, "calls exact": false })],
+      [],
+    );
+    expect(missed).toContain("load average 1.5 → 2; goals **not all met** (missed: latency, calls exact)._");
   });
 });
