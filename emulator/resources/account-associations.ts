@@ -4,8 +4,8 @@ import type { KindHooks } from "./kind-context.js";
 /**
  * Account associations: one per group, whose uid is the group's uid (published
  * `iam/account_associations.proto:166-167`; the kind rules make the uid and refuse a second
- * create). Answers carry every provider block, an unset one as `null` (grpc-gateway writes unset
- * message fields so, protojson `EmitUnpopulated`).
+ * create). Answers carry every provider block, an unset one as `null`, and an unset `description` as
+ * `""` (grpc-gateway writes unset fields so, protojson `EmitUnpopulated`).
  *
  * @example
  * KIND_RULES.accountAssociations.hooks === ACCOUNT_ASSOCIATIONS_HOOKS; // true
@@ -26,7 +26,8 @@ export const ACCOUNT_ASSOCIATIONS_HOOKS: KindHooks = {
     return JSON.stringify({
       uid,
       name,
-      ...(description === undefined ? {} : { description }),
+      // An unset string is "" (protojson EmitUnpopulated; account_associations.proto:176).
+      description: description ?? "",
       ...blocks,
       createTime,
       updateTime,

@@ -37,7 +37,8 @@ const IdentityFixture = IdentityCreateSchema.and(
 );
 const IdentityProviderFixture = IdentityProviderCreateSchema.extend({
   uid: Uid,
-  defaultRole: Name.optional(),
+  // REQUIRED, as on the wire (identity_providers.proto): a role name of the group or above.
+  defaultRole: Name,
 });
 const GroupInviteFixture = GroupInviteCreateSchema.omit({ roleUid: true }).extend({ uid: Uid, role: Name });
 // No uid: a group's association has the group's.
@@ -147,8 +148,7 @@ export function loadFixtures(service: ResourceService, fixtures: Fixtures): Seed
         insert("roleBindings", groupUid, { identityUid, roleUid: roleUid(groupUid, r) });
     }
     for (const { uid, defaultRole, ...fields } of node.identityProviders ?? []) {
-      const role = defaultRole === undefined ? undefined : roleUid(groupUid, defaultRole);
-      insert("identityProviders", groupUid, { ...fields, defaultRole: role }, uid);
+      insert("identityProviders", groupUid, { ...fields, defaultRole: roleUid(groupUid, defaultRole) }, uid);
     }
     for (const fields of node.accountAssociations ?? []) insert("accountAssociations", groupUid, fields);
     for (const { uid, role, ...fields } of node.groupInvites ?? []) {

@@ -25,8 +25,8 @@ function hydrateRole(ctx: KindContext, roleUid: unknown): Record<string, unknown
 
 /**
  * The wire form of an invite (published `GroupInvite`, `iam/group_invites.proto:115-164`): the
- * stored fields with the role hydrated; no `updateTime` (the message has none) and no `ttl`
- * (input only, `:143-148`).
+ * stored fields with the role hydrated and unset strings as `""`; no `updateTime` (the message has
+ * none) and no `ttl` (input only, `:143-148`).
  *
  * @example
  * const json = inviteOutput(ctx, caller, row); // '{"uid":…,"roleUid":…,"role":{…},"expirationTime":…}'
@@ -40,9 +40,13 @@ export function inviteOutput(ctx: KindContext, _caller: Caller, row: ResourceRow
     uid,
     roleUid,
     role: hydrateRole(ctx, roleUid),
-    ...(typeof email === "string" ? { email } : {}),
+    // Unset strings are "" (protojson EmitUnpopulated): `email` (:141); `code` is "only returned on
+    // create" (:157), whose answer puts it over this ""; `keyId` (:160) is not modelled, so unset.
+    email: typeof email === "string" ? email : "",
     expirationTime,
     singleUse: singleUse === true,
+    code: "",
+    keyId: "",
     createTime,
   });
 }

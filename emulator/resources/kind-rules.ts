@@ -85,8 +85,9 @@ export interface KindRules {
   /** Fields the service sets on a new resource. */
   serviceFields(now: string, fields: Record<string, unknown>): Record<string, unknown>;
   /**
-   * What the answer holds for a top-level field that is not set: grpc-gateway writes every field
-   * (protojson `EmitUnpopulated`), an unset string as `""`, an unset message as `null`.
+   * What the answer holds for a field that is not set: grpc-gateway writes every field (protojson
+   * `EmitUnpopulated`), an unset string as `""`, an unset message as `null`, an unset list as `[]`.
+   * A dotted path fills a field of a nested message when that message is present.
    */
   unpopulated: Readonly<Record<string, unknown>>;
   hooks: KindHooks;
@@ -178,8 +179,9 @@ export const KIND_RULES: Readonly<Record<KindName, KindRules>> = {
     alsoNeeds: { create: ["role_bindings.create"], update: ["role_bindings.create"] },
     writeOnly: ["oidc.clientSecret"],
     // `scim` is an output-only message (identity_providers.proto:322): null until SCIM is set up.
-    unpopulated: { description: "", defaultRole: "", scim: null },
-    required: ["name", "oidc", "oidc.issuer", "oidc.clientId", "oidc.clientSecret"],
+    unpopulated: { description: "", defaultRole: "", scim: null, "oidc.additionalScopes": [] },
+    // `default_role` is REQUIRED (identity_providers.proto), so it cannot be cleared either.
+    required: ["name", "defaultRole", "oidc", "oidc.issuer", "oidc.clientId", "oidc.clientSecret"],
     hooks: IDENTITY_PROVIDER_HOOKS,
   }),
   accountAssociations: iamChild("accountAssociations", "account_associations", {

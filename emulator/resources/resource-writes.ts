@@ -14,7 +14,7 @@ import { freeFormViolations } from "./field-limits.js";
 import type { KindRules } from "./kind-rules.js";
 import { KIND_RULES } from "./kind-rules.js";
 import type { ServiceCore } from "./service-core.js";
-import { applyPaths, maskPaths, refuseNotUpdatable } from "./update-mask.js";
+import { applyPaths, maskPaths, refuseNotUpdatable, refuseUnknownKeys } from "./update-mask.js";
 import { requireObject, throwZodViolations } from "./violations.js";
 
 const OUTPUT_ONLY = ["uid", "createTime", "updateTime"];
@@ -85,11 +85,14 @@ export class ResourceWrites {
    */
   create(caller: Caller, kind: KindName, parentUid: string, body: unknown): string {
     const rules = KIND_RULES[kind];
+    // The gateway decodes the body before the service runs: a body that is not an object is code 3
+    // whoever sends it. Unknown keys are dropped (protojson DiscardUnknown), so they refuse nothing.
+    const object = requireObject(body);
     this.core.authorize(caller, rules, "create", parentUid, parentUid);
     const create = rules.spec.create;
     if (create === undefined)
       throw new ApiFault(Code.INVALID_ARGUMENT, `${rules.spec.singular} resources are read-only`);
-    const parsed = create.safeParse(requireObject(body));
+    const parsed = create.safeParse(object);
     if (!parsed.success) throwZodViolations(parsed.error, rules.hints);
     const fields = parsed.data as Record<string, unknown>;
     checkFreeForm(rules, fields);
@@ -194,8 +197,11 @@ export class ResourceWrites {
   update(caller: Caller, kind: KindName, uid: string, body: unknown, updateMask: string | undefined): string {
     const rules = KIND_RULES[kind];
     refuseNotUpdatable(rules);
-    this.core.authorize(caller, rules, "update", uid);
+    // The gateway decodes the body into a field mask first (runtime.FieldMaskFromRequestBody): a
+    // key the message lacks is code 3 before any permission check or lookup.
     const fields = requireObject(body);
+    refuseUnknownKeys(rules, fields);
+    this.core.authorize(caller, rules, "update", uid);
     const table = this.core.table;
     return this.core.db.transaction(() => {
       const row = table.get(kind, uid);

@@ -34,7 +34,8 @@ const pick = (x: Named) => ({ uid: x.uid, name: x.name, description: x.descripti
 /**
  * The wire form of a role binding: identity, group and role hydrated from their current rows
  * (spec §2: no follow-up lookups needed), and only `createTime`. The identity's issuer and subject
- * are shown only to callers who may read that identity.
+ * are shown only to callers who may read that identity. `identityUid` and `roleUid` follow, as in the
+ * published message.
  *
  * @example
  * const json = hydrateBinding(table, row, caller); // '{"uid":…,"identity":{…},"group":{…},"role":{…},"createTime":…}'
@@ -56,6 +57,9 @@ export function hydrateBinding(table: ResourceTable, row: ResourceRow, caller: C
     group: pick(load("groups", b.groupUid)),
     role: pick(load("roles", b.roleUid)),
     createTime: b.createTime,
+    // The published binding also carries the references' uids (iam/role_bindings.proto:198, :202).
+    identityUid: b.identityUid,
+    roleUid: b.roleUid,
   });
 }
 

@@ -191,7 +191,7 @@ export class ServiceCore implements KindContext {
     const data = JSON.parse(row.data) as Record<string, unknown>;
     for (const path of rules.writeOnly) removePath(data, path.split("."));
     // Unset fields as grpc-gateway writes them ("" and null), where the stored row leaves them out.
-    for (const [key, value] of defaults) if (!Object.hasOwn(data, key)) data[key] = value;
+    for (const [key, value] of defaults) setUnset(data, key.split("."), value);
     return JSON.stringify(data);
   }
 
@@ -204,6 +204,18 @@ export class ServiceCore implements KindContext {
   now(): string {
     return formatTimestamp(this.clock());
   }
+}
+
+// Sets a dotted path left out of a stored row, within the objects present only.
+function setUnset(obj: Record<string, unknown>, segments: string[], value: unknown): void {
+  let cur: unknown = obj;
+  for (const s of segments.slice(0, -1)) {
+    if (cur === null || typeof cur !== "object" || !Object.hasOwn(cur, s)) return;
+    cur = (cur as Record<string, unknown>)[s];
+  }
+  const last = segments.at(-1) as string;
+  if (cur !== null && typeof cur === "object" && !Object.hasOwn(cur, last))
+    (cur as Record<string, unknown>)[last] = value;
 }
 
 function removePath(obj: Record<string, unknown>, segments: string[]): void {

@@ -122,7 +122,15 @@ function shapeOf(schema: unknown): Record<string, unknown> | undefined {
   return s?.shape ?? (s?.def?.in === undefined ? undefined : shapeOf(s.def.in));
 }
 
-function refuseUnknownKeys(rules: KindRules, body: Record<string, unknown>): void {
+/**
+ * Code 3, one violation per key, for a PATCH body key the kind's message lacks. The gateway decodes
+ * the body into a field mask before the service sees the request, so this comes before any
+ * permission check or lookup (issue 34: a viewer got 7, an unknown uid 5).
+ *
+ * @example
+ * refuseUnknownKeys(KIND_RULES.groups, { color: "red" }); // throws: could not find field "color"
+ */
+export function refuseUnknownKeys(rules: KindRules, body: Record<string, unknown>): void {
   const fields = messageFields(rules);
   if (fields === undefined) return;
   const unknown = Object.keys(body).filter((k) => !fields.has(k) && !fields.has(camel(k)));

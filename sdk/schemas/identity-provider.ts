@@ -63,14 +63,17 @@ export type IdentityProvider = z.infer<typeof IdentityProvider>;
 export const IdentityProviderCreate = z.object({
   name: z.string().min(1, { message: "is required" }),
   description: z.string().optional(),
-  defaultRole: Uid.optional(),
+  // REQUIRED (identity_providers.proto, `default_role`): the role every user gets at first login.
+  defaultRole: z.string({ error: "is required: the uid of the role users get at their first login" }).min(1, {
+    message: "is required: the uid of the role users get at their first login",
+  }),
   oidc: OidcInput,
 });
 /**
  * Body of an identity provider create.
  *
  * @example
- * const body: IdentityProviderCreate = { name: "google", oidc: { issuer, clientId, clientSecret } };
+ * const body: IdentityProviderCreate = { name: "google", defaultRole: viewerUid, oidc: { issuer, clientId, clientSecret } };
  * await client.identityProviders.create(groupUid, body);
  */
 export type IdentityProviderCreate = z.infer<typeof IdentityProviderCreate>;

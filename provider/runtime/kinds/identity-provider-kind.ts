@@ -17,8 +17,9 @@ export const IdentityProviderInputs = z.object({
   parentUid: uidInput("the uid of the group whose users log in through the identity provider"),
   name: nameInput("the identity provider name"),
   description: z.string().optional(),
+  // REQUIRED in the published message (identity_providers.proto, `default_role`).
   defaultRoleUid: uidInput(
-    "the uid of the role users get at their first login (see irv.iam.getRole)",
+    "every identity provider needs the uid of the role its users get at their first login (see irv.iam.getRole)",
     "flat",
   ),
   oidc: OidcInput,

@@ -50,7 +50,7 @@ const fresh = {
     admin("POST", iam("roleBindings", g.uid), { identityUid: (await fresh.identity()).uid, roleUid: empty }),
   role: () =>
     admin("POST", iam("roles", g.uid), { name: `r${++seq}`, capabilities: ["CAP_IAM_GROUPS_LIST"] }),
-  idp: () => admin("POST", iam("identityProviders", g.uid), { name: `p${++seq}`, oidc }),
+  idp: () => admin("POST", iam("identityProviders", g.uid), { name: `p${++seq}`, defaultRole: empty, oidc }),
   // One association per group, named by the group's uid: each in a fresh group below `g`.
   association: async () =>
     admin("POST", iam("accountAssociations", (await fresh.group()).uid), {
@@ -101,7 +101,7 @@ const ops: Record<string, (t: string) => Promise<number>> = {
   "roles.delete": async (t) => codeOf("DELETE", iam("roles", (await fresh.role()).uid), t),
   "identity_providers.list": async (t) => codeOf("GET", iam("identityProviders", (await fresh.idp()).uid), t),
   "identity_providers.create": (t) =>
-    codeOf("POST", iam("identityProviders", g.uid), t, { name: `p${++seq}`, oidc }),
+    codeOf("POST", iam("identityProviders", g.uid), t, { name: `p${++seq}`, defaultRole: empty, oidc }),
   "identity_providers.update": async (t) =>
     codeOf("PATCH", iam("identityProviders", (await fresh.idp()).uid), t, { description: "d" }),
   "identity_providers.delete": async (t) =>

@@ -202,7 +202,7 @@ describe("roles", () => {
 });
 
 describe("role bindings", () => {
-  test("a binding is created from identityUid and roleUid and answers hydrated identity, group and role with only createTime", async () => {
+  test("a binding is created from identityUid and roleUid and answers hydrated identity, group and role, the two uids and only createTime", async () => {
     const g = await emu.group("bound", undefined, "bound group");
     const id = await emu.identity(g.uid, "deployer", "sub-deployer");
     const roleUid = await emu.roleUid("editor");
@@ -220,7 +220,17 @@ describe("role bindings", () => {
     });
     expect(b.group).toEqual({ uid: g.uid, name: "bound", description: "bound group" });
     expect(b.role).toMatchObject({ uid: roleUid, name: "editor" });
-    expect(Object.keys(b).sort()).toEqual(["createTime", "group", "identity", "role", "uid"]);
+    // identityUid and roleUid as in the published message (iam/role_bindings.proto:198, :202).
+    expect(b).toMatchObject({ identityUid: id.uid, roleUid });
+    expect(Object.keys(b).sort()).toEqual([
+      "createTime",
+      "group",
+      "identity",
+      "identityUid",
+      "role",
+      "roleUid",
+      "uid",
+    ]);
     expect(b.createTime).toMatch(TIMESTAMP);
     expect(await emu.ok("GET", `/iam/v2beta1/roleBindings/${String(b.uid)}`)).toEqual(b);
   });

@@ -70,12 +70,13 @@ describe("identity providers", () => {
     });
     const cleared = await emu.ok<Json>("PATCH", iam("identityProviders", idp.uid), {
       body: { oidc: { additionalScopes: ["groups"] } },
-      query: { updateMask: "description,default_role,oidc.additional_scopes" },
+      query: { updateMask: "description,oidc.additional_scopes" },
     });
     expect(cleared.description).toBe(""); // cleared: "" on the wire (EmitUnpopulated)
-    expect(cleared.defaultRole).toBe(""); // cleared: "" on the wire (EmitUnpopulated)
+    expect(cleared.defaultRole).toBe(viewer);
     expect(cleared.oidc).toEqual({ issuer: oidc.issuer, clientId: "client", additionalScopes: ["groups"] });
-    for (const mask of ["oidc.client_secret", "oidc"]) {
+    // default_role is REQUIRED (identity_providers.proto): it cannot be cleared.
+    for (const mask of ["oidc.client_secret", "oidc", "default_role"]) {
       expect(
         (await refused("PATCH", iam("identityProviders", idp.uid), {}, { updateMask: mask })).join(),
       ).toMatch(/cannot be cleared/);
@@ -84,13 +85,28 @@ describe("identity providers", () => {
 
   test("each validation rule is code 3 naming the field", async () => {
     const at = iam("identityProviders", g.uid);
-    expect(await refused("POST", at, { name: "x" })).toEqual(["oidc: is required"]);
-    expect(await refused("POST", at, { name: "x", oidc: { ...oidc, issuer: "http://plain" } })).toEqual([
-      "oidc.issuer: must be an https URL",
-    ]);
-    expect(await refused("POST", at, { name: "x", oidc: { issuer: oidc.issuer, clientId: "c" } })).toEqual([
-      "oidc.clientSecret: is required",
-    ]);
+    expect(await refused("POST", at, { name: "x", defaultRole: viewer })).toEqual(["oidc: is required"]);
+    expect(
+      await refused("POST", at, {
+        name: "x",
+        defaultRole: viewer,
+        oidc: { ...oidc, issuer: "http://plain" },
+      }),
+    ).toEqual(["oidc.issuer: must be an https URL"]);
+    expect(
+      await refused("POST", at, {
+        name: "x",
+        defaultRole: viewer,
+        oidc: { issuer: oidc.issuer, clientId: "c" },
+      }),
+    ).toEqual(["oidc.clientSecret: is required"]);
+    // Regression (issue 34): default_role is REQUIRED (identity_providers.proto), yet a create without it
+    // was accepted.
+    for (const defaultRole of [undefined, ""]) {
+      expect(
+        await refused("POST", at, { name: "x", oidc, ...(defaultRole === undefined ? {} : { defaultRole }) }),
+      ).toEqual(["defaultRole: is required: the uid of the role users get at their first login"]);
+    }
     expect((await refused("POST", at, { name: "x", defaultRole: "0".repeat(40), oidc })).join()).toMatch(
       /^defaultRole: no role has the uid/,
     );
@@ -171,6 +187,7 @@ describe("account associations", () => {
     expect(bare).toEqual({
       uid: own.uid,
       name: "bare",
+      description: "",
       amazon: null,
       google: null,
       azure: null,
@@ -266,10 +283,14 @@ describe("group invites", () => {
     await emu.ok("POST", iam("roles", own.uid), {
       body: { name: "idp-admin", capabilities: caps.map(toWireCapability) },
     });
-    await emu.ok("POST", iam("roles", own.uid), {
+    const granterRole = await emu.ok<{ uid: string }>("POST", iam("roles", own.uid), {
       body: { name: "idp-granter", capabilities: [...caps, "role_bindings.create"].map(toWireCapability) },
     });
-    const body = { name: "sso", oidc: { issuer: "https://i.example", clientId: "c", clientSecret: "s" } };
+    const body = {
+      name: "sso",
+      defaultRole: granterRole.uid,
+      oidc: { issuer: "https://i.example", clientId: "c", clientSecret: "s" },
+    };
     const lacking = await emu.tokenWithRole(own.uid, "idp-admin");
     const denied = await emu.call<ErrorBody>("POST", iam("identityProviders", own.uid), {
       token: lacking,
@@ -354,7 +375,11 @@ describe("custom roles", () => {
       body: { name: "held", capabilities: ["CAP_IAM_GROUPS_LIST"] },
     });
     await emu.ok("POST", iam("identityProviders", full.uid), {
-      body: { name: "idp", oidc: { issuer: "https://i.example", clientId: "c", clientSecret: "s" } },
+      body: {
+        name: "idp",
+        defaultRole: viewer,
+        oidc: { issuer: "https://i.example", clientId: "c", clientSecret: "s" },
+      },
     });
     await emu.ok("POST", iam("accountAssociations", full.uid), {
       body: { name: "aa", amazon: { account: "123456789012" } },

@@ -8,13 +8,18 @@ import { GROUP_NAME_PATTERN } from "../../../sdk/index.js";
 import type { Answer, ErrorBody, TestEmulator } from "./support.js";
 import { detail, startTestEmulator } from "./support.js";
 
+// The built-in viewer, every identity provider's default role (REQUIRED, identity_providers.proto).
+let viewerUid = "";
 type Kind = "groups" | "identities" | "roles" | "identityProviders" | "accountAssociations";
 // What a create of each kind needs besides name and description.
 const REQUIRED: Record<Kind, (name: string) => Record<string, unknown>> = {
   groups: () => ({}),
   identities: (name) => ({ claimMatch: { issuer: "https://i", subject: name } }),
   roles: () => ({ capabilities: ["CAP_IAM_GROUPS_LIST"] }),
-  identityProviders: () => ({ oidc: { issuer: "https://idp.example", clientId: "c", clientSecret: "s" } }),
+  identityProviders: () => ({
+    defaultRole: viewerUid,
+    oidc: { issuer: "https://idp.example", clientId: "c", clientSecret: "s" },
+  }),
   accountAssociations: () => ({ amazon: { account: "123456789012" } }),
 };
 const BUILT_IN = new Set(["owner", "editor", "viewer"]);
@@ -47,6 +52,7 @@ let emu: TestEmulator;
 let arenas = 0;
 beforeAll(async () => {
   emu = await startTestEmulator();
+  viewerUid = await emu.roleUid("viewer");
 });
 afterAll(() => emu.close());
 

@@ -109,6 +109,7 @@ describe("update masks", () => {
       const idp = await emu.ok<{ uid: string }>("POST", `/iam/v2beta1/identityProviders/${emu.orgUid}`, {
         body: {
           name: `idp-${member}`,
+          defaultRole: await emu.roleUid("viewer"),
           oidc: { issuer: "https://idp.example", clientId: "c", clientSecret: "s" },
         },
       });

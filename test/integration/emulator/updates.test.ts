@@ -60,6 +60,51 @@ describe("groups", () => {
     expect((await emu.ok<{ name: string }>("GET", `/iam/v2beta1/groups/${g.uid}`)).name).toBe(g.name);
   });
 
+  test("regression (issue 34: a viewer got 7 and an unknown uid 5): an unknown PATCH key is code 3 before any permission check or lookup, as the gateway decodes first", async () => {
+    const g = await freshGroup();
+    const viewer = await emu.tokenWithRole(g.uid, "viewer");
+    const denied = await emu.call<ErrorBody>("PATCH", `/iam/v2beta1/groups/${g.uid}`, {
+      token: viewer,
+      body: { color: "blue" },
+    });
+    expect(denied.body.code).toBe(3);
+    expect(violations(denied.body)).toEqual([
+      { field: "color", description: 'could not find field "color" in group resources' },
+    ]);
+    const ghost = await patch<ErrorBody>(`/iam/v2beta1/identities/${g.uid}/0123456789abcdef`, { colour: 1 });
+    expect(ghost.body.code).toBe(3);
+    expect(violations(ghost.body).map((v) => v.field)).toEqual(["colour"]);
+    // Without the unknown key, the same requests are refused as before: 7 and 5.
+    const known = await emu.call<ErrorBody>("PATCH", `/iam/v2beta1/groups/${g.uid}`, {
+      token: viewer,
+      body: { description: "x" },
+    });
+    expect(known.body.code).toBe(7);
+    expect(
+      (await patch<ErrorBody>(`/iam/v2beta1/identities/${g.uid}/0123456789abcdef`, { name: "x" })).body.code,
+    ).toBe(5);
+  });
+
+  test("a create drops unknown body keys (protojson DiscardUnknown), so they change no answer: the permission check decides", async () => {
+    const g = await freshGroup();
+    const viewer = await emu.tokenWithRole(g.uid, "viewer");
+    const denied = await emu.call<ErrorBody>("POST", `/iam/v2beta1/groups/${g.uid}`, {
+      token: viewer,
+      body: { name: "child", color: "blue" },
+    });
+    expect(denied.body.code).toBe(7);
+    const made = await emu.ok("POST", `/iam/v2beta1/groups/${g.uid}`, {
+      body: { name: "child", color: "blue" },
+    });
+    expect(made).not.toHaveProperty("color");
+    // A body that is not an object is not decoded at all: 3 for everyone.
+    const notObject = await emu.call<ErrorBody>("POST", `/iam/v2beta1/groups/${g.uid}`, {
+      token: viewer,
+      body: ["child"],
+    });
+    expect(notObject.body.code).toBe(3);
+  });
+
   test("with updateMask only the listed fields change and other body fields are ignored", async () => {
     const g = await freshGroup();
     const a = await patch(

@@ -236,6 +236,29 @@ describe("IdentityProvider check", () => {
   });
 });
 
+describe("IdentityProvider defaultRoleUid", () => {
+  const idp = makeProvider(identityProviderKind, noClient);
+
+  it("is required (the published message's default_role is REQUIRED): check names the field and the rule", async () => {
+    const r = await idp.check(
+      {},
+      {
+        parentUid: G,
+        name: "sso",
+        oidc: { issuer: "https://login.example.com", clientId: "c", clientSecret: "s" },
+      },
+    );
+    expect(r.failures).toEqual([
+      {
+        property: "defaultRoleUid",
+        reason: expect.stringMatching(
+          /defaultRoleUid is required: every identity provider needs the uid of the role its users get at their first login/,
+        ),
+      },
+    ]);
+  });
+});
+
 describe("GroupInvite check and diff", () => {
   const invite = makeProvider(groupInviteKind, noClient);
   const base = { groupUid: G, roleUid: ROLE };
