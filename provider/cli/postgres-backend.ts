@@ -45,6 +45,31 @@ function connection(url: string): { connectionString: string; table: string } {
   return { connectionString: u.toString(), table };
 }
 
+/** The part of node-postgres (`pg`) the lock reading uses. */
+export type PgModule = typeof import("pg")["default"];
+
+/**
+ * Loads node-postgres, an optional peer dependency of pulumi-irv (only `recover` on a `postgres://`
+ * backend needs it, so nobody else installs it). Missing, it is one line saying what to install.
+ *
+ * @example
+ * const pg = await loadPg(); // or throws: recover needs the "pg" package to read a postgres:// backend…
+ */
+export async function loadPg(
+  load: () => Promise<{ default: PgModule }> = () => import("pg"),
+): Promise<PgModule> {
+  try {
+    return (await load()).default;
+  } catch (err) {
+    const code = (err as { code?: unknown }).code;
+    if (code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND")
+      throw new Error(
+        'recover needs the "pg" package to read the locks of a postgres:// state backend: install it beside pulumi-irv (npm install pg)',
+      );
+    throw err;
+  }
+}
+
 /**
  * When the run holding the lock of a stack in the CLI's PostgreSQL backend began, or undefined
  * when no lock is held. The backend keeps each file of the DIY layout as a row of its state table
@@ -60,7 +85,7 @@ export async function postgresLockTakenAt(
 ): Promise<number | undefined> {
   const { connectionString, table } = connection(url);
   // Loaded only for this backend: recover on any other needs no database driver.
-  const { default: pg } = await import("pg");
+  const pg = await loadPg();
   const client = new pg.Client({ connectionString, connectionTimeoutMillis: 15_000 });
   await client.connect();
   try {

@@ -195,11 +195,13 @@ describe.each(INSTALLS)(
       expect(pkg.version).toBe(version);
     });
 
-    it("installs no fastify and no @pulumi/policy for a provider-only user", () => {
+    it("installs no fastify, no @pulumi/policy and no pg (an optional peer, issue 34) for a provider-only user", () => {
       const names = project().providerOnlyPackages;
       expect(names).toContain("pulumi-irv");
       expect(
-        names.filter((n) => n === "fastify" || n.startsWith("@fastify/") || n === "@pulumi/policy"),
+        names.filter(
+          (n) => n === "fastify" || n.startsWith("@fastify/") || n === "@pulumi/policy" || /^pg(-|$)/.test(n),
+        ),
       ).toEqual([]);
       expect(project().providerOnlyBytes).toBeGreaterThan(0);
     });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { maskedUrl } from "../../../../provider/cli/postgres-backend.js";
+import { loadPg, maskedUrl } from "../../../../provider/cli/postgres-backend.js";
 import { isStackLock, lockTime } from "../../../../provider/cli/stack-lock.js";
 import { stateBackend } from "../../../../provider/cli/state-backend.js";
 
@@ -43,5 +43,27 @@ describe("stateBackend", () => {
     const err = await backend.lockTakenAt("dev", "infra").catch((e: unknown) => e);
     expect(err).toBeInstanceOf(Error);
     expect(String(err)).not.toContain("s3cret");
+  });
+});
+
+// Issue 34: pg is an optional peer dependency, installed only by those who recover a postgres://
+// backend; without it, one line says what to install.
+describe("the PostgreSQL driver", () => {
+  it("is loaded when present", async () => {
+    expect(typeof (await loadPg()).Client).toBe("function");
+  });
+
+  it("missing, is one line naming the package and the command that installs it", async () => {
+    const missing = "pg-not-installed-anywhere";
+    const err = await loadPg(() => import(/* @vite-ignore */ missing)).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect((err as Error).message).toBe(
+      'recover needs the "pg" package to read the locks of a postgres:// state backend: install it beside pulumi-irv (npm install pg)',
+    );
+  });
+
+  it("passes on any other failure to load it as it is", async () => {
+    const broken = new Error("boom");
+    await expect(loadPg(() => Promise.reject(broken))).rejects.toBe(broken);
   });
 });
