@@ -146,9 +146,18 @@ export class Identity extends IrvResource {
         staticKeys: args.staticKeys,
         awsIdentity: args.awsIdentity,
         servicePrincipal: args.servicePrincipal,
+        // 0.x's name of staticKeys, untyped since 0.2: passed on when a program still writes it, so
+        // that the provider's check names its new name (issue 34: dropped here, preview said only
+        // "exactly one of claimMatch, staticKeys, … got none").
+        ...legacyStatic(args),
       },
       ["lastSeenTime", "createTime", "updateTime"],
       opts,
     );
   }
+}
+
+function legacyStatic(args: IdentityArgs): { static?: unknown } {
+  const legacy: unknown = (args as { static?: unknown }).static;
+  return legacy === undefined ? {} : { static: legacy };
 }
