@@ -156,8 +156,8 @@ export class ServiceCore implements KindContext {
         verb === "create"
           ? `create ${rules.spec.singular} resources in ${JSON.stringify(scope)}`
           : `${verb} ${rules.spec.singular} ${JSON.stringify(uid)}`;
-      // With two capabilities needed, say which one is missing.
-      throw permissionDenied(needed.length > 1 ? `${what} (it lacks ${lacking.join(", ")})` : what);
+      // Say which capability is missing, and where (issue 34: a 403 named neither).
+      throw permissionDenied(`${what}: it lacks ${lacking.join(" and ")} on group ${JSON.stringify(scope)}`);
     }
   }
 

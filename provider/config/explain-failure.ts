@@ -1,5 +1,6 @@
 import type { FailureHint } from "../../sdk/index.js";
-import { classifyFailure } from "../../sdk/index.js";
+import { ApiError, classifyFailure } from "../../sdk/index.js";
+import { neededCapabilities } from "./needed-capabilities.js";
 import type { IrvSettings } from "./settings.js";
 import { SETTINGS, timeoutMsOf } from "./settings.js";
 
@@ -8,8 +9,26 @@ type Key = keyof typeof SETTINGS;
 // `irv:baseUrl (or IRV_BASE_URL)`: the stack config key, and the environment variable behind it.
 const key = (k: Key) => `${SETTINGS[k].config} (or ${SETTINGS[k].env})`;
 
+/**
+ * Who was refused, and what to grant it: the capabilities the request needed and the group, as the
+ * request's method and path tell them (issue 34: "the caller (irv:identity (or IRV_IDENTITY)) may
+ * not do this" named neither).
+ */
+function permissionHint(s: IrvSettings, error: unknown): string {
+  const who = s.identity ? `the identity set by ${key("identity")}` : `the identity behind ${key("token")}`;
+  const needed = error instanceof ApiError ? neededCapabilities(error.method, error.path) : undefined;
+  if (needed === undefined)
+    return `${who} may not do this: bind it to a role that may, on this group or one above`;
+  const caps = needed.capabilities.join(" and ");
+  const where =
+    needed.group === undefined
+      ? "on the group the role belongs to"
+      : `on group ${JSON.stringify(needed.group)}`;
+  return `${who} needs ${caps} ${where}: bind it to a role that grants ${needed.capabilities.length > 1 ? "them" : "it"} there or on a group above`;
+}
+
 /** What to check, per hint, for a request to the API and for one to the token exchange. */
-const CHECK: Record<FailureHint, (s: IrvSettings, exchange: boolean) => string> = {
+const CHECK: Record<FailureHint, (s: IrvSettings, exchange: boolean, error?: unknown) => string> = {
   address: (s, exchange) =>
     exchange
       ? `check ${key("authUrl")}, now ${s.authUrl}: is the token exchange served there?`
@@ -24,10 +43,10 @@ const CHECK: Record<FailureHint, (s: IrvSettings, exchange: boolean) => string> 
       : s.identity
         ? `check ${key("identity")}: the API refused the token exchanged for it`
         : `check ${key("token")}: the API does not accept that token (expired, revoked, or for another service)`,
-  permission: (s, exchange) =>
+  permission: (s, exchange, error) =>
     exchange
       ? `check ${key("identity")}: the workload token's issuer and subject must match that identity's claimMatch`
-      : `the caller (${s.identity ? key("identity") : key("token")}) may not do this: bind it to a role that may, in this group or above`,
+      : permissionHint(s, error),
 };
 
 /**
@@ -50,5 +69,5 @@ export function explainFailure(error: unknown, settings: IrvSettings): string | 
   // where the token came from (CI system, file, value) and which setting to change.
   if (exchange && (failure.hint === "credentials" || failure.hint === "permission") && error instanceof Error)
     return `${where}: ${error.message}${failure.hint === "permission" ? `; ${CHECK.permission(settings, true)}` : ""}`;
-  return `${where}: ${failure.cause}; ${CHECK[failure.hint](settings, exchange)}`;
+  return `${where}: ${failure.cause}; ${CHECK[failure.hint](settings, exchange, error)}`;
 }

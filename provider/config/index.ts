@@ -1,4 +1,6 @@
 export { explainFailure } from "./explain-failure.js";
+export type { NeededCapabilities } from "./needed-capabilities.js";
+export { neededCapabilities } from "./needed-capabilities.js";
 export type { RequestLimitSettings, RequestLimits } from "./request-limits.js";
 export { REQUEST_LIMIT_SETTINGS, rateLimiterFor, requestLimitsOf } from "./request-limits.js";
 export type { IrvSettings } from "./settings.js";

@@ -128,7 +128,9 @@ describe("errors a user sees name the URL, the cause and the setting", () => {
     }
   });
 
-  it("names a 403 with the service's message and irv:identity when the identity may not create a group", async () => {
+  // Regression (issue 34): the hint read "the caller (irv:identity (or IRV_IDENTITY)) may not do
+  // this", naming neither the missing capability nor the group.
+  it("names a 403 with the service's message, irv:identity, the missing capability and the group when the identity may not create a group", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "irv-errors-"));
     try {
       const viewer = await workloadIdentity(irv, {
@@ -145,7 +147,7 @@ describe("errors a user sees name the URL, the cause and the setting", () => {
       expect(errors).toHaveLength(1);
       expect(errors[0]).toMatch(
         new RegExp(
-          `^creating group "team": ${irv.emulator.baseUrl}/iam/v2beta1/groups/${irv.emulator.orgUid}: 403 PERMISSION_DENIED: .+; the caller \\(irv:identity \\(or IRV_IDENTITY\\)\\) may not do this: bind it to a role that may, in this group or above$`,
+          `^creating group "team": ${irv.emulator.baseUrl}/iam/v2beta1/groups/${irv.emulator.orgUid}: 403 PERMISSION_DENIED: the caller may not create group resources in "${irv.emulator.orgUid}": it lacks groups.create on group "${irv.emulator.orgUid}"; the identity set by irv:identity \\(or IRV_IDENTITY\\) needs groups.create on group "${irv.emulator.orgUid}": bind it to a role that grants it there or on a group above$`,
         ),
       );
     } finally {
