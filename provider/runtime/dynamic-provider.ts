@@ -34,11 +34,14 @@ export function makeProvider<Inputs extends Props, Server extends { uid: string 
           // A value unknown during preview is checked again when it is known.
           if (isUnknownAt(news, issue.path)) continue;
           const property = issue.path.length ? issue.path.map(String).join(".") : "(inputs)";
-          // The value itself is never echoed: any input may be a secret, and check() cannot tell.
+          // The value itself is never echoed: any input may be a secret, and check() cannot tell. Only
+          // rules over values that are never secret name it themselves (a capability: issue 34),
+          // and then its shape would only repeat it.
           const got = valueAt(news, issue.path);
+          const named = typeof got === "string" && issue.message.includes(JSON.stringify(got));
           failures.push({
             property,
-            reason: `${kind.singular} ${property} ${issue.message}${got === undefined ? "" : ` (got ${shapeOf(got)})`}`,
+            reason: `${kind.singular} ${property} ${issue.message}${got === undefined || named ? "" : ` (got ${shapeOf(got)})`}`,
           });
         }
       }

@@ -36,6 +36,22 @@ describe("NativeProvider (the plugin's operations on plain values)", () => {
     );
   });
 
+  // Regression (issue 34): through the plugin a bad capability read "… (got a string of 10
+  // characters)"; the engine prints `property capabilities.0 value {<nil>} has a problem: <reason>`
+  // (it looks the dotted path up as one key), so the reason must name the value and the known list.
+  it("names a bad capability and the known ones, without describing its shape", async () => {
+    const { failures } = await provider.check("irv:iam:Role", "r", {
+      parentUid: ORG,
+      capabilities: ["groups.lst"],
+    });
+    expect(failures).toHaveLength(1);
+    expect(failures[0]?.property).toBe("capabilities.0");
+    expect(failures[0]?.reason).toMatch(
+      /^role capabilities\.0 "groups\.lst" is not a capability; known: groups\.create, .*, advisories\.list$/,
+    );
+    expect(failures[0]?.reason).toContain("groups.list, ");
+  });
+
   it("gives a group the logical name when the program sets none, and checks before any call", async () => {
     const ok = await provider.check("irv:iam:Group", "platform", { parentUid: ORG });
     expect(ok).toEqual({ inputs: { parentUid: ORG, name: "platform" }, failures: [] });
