@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { SETTINGS } from "../config/index.js";
+import { REQUEST_LIMIT_SETTINGS, SETTINGS } from "../config/index.js";
 import { dataSourceTable } from "../data-sources/index.js";
 import type { AnyKind } from "../runtime/index.js";
 import { KIND_DEFINITIONS } from "../runtime/index.js";
@@ -115,11 +115,12 @@ export function packageSchema(version: string, docs: SchemaDocs) {
     };
   }
   const config: Record<string, SchemaProperty> = {};
-  for (const s of Object.values(SETTINGS)) {
+  for (const [name, s] of Object.entries(SETTINGS)) {
     const key = s.config.slice(PACKAGE.length + 1);
+    const typed = CONFIG_TYPES[name as keyof typeof SETTINGS];
     config[key] = {
-      type: "string",
-      description: `Falls back to the environment variable ${s.env}.`,
+      type: typed?.type ?? "string",
+      description: `${typed ? `${typed.rule}. ` : ""}Falls back to the environment variable ${s.env}.`,
       ...("secret" in s ? { secret: true } : {}),
     };
   }
@@ -161,6 +162,24 @@ export function packageSchema(version: string, docs: SchemaDocs) {
     functions,
   };
 }
+
+// The settings that are not text, typed so that each language's SDK takes a boolean or a number
+// (the plugin reads either form: `settingValue` in native-provider.ts); the rest are strings.
+const limit = (k: keyof typeof REQUEST_LIMIT_SETTINGS, type: "number" | "integer") => ({
+  type,
+  rule: REQUEST_LIMIT_SETTINGS[k].rule.replace(/^a/, "A"),
+});
+const CONFIG_TYPES: Partial<
+  Record<keyof typeof SETTINGS, { type: "boolean" | "number" | "integer"; rule: string }>
+> = {
+  allowInsecureHttp: { type: "boolean", rule: "Whether a plain-http URL of a non-loopback host is allowed" },
+  maxRequestsPerSecond: limit("maxRequestsPerSecond", "number"),
+  maxRetries: limit("maxRetries", "integer"),
+  retryDelayMs: limit("retryDelayMs", "integer"),
+  retryMaxDelayMs: limit("retryMaxDelayMs", "integer"),
+  maxRateLimitWaitSeconds: limit("maxRateLimitWaitSeconds", "number"),
+  timeoutSeconds: { type: "number", rule: "Seconds to wait for each answer, fractions allowed (default 60)" },
+};
 
 interface JsonSchema {
   type?: string | string[];
@@ -206,6 +225,11 @@ function converter(token: string, kind: AnyKind, types: Record<string, SchemaObj
     const nonNull = s.anyOf?.filter((a) => a.type !== "null");
     if (nonNull?.length === 1 && nonNull[0])
       return convert({ ...nonNull[0], ...(s.description ? { description: s.description } : {}) }, path);
+    // A value read as text or as a number (an enum by name or number, an int64 as protojson's decimal
+    // string or as a number) is text in the state: the readers turn numbers into names and strings.
+    const scalars = nonNull?.map((a) => a.type);
+    if (scalars !== undefined && scalars.length > 1 && scalars.includes("string") && scalars.every(isScalar))
+      return convert({ type: "string", ...(s.description ? { description: s.description } : {}) }, path);
     // …or, for a nullable scalar, `type: ["string", "null"]`.
     if (Array.isArray(s.type)) {
       const [only, ...more] = s.type.filter((t) => t !== "null");
@@ -244,6 +268,9 @@ function converter(token: string, kind: AnyKind, types: Record<string, SchemaObj
 }
 
 const ANY: SchemaType = { $ref: "pulumi.json#/Any" };
+
+const isScalar = (t: JsonSchema["type"]) =>
+  t === "string" || t === "number" || t === "integer" || t === "boolean";
 
 function strip(p: SchemaProperty): SchemaType {
   const { description: _d, secret: _s, replaceOnChanges: _r, ...type } = p;

@@ -674,8 +674,8 @@ func (o AccountAssociationsGithubAppInstallationsMapOutput) MapIndex(k pulumi.St
 }
 
 type AccountAssociationsGithubAppInstallationsInstallations struct {
-	InstallationId interface{} `pulumi:"installationId"`
-	Name           *string     `pulumi:"name"`
+	InstallationId string  `pulumi:"installationId"`
+	Name           *string `pulumi:"name"`
 }
 
 // AccountAssociationsGithubAppInstallationsInstallationsInput is an input type that accepts AccountAssociationsGithubAppInstallationsInstallationsArgs and AccountAssociationsGithubAppInstallationsInstallationsOutput values.
@@ -690,7 +690,7 @@ type AccountAssociationsGithubAppInstallationsInstallationsInput interface {
 }
 
 type AccountAssociationsGithubAppInstallationsInstallationsArgs struct {
-	InstallationId pulumi.Input          `pulumi:"installationId"`
+	InstallationId pulumi.StringInput    `pulumi:"installationId"`
 	Name           pulumi.StringPtrInput `pulumi:"name"`
 }
 
@@ -745,8 +745,8 @@ func (o AccountAssociationsGithubAppInstallationsInstallationsOutput) ToAccountA
 	return o
 }
 
-func (o AccountAssociationsGithubAppInstallationsInstallationsOutput) InstallationId() pulumi.AnyOutput {
-	return o.ApplyT(func(v AccountAssociationsGithubAppInstallationsInstallations) interface{} { return v.InstallationId }).(pulumi.AnyOutput)
+func (o AccountAssociationsGithubAppInstallationsInstallationsOutput) InstallationId() pulumi.StringOutput {
+	return o.ApplyT(func(v AccountAssociationsGithubAppInstallationsInstallations) string { return v.InstallationId }).(pulumi.StringOutput)
 }
 
 func (o AccountAssociationsGithubAppInstallationsInstallationsOutput) Name() pulumi.StringPtrOutput {
@@ -1511,10 +1511,10 @@ func (o GetRolesRolesArrayOutput) Index(i pulumi.IntInput) GetRolesRolesOutput {
 }
 
 type GroupInviteRole struct {
-	Capabilities []interface{} `pulumi:"capabilities"`
-	Description  *string       `pulumi:"description"`
-	Name         string        `pulumi:"name"`
-	Uid          string        `pulumi:"uid"`
+	Capabilities []string `pulumi:"capabilities"`
+	Description  *string  `pulumi:"description"`
+	Name         string   `pulumi:"name"`
+	Uid          string   `pulumi:"uid"`
 }
 
 type GroupInviteRoleOutput struct{ *pulumi.OutputState }
@@ -1531,8 +1531,8 @@ func (o GroupInviteRoleOutput) ToGroupInviteRoleOutputWithContext(ctx context.Co
 	return o
 }
 
-func (o GroupInviteRoleOutput) Capabilities() pulumi.ArrayOutput {
-	return o.ApplyT(func(v GroupInviteRole) []interface{} { return v.Capabilities }).(pulumi.ArrayOutput)
+func (o GroupInviteRoleOutput) Capabilities() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GroupInviteRole) []string { return v.Capabilities }).(pulumi.StringArrayOutput)
 }
 
 func (o GroupInviteRoleOutput) Description() pulumi.StringPtrOutput {
@@ -1571,13 +1571,13 @@ func (o GroupInviteRolePtrOutput) Elem() GroupInviteRoleOutput {
 	}).(GroupInviteRoleOutput)
 }
 
-func (o GroupInviteRolePtrOutput) Capabilities() pulumi.ArrayOutput {
-	return o.ApplyT(func(v *GroupInviteRole) []interface{} {
+func (o GroupInviteRolePtrOutput) Capabilities() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *GroupInviteRole) []string {
 		if v == nil {
 			return nil
 		}
 		return v.Capabilities
-	}).(pulumi.ArrayOutput)
+	}).(pulumi.StringArrayOutput)
 }
 
 func (o GroupInviteRolePtrOutput) Description() pulumi.StringPtrOutput {

@@ -162,13 +162,13 @@ class AccountAssociationsGithubAppInstallationsArgs:
 
 
 class AccountAssociationsGithubAppInstallationsInstallationsArgsDict(TypedDict):
-    installation_id: Any
+    installation_id: pulumi.Input[_builtins.str]
     name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
 
 @pulumi.input_type
 class AccountAssociationsGithubAppInstallationsInstallationsArgs:
     def __init__(__self__, *,
-                 installation_id: Any,
+                 installation_id: pulumi.Input[_builtins.str],
                  name: pulumi.Input[Optional[_builtins.str]] = None):
         pulumi.set(__self__, "installation_id", installation_id)
         if name is not None:
@@ -176,11 +176,11 @@ class AccountAssociationsGithubAppInstallationsInstallationsArgs:
 
     @_builtins.property
     @pulumi.getter(name="installationId")
-    def installation_id(self) -> Any:
+    def installation_id(self) -> pulumi.Input[_builtins.str]:
         return pulumi.get(self, "installation_id")
 
     @installation_id.setter
-    def installation_id(self, value: Any):
+    def installation_id(self, value: pulumi.Input[_builtins.str]):
         pulumi.set(self, "installation_id", value)
 
     @_builtins.property

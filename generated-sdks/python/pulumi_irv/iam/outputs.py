@@ -191,7 +191,7 @@ class AccountAssociationsGithubAppInstallationsInstallations(dict):
         return super().get(key, default)
 
     def __init__(__self__, *,
-                 installation_id: Any,
+                 installation_id: _builtins.str,
                  name: Optional[_builtins.str] = None):
         pulumi.set(__self__, "installation_id", installation_id)
         if name is not None:
@@ -199,7 +199,7 @@ class AccountAssociationsGithubAppInstallationsInstallations(dict):
 
     @_builtins.property
     @pulumi.getter(name="installationId")
-    def installation_id(self) -> Any:
+    def installation_id(self) -> _builtins.str:
         return pulumi.get(self, "installation_id")
 
     @_builtins.property
@@ -587,7 +587,7 @@ class GroupInviteRole(dict):
     def __init__(__self__, *,
                  name: _builtins.str,
                  uid: _builtins.str,
-                 capabilities: Optional[Sequence[Any]] = None,
+                 capabilities: Optional[Sequence[_builtins.str]] = None,
                  description: Optional[_builtins.str] = None):
         pulumi.set(__self__, "name", name)
         pulumi.set(__self__, "uid", uid)
@@ -608,7 +608,7 @@ class GroupInviteRole(dict):
 
     @_builtins.property
     @pulumi.getter
-    def capabilities(self) -> Optional[Sequence[Any]]:
+    def capabilities(self) -> Optional[Sequence[_builtins.str]]:
         return pulumi.get(self, "capabilities")
 
     @_builtins.property

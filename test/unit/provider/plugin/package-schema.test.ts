@@ -18,6 +18,32 @@ type ResourceSpec = {
 const resource = (type: string) => checkedIn.resources[resourceToken(type as never)] as ResourceSpec;
 
 describe("the native plugin's schema.json", () => {
+  // Regression (issue 34): these were `pulumi.json#/Any`, so every language's SDK took anything.
+  it("types an invite role's capabilities and a GitHub installation id as strings, and the non-text settings", () => {
+    const types = checkedIn.types as Record<string, { properties: Record<string, unknown> }>;
+    expect(types["irv:iam:GroupInviteRole"]?.properties.capabilities).toEqual({
+      type: "array",
+      items: { type: "string" },
+    });
+    expect(
+      types["irv:iam:AccountAssociationsGithubAppInstallationsInstallations"]?.properties.installationId,
+    ).toEqual({
+      type: "string",
+    });
+    const config = checkedIn.config.variables as Record<string, { type: string; description: string }>;
+    const inputs = checkedIn.provider.inputProperties as Record<string, { type?: string }>;
+    const typeOf = (k: string) => [config[k]?.type, inputs[k]?.type];
+    expect(typeOf("allowInsecureHttp")).toEqual(["boolean", "boolean"]);
+    for (const k of ["maxRequestsPerSecond", "maxRateLimitWaitSeconds", "timeoutSeconds"])
+      expect(typeOf(k), k).toEqual(["number", "number"]);
+    for (const k of ["maxRetries", "retryDelayMs", "retryMaxDelayMs"])
+      expect(typeOf(k), k).toEqual(["integer", "integer"]);
+    expect(config.maxRetries?.description).toBe(
+      "A whole number from 0 to 100. Falls back to the environment variable IRV_MAX_RETRIES.",
+    );
+    expect(typeOf("baseUrl")).toEqual(["string", "string"]);
+  });
+
   it("is what the kind table, the settings and the TypeScript docs generate (run `npm run schema` after changing them)", () => {
     // Compared as data: the file is formatted by Biome like every other JSON file of the repository.
     expect(checkedIn).toEqual(JSON.parse(schemaText(generated)));
