@@ -147,7 +147,7 @@ describe("errors a user sees name the URL, the cause and the setting", () => {
       expect(errors).toHaveLength(1);
       expect(errors[0]).toMatch(
         new RegExp(
-          `^creating group "team": ${irv.emulator.baseUrl}/iam/v2beta1/groups/${irv.emulator.orgUid}: 403 PERMISSION_DENIED: the caller may not create group resources in "${irv.emulator.orgUid}": it lacks groups.create on group "${irv.emulator.orgUid}"; the identity set by irv:identity \\(or IRV_IDENTITY\\) needs groups.create on group "${irv.emulator.orgUid}": bind it to a role that grants it there or on a group above$`,
+          `^creating group "team": ${irv.emulator.baseUrl}/iam/v2beta1/groups/${irv.emulator.orgUid}: 403 PERMISSION_DENIED: Permission denied: the caller may not create group resources in "${irv.emulator.orgUid}": it lacks groups.create on group "${irv.emulator.orgUid}"; the identity set by irv:identity \\(or IRV_IDENTITY\\) needs groups.create on group "${irv.emulator.orgUid}": bind it to a role that grants it there or on a group above$`,
         ),
       );
     } finally {
