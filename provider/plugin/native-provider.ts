@@ -3,7 +3,7 @@ import type { IrvSettings } from "../config/index.js";
 import { clientFor, explainFailure, resolveSettings, SETTINGS } from "../config/index.js";
 import { dataSourceTable } from "../data-sources/index.js";
 import type { AnyKind, Props } from "../runtime/index.js";
-import { diffInputs, KIND_DEFINITIONS, makeProvider, UNKNOWN } from "../runtime/index.js";
+import { diffInputs, KIND_DEFINITIONS, kindEnvOf, makeProvider, UNKNOWN } from "../runtime/index.js";
 import type { StubType } from "../stub/index.js";
 import "./lookups.js";
 import { functionToken, PACKAGE, resourceTypesByToken } from "./type-tokens.js";
@@ -109,7 +109,7 @@ export class NativeProvider {
 
   /** What changed, computed from the state without calling the API. */
   diff(token: string, olds: Props, news: Props): NativeDiff {
-    const { changed, replaces } = diffInputs(this.kind(token), olds, news);
+    const { changed, replaces } = diffInputs(this.kind(token), olds, news, kindEnvOf(this.#settings));
     const detailed: Record<string, PropertyChange> = {};
     for (const key of changed)
       detailed[key] = {
@@ -182,6 +182,7 @@ export class NativeProvider {
         kind,
         () => this.#client(),
         (e) => explainFailure(e, this.#settings),
+        kindEnvOf(this.#settings),
       );
       this.#providers.set(type, provider);
     }

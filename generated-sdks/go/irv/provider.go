@@ -63,6 +63,8 @@ type providerArgs struct {
 	MaxRequestsPerSecond *string `pulumi:"maxRequestsPerSecond"`
 	// Falls back to the environment variable IRV_MAX_RETRIES.
 	MaxRetries *string `pulumi:"maxRetries"`
+	// Falls back to the environment variable IRV_REGISTRY_HOST.
+	RegistryHost *string `pulumi:"registryHost"`
 	// Falls back to the environment variable IRV_RETRY_DELAY_MS.
 	RetryDelayMs *string `pulumi:"retryDelayMs"`
 	// Falls back to the environment variable IRV_RETRY_MAX_DELAY_MS.
@@ -99,6 +101,8 @@ type ProviderArgs struct {
 	MaxRequestsPerSecond pulumi.StringPtrInput
 	// Falls back to the environment variable IRV_MAX_RETRIES.
 	MaxRetries pulumi.StringPtrInput
+	// Falls back to the environment variable IRV_REGISTRY_HOST.
+	RegistryHost pulumi.StringPtrInput
 	// Falls back to the environment variable IRV_RETRY_DELAY_MS.
 	RetryDelayMs pulumi.StringPtrInput
 	// Falls back to the environment variable IRV_RETRY_MAX_DELAY_MS.

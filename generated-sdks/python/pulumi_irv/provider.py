@@ -31,6 +31,7 @@ class ProviderArgs:
                  max_rate_limit_wait_seconds: pulumi.Input[Optional[_builtins.str]] = None,
                  max_requests_per_second: pulumi.Input[Optional[_builtins.str]] = None,
                  max_retries: pulumi.Input[Optional[_builtins.str]] = None,
+                 registry_host: pulumi.Input[Optional[_builtins.str]] = None,
                  retry_delay_ms: pulumi.Input[Optional[_builtins.str]] = None,
                  retry_max_delay_ms: pulumi.Input[Optional[_builtins.str]] = None,
                  timeout_seconds: pulumi.Input[Optional[_builtins.str]] = None,
@@ -50,6 +51,7 @@ class ProviderArgs:
         :param pulumi.Input[_builtins.str] max_rate_limit_wait_seconds: Falls back to the environment variable IRV_MAX_RATE_LIMIT_WAIT_SECONDS.
         :param pulumi.Input[_builtins.str] max_requests_per_second: Falls back to the environment variable IRV_MAX_REQUESTS_PER_SECOND.
         :param pulumi.Input[_builtins.str] max_retries: Falls back to the environment variable IRV_MAX_RETRIES.
+        :param pulumi.Input[_builtins.str] registry_host: Falls back to the environment variable IRV_REGISTRY_HOST.
         :param pulumi.Input[_builtins.str] retry_delay_ms: Falls back to the environment variable IRV_RETRY_DELAY_MS.
         :param pulumi.Input[_builtins.str] retry_max_delay_ms: Falls back to the environment variable IRV_RETRY_MAX_DELAY_MS.
         :param pulumi.Input[_builtins.str] timeout_seconds: Falls back to the environment variable IRV_TIMEOUT_SECONDS.
@@ -79,6 +81,8 @@ class ProviderArgs:
             pulumi.set(__self__, "max_requests_per_second", max_requests_per_second)
         if max_retries is not None:
             pulumi.set(__self__, "max_retries", max_retries)
+        if registry_host is not None:
+            pulumi.set(__self__, "registry_host", registry_host)
         if retry_delay_ms is not None:
             pulumi.set(__self__, "retry_delay_ms", retry_delay_ms)
         if retry_max_delay_ms is not None:
@@ -233,6 +237,18 @@ class ProviderArgs:
         pulumi.set(self, "max_retries", value)
 
     @_builtins.property
+    @pulumi.getter(name="registryHost")
+    def registry_host(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Falls back to the environment variable IRV_REGISTRY_HOST.
+        """
+        return pulumi.get(self, "registry_host")
+
+    @registry_host.setter
+    def registry_host(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "registry_host", value)
+
+    @_builtins.property
     @pulumi.getter(name="retryDelayMs")
     def retry_delay_ms(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
@@ -299,6 +315,7 @@ class Provider(pulumi.ProviderResource):
                  max_rate_limit_wait_seconds: pulumi.Input[Optional[_builtins.str]] = None,
                  max_requests_per_second: pulumi.Input[Optional[_builtins.str]] = None,
                  max_retries: pulumi.Input[Optional[_builtins.str]] = None,
+                 registry_host: pulumi.Input[Optional[_builtins.str]] = None,
                  retry_delay_ms: pulumi.Input[Optional[_builtins.str]] = None,
                  retry_max_delay_ms: pulumi.Input[Optional[_builtins.str]] = None,
                  timeout_seconds: pulumi.Input[Optional[_builtins.str]] = None,
@@ -321,6 +338,7 @@ class Provider(pulumi.ProviderResource):
         :param pulumi.Input[_builtins.str] max_rate_limit_wait_seconds: Falls back to the environment variable IRV_MAX_RATE_LIMIT_WAIT_SECONDS.
         :param pulumi.Input[_builtins.str] max_requests_per_second: Falls back to the environment variable IRV_MAX_REQUESTS_PER_SECOND.
         :param pulumi.Input[_builtins.str] max_retries: Falls back to the environment variable IRV_MAX_RETRIES.
+        :param pulumi.Input[_builtins.str] registry_host: Falls back to the environment variable IRV_REGISTRY_HOST.
         :param pulumi.Input[_builtins.str] retry_delay_ms: Falls back to the environment variable IRV_RETRY_DELAY_MS.
         :param pulumi.Input[_builtins.str] retry_max_delay_ms: Falls back to the environment variable IRV_RETRY_MAX_DELAY_MS.
         :param pulumi.Input[_builtins.str] timeout_seconds: Falls back to the environment variable IRV_TIMEOUT_SECONDS.
@@ -362,6 +380,7 @@ class Provider(pulumi.ProviderResource):
                  max_rate_limit_wait_seconds: pulumi.Input[Optional[_builtins.str]] = None,
                  max_requests_per_second: pulumi.Input[Optional[_builtins.str]] = None,
                  max_retries: pulumi.Input[Optional[_builtins.str]] = None,
+                 registry_host: pulumi.Input[Optional[_builtins.str]] = None,
                  retry_delay_ms: pulumi.Input[Optional[_builtins.str]] = None,
                  retry_max_delay_ms: pulumi.Input[Optional[_builtins.str]] = None,
                  timeout_seconds: pulumi.Input[Optional[_builtins.str]] = None,
@@ -387,6 +406,7 @@ class Provider(pulumi.ProviderResource):
             __props__.__dict__["max_rate_limit_wait_seconds"] = max_rate_limit_wait_seconds
             __props__.__dict__["max_requests_per_second"] = max_requests_per_second
             __props__.__dict__["max_retries"] = max_retries
+            __props__.__dict__["registry_host"] = registry_host
             __props__.__dict__["retry_delay_ms"] = retry_delay_ms
             __props__.__dict__["retry_max_delay_ms"] = retry_max_delay_ms
             __props__.__dict__["timeout_seconds"] = timeout_seconds

@@ -71,6 +71,11 @@ func GetMaxRetries(ctx *pulumi.Context) string {
 	return config.Get(ctx, "irv:maxRetries")
 }
 
+// Falls back to the environment variable IRV_REGISTRY_HOST.
+func GetRegistryHost(ctx *pulumi.Context) string {
+	return config.Get(ctx, "irv:registryHost")
+}
+
 // Falls back to the environment variable IRV_RETRY_DELAY_MS.
 func GetRetryDelayMs(ctx *pulumi.Context) string {
 	return config.Get(ctx, "irv:retryDelayMs")

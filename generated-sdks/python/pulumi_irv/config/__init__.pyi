@@ -74,6 +74,11 @@ maxRetries: Optional[str]
 Falls back to the environment variable IRV_MAX_RETRIES.
 """
 
+registryHost: Optional[str]
+"""
+Falls back to the environment variable IRV_REGISTRY_HOST.
+"""
+
 retryDelayMs: Optional[str]
 """
 Falls back to the environment variable IRV_RETRY_DELAY_MS.

@@ -105,6 +105,13 @@ class _ExportableConfig(types.ModuleType):
         return __config__.get('maxRetries')
 
     @_builtins.property
+    def registry_host(self) -> Optional[str]:
+        """
+        Falls back to the environment variable IRV_REGISTRY_HOST.
+        """
+        return __config__.get('registryHost')
+
+    @_builtins.property
     def retry_delay_ms(self) -> Optional[str]:
         """
         Falls back to the environment variable IRV_RETRY_DELAY_MS.
