@@ -23,3 +23,18 @@ const packages = new irv.registry.PullToken("payments-apks", {
   roleUid: apkPull.uid,
 });
 export const apkPullRole = packages.roleUid;
+
+// docs/pull-tokens.md: "CI identity presets"
+const deploy = new irv.iam.Identity("payments-deploy", {
+  groupUid: team.uid,
+  claimMatch: irv.iam.githubActionsClaimsOutput({ repository: "acme/payments", environment: "production" }),
+});
+const release = new irv.iam.Identity("payments-release", {
+  groupUid: team.uid,
+  claimMatch: irv.iam.gitlabCiClaimsOutput({ project: "acme/payments", ref: "main", refType: "branch" }),
+});
+const backup = new irv.iam.Identity("payments-backup", {
+  groupUid: team.uid,
+  awsIdentity: irv.iam.awsRoleIdentityOutput({ account: "123456789012", role: "payments-backup" }),
+});
+export const presetIdentities = [deploy.uid, release.uid, backup.uid];
