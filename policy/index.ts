@@ -17,6 +17,7 @@ import {
   inviteExpirationBounded,
   namingConvention,
   noBroadOwnerBinding,
+  pullTokenTtlBounded,
 } from "./policies/index.js";
 
 new PolicyPack("irv", {
@@ -29,6 +30,7 @@ new PolicyPack("irv", {
     identityMatchTooBroad,
     idpIssuerHttps,
     inviteExpirationBounded,
+    pullTokenTtlBounded,
     customRoleLeastPrivilege,
     accessBroadening,
   ],

@@ -17,6 +17,7 @@ export const TYPE = {
   IdentityProvider: "pulumi-nodejs:dynamic/irv:IdentityProvider",
   GroupInvite: "pulumi-nodejs:dynamic/irv:GroupInvite",
   AccountAssociations: "pulumi-nodejs:dynamic/irv:AccountAssociations",
+  PullToken: "pulumi-nodejs:dynamic/irv:PullToken",
 } as const;
 
 /**
@@ -34,6 +35,7 @@ export const NATIVE_TYPE = {
   IdentityProvider: "irv:iam:IdentityProvider",
   GroupInvite: "irv:iam:GroupInvite",
   AccountAssociations: "irv:iam:AccountAssociations",
+  PullToken: "irv:registry:PullToken",
 } as const satisfies Record<keyof typeof TYPE, string>;
 
 /**

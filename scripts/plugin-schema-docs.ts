@@ -47,8 +47,11 @@ export function schemaDocs(entry = path.join(root, "provider", "index.ts")): Sch
         docs.resources[member.name] = { ...described(symbol, checker), properties };
       } else if (
         symbol.flags & ts.SymbolFlags.Function &&
-        /^get[A-Z]/.test(member.name) &&
-        !member.name.endsWith("Output")
+        !member.name.endsWith("Output") &&
+        // A function the plugin serves has its `…Output` twin: the lookups and the identity presets.
+        checker
+          .getExportsOfModule(checker.getAliasedSymbol(ns))
+          .some((s) => s.name === `${member.name}Output`)
       ) {
         const signature = checker.getTypeOfSymbol(symbol).getCallSignatures()[0];
         if (!signature) continue;

@@ -3,7 +3,7 @@ export { ApiTokens, bearer, describeJwtFailure } from "./api-tokens.js";
 export type { IssuerFetchPolicy } from "./issuer-keys.js";
 export { ISSUER_FETCH_POLICY, IssuerKeys, IssuerKeysUnavailable } from "./issuer-keys.js";
 export type { WorkloadTokenRequest } from "./local-issuer.js";
-export { LocalIssuer, MAX_TOKEN_TTL_SECONDS, TTL_RULE } from "./local-issuer.js";
+export { LocalIssuer, MAX_TOKEN_TTL_SECONDS, RESERVED_CLAIMS, TTL_RULE } from "./local-issuer.js";
 export type { Grant } from "./permissions.js";
 export { BUILT_IN_ROLES, Caller } from "./permissions.js";
 export type { KeyStore, SigningKey } from "./signing-keys.js";

@@ -26,7 +26,22 @@ export interface WorkloadTokenRequest {
   audience?: string | undefined;
   /** Lifetime, seconds (default one hour, at most {@link MAX_TOKEN_TTL_SECONDS}). */
   ttlSeconds?: number | undefined;
+  /**
+   * Extra claims, as a CI system's identity provider adds them (GitHub's `repository`, `ref`,
+   * `environment`, `job_workflow_ref`; GitLab's `project_path`, `ref_type`, …). The registered
+   * claims are the issuer's own: see {@link RESERVED_CLAIMS}.
+   */
+  claims?: Record<string, unknown> | undefined;
 }
+
+/**
+ * The claims the issuer sets itself, which `claims` may not set: a test token must still be this
+ * issuer's, for its subject and audience, with the lifetime asked for.
+ *
+ * @example
+ * RESERVED_CLAIMS.includes("iss"); // true
+ */
+export const RESERVED_CLAIMS = ["iss", "sub", "aud", "exp", "iat", "nbf", "jti"] as const;
 
 /**
  * The rule a token lifetime must follow, as error messages state it.
@@ -69,6 +84,7 @@ export class LocalIssuer {
       subject_types_supported: ["public"],
       id_token_signing_alg_values_supported: ["ES256"],
       claims_supported: ["iss", "sub", "aud", "exp", "iat", "jti"],
+      // Any other claim a token request names (`claims`), as CI systems' issuers add them.
     };
   }
 
@@ -93,8 +109,19 @@ export class LocalIssuer {
     if (!Number.isInteger(ttl) || ttl <= 0 || ttl > MAX_TOKEN_TTL_SECONDS) {
       throw invalidArgument([{ field: "ttlSeconds", description: TTL_RULE }]);
     }
+    const reserved = Object.keys(req.claims ?? {}).filter((k) =>
+      (RESERVED_CLAIMS as readonly string[]).includes(k),
+    );
+    if (reserved.length > 0) {
+      throw invalidArgument(
+        reserved.map((k) => ({
+          field: `claims.${k}`,
+          description: `is set by the issuer (${RESERVED_CLAIMS.join(", ")}): use subject, audience or ttlSeconds`,
+        })),
+      );
+    }
     const now = Math.floor(this.clock() / 1000);
-    return new SignJWT({})
+    return new SignJWT({ ...req.claims })
       .setProtectedHeader({ alg: "ES256", kid: this.key.kid, typ: "JWT" })
       .setIssuer(this.issuerUrl)
       .setSubject(req.subject)

@@ -1,39 +1,39 @@
-import type { Capability } from "pulumi-irv/sdk";
-import { BUILT_IN_ROLE_CAPABILITIES } from "pulumi-irv/sdk";
+import type { BuiltInRoleName, Capability } from "pulumi-irv/sdk";
+import { BUILT_IN_ROLE_CAPABILITIES, BUILT_IN_ROLE_NAMES } from "pulumi-irv/sdk";
 import { isSelfOrDescendant } from "../core/index.js";
+
+const DESCRIPTIONS: Readonly<Record<BuiltInRoleName, string>> = {
+  owner: "Built-in role: full access, including role bindings and custom roles.",
+  editor: "Built-in role: read everything, pull, and write repositories; no IAM writes.",
+  viewer: "Built-in role: read-only access; pulls images and packages.",
+  limited_owner: "Built-in role: read everything and pull; create identities and role bindings.",
+  "registry.pull": "Built-in role: pull container images (the role of pull tokens).",
+  "registry.pull_token_creator": "Built-in role: create registry pull tokens; pull images and packages.",
+  "apk.pull": "Built-in role: pull the organization's APK packages.",
+};
 
 /**
  * The built-in roles: global, read-only capability sets, with the description that marks them as
  * built-in.
  * - `owner`: every capability.
- * - `editor`: reads everything and writes repos; no IAM write at all (the published `EditorCaps`).
- * - `viewer`: every `.list` (Get and List).
+ * - `editor`: reads everything, pulls and writes repos; no IAM write at all (the published `EditorCaps`).
+ * - `viewer`: every `.list` (Get and List) and pulls.
+ * - `limited_owner`: the viewer plus creating identities and role bindings.
+ * - `registry.pull`, `registry.pull_token_creator`, `apk.pull`: the registry's and packages' roles.
  * The sets are the sdk's {@link BUILT_IN_ROLE_CAPABILITIES}, from the published `roles.go`.
  *
  * @example
- * BUILT_IN_ROLES.map((r) => r.name); // ["owner", "editor", "viewer"]
+ * BUILT_IN_ROLES.map((r) => r.name); // ["owner", "editor", "viewer", "limited_owner", "registry.pull", …]
  */
 export const BUILT_IN_ROLES: readonly {
   name: string;
   description: string;
   capabilities: readonly Capability[];
-}[] = [
-  {
-    name: "owner",
-    description: "Built-in role: full access, including role bindings and custom roles.",
-    capabilities: BUILT_IN_ROLE_CAPABILITIES.owner,
-  },
-  {
-    name: "editor",
-    description: "Built-in role: read everything and write repositories; no IAM writes.",
-    capabilities: BUILT_IN_ROLE_CAPABILITIES.editor,
-  },
-  {
-    name: "viewer",
-    description: "Built-in role: read-only access.",
-    capabilities: BUILT_IN_ROLE_CAPABILITIES.viewer,
-  },
-];
+}[] = BUILT_IN_ROLE_NAMES.map((name) => ({
+  name,
+  description: DESCRIPTIONS[name],
+  capabilities: BUILT_IN_ROLE_CAPABILITIES[name],
+}));
 
 /**
  * Capabilities granted on a group and everything below it (one role binding).

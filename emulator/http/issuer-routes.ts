@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { MAX_TOKEN_TTL_SECONDS, TTL_RULE } from "../auth/index.js";
-import { requireObject, throwZodViolations } from "../resources/index.js";
+import { freeFormRefinement, requireObject, throwZodViolations } from "../resources/index.js";
 import type { AppContext } from "./app-context.js";
 
 const open = { config: { surface: "issuer" as const } };
@@ -15,11 +15,14 @@ const MintRequest = z.object({
     .min(1, { message: TTL_RULE })
     .max(MAX_TOKEN_TTL_SECONDS, { message: TTL_RULE })
     .optional(),
+  // Extra claims (a CI system's: `repository`, `ref`, `project_path`, …); JSON values, held to the
+  // free-form limits like any map a caller chooses the keys of.
+  claims: z.record(z.string().min(1), z.json()).superRefine(freeFormRefinement()).optional(),
 });
 
 /**
  * The local OIDC issuer (no authentication: it stands in for an outside identity provider):
- * discovery, JWKS, and `POST {issuerUrl}/token {"subject", "audience"?, "ttlSeconds"?}` →
+ * discovery, JWKS, and `POST {issuerUrl}/token {"subject", "audience"?, "ttlSeconds"?, "claims"?}` →
  * `{"token"}`. The auth URL also publishes the JWKS of the API tokens, for clients that verify them.
  *
  * @example

@@ -13,3 +13,5 @@ export type { NamingConventionConfig } from "./naming-convention.js";
 export { NAMING_DEFAULTS, namingConvention } from "./naming-convention.js";
 export type { OwnerBindingConfig } from "./no-broad-owner-binding.js";
 export { noBroadOwnerBinding } from "./no-broad-owner-binding.js";
+export type { PullTokenTtlConfig } from "./pull-token-ttl-bounded.js";
+export { pullTokenTtlBounded } from "./pull-token-ttl-bounded.js";

@@ -207,6 +207,8 @@ async function clockWindow(
   return { offsetMs: offset.lowMs, marginMs };
 }
 
+const DYNAMIC_TOKEN = "pulumi-nodejs:dynamic/irv:";
+
 async function decide(
   client: IrvClient,
   op: StateResource,
@@ -214,6 +216,12 @@ async function decide(
   window: Window,
 ): Promise<Decision> {
   const kind = RECOVER_KINDS[op.type];
+  if (kind === undefined && op.type === `${DYNAMIC_TOKEN}PullToken`)
+    return {
+      op,
+      refusal:
+        "a pull token's password was only in the interrupted create: delete the identity it left in its group (named after the token and a timestamp, if any) and run pulumi up to make a new token",
+    };
   if (kind === undefined)
     return { op, refusal: `recover does not know resources of type ${op.type}; repair it by hand` };
   const inputs = op.inputs ?? {};

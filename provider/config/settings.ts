@@ -28,6 +28,8 @@ export interface IrvSettings extends RequestLimitSettings {
   identityTokenVariable: string | undefined;
   /** Seconds to wait for each answer of the API (default 60). */
   timeoutSeconds: string | undefined;
+  /** The registry host pull tokens are for (default the service's, `cgr.dev`). */
+  registryHost: string | undefined;
 }
 
 /**
@@ -51,6 +53,7 @@ export const SETTINGS = {
   identityTokenVariable: { config: "irv:identityTokenVariable", env: "IRV_IDENTITY_TOKEN_VARIABLE" },
   ...REQUEST_LIMIT_SETTINGS,
   timeoutSeconds: { config: "irv:timeoutSeconds", env: "IRV_TIMEOUT_SECONDS" },
+  registryHost: { config: "irv:registryHost", env: "IRV_REGISTRY_HOST" },
 } as const satisfies Record<keyof IrvSettings, { config: string; env: string; secret?: true }>;
 
 /**
@@ -82,6 +85,7 @@ export function resolveSettings(
     retryMaxDelayMs: pick("retryMaxDelayMs"),
     maxRateLimitWaitSeconds: pick("maxRateLimitWaitSeconds"),
     timeoutSeconds: pick("timeoutSeconds"),
+    registryHost: pick("registryHost"),
   };
 }
 

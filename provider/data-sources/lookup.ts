@@ -3,6 +3,7 @@ import { RunError } from "@pulumi/pulumi/errors.js";
 import { getConfig } from "@pulumi/pulumi/runtime/config.js";
 import type { IrvClient } from "../../sdk/index.js";
 import { clientFor, explainFailure, resolveSettings } from "../config/index.js";
+import { lazyClient } from "./lazy-client.js";
 
 /**
  * Runs one data source in the program process with the stack's settings (`irv:*`, then `IRV_*`).
@@ -15,7 +16,7 @@ import { clientFor, explainFailure, resolveSettings } from "../config/index.js";
 export async function lookup<T>(what: string, read: (client: IrvClient) => Promise<T>): Promise<T> {
   const settings = resolveSettings((k) => getConfig(k));
   try {
-    return await read(clientFor(settings));
+    return await read(lazyClient(() => clientFor(settings)));
   } catch (e) {
     if (RunError.isInstance(e)) throw e;
     const why = explainFailure(e, settings) ?? (e instanceof Error ? e.message : String(e));

@@ -1,9 +1,9 @@
 import type { IrvClient } from "../../sdk/index.js";
 import type { IrvSettings } from "../config/index.js";
 import { clientFor, explainFailure, resolveSettings, SETTINGS } from "../config/index.js";
-import { dataSourceTable } from "../data-sources/index.js";
+import { dataSourceTable, lazyClient } from "../data-sources/index.js";
 import type { AnyKind, Props } from "../runtime/index.js";
-import { diffInputs, KIND_DEFINITIONS, makeProvider, UNKNOWN } from "../runtime/index.js";
+import { diffInputs, KIND_DEFINITIONS, kindEnvOf, makeProvider, UNKNOWN } from "../runtime/index.js";
 import type { StubType } from "../stub/index.js";
 import "./lookups.js";
 import { functionToken, PACKAGE, resourceTypesByToken } from "./type-tokens.js";
@@ -109,7 +109,7 @@ export class NativeProvider {
 
   /** What changed, computed from the state without calling the API. */
   diff(token: string, olds: Props, news: Props): NativeDiff {
-    const { changed, replaces } = diffInputs(this.kind(token), olds, news);
+    const { changed, replaces } = diffInputs(this.kind(token), olds, news, kindEnvOf(this.#settings));
     const detailed: Record<string, PropertyChange> = {};
     for (const key of changed)
       detailed[key] = {
@@ -162,7 +162,10 @@ export class NativeProvider {
     if (!entry) throw new Error(`pulumi-resource-irv: unknown function ${JSON.stringify(token)}`);
     const [name, read] = entry;
     try {
-      return (await read(this.#client(), args as never)) as Props;
+      return (await read(
+        lazyClient(() => this.#client()),
+        args as never,
+      )) as Props;
     } catch (e) {
       const why = explainFailure(e, this.#settings) ?? (e instanceof Error ? e.message : String(e));
       throw new Error(`${name} failed: ${why}`);
@@ -182,6 +185,7 @@ export class NativeProvider {
         kind,
         () => this.#client(),
         (e) => explainFailure(e, this.#settings),
+        kindEnvOf(this.#settings),
       );
       this.#providers.set(type, provider);
     }

@@ -1,5 +1,5 @@
 import { deepEqual } from "../../sdk/index.js";
-import type { KindDefinition, Props } from "./kind-definition.js";
+import type { KindDefinition, KindEnv, Props } from "./kind-definition.js";
 import { setAt, valueAt } from "./props-path.js";
 import { UNKNOWN } from "./unknown.js";
 
@@ -17,7 +17,9 @@ export function diffInputs(
   kind: KindDefinition<any, any>,
   oldState: Props,
   newInputs: Props,
+  env?: KindEnv,
 ): { changed: string[]; replaces: string[] } {
+  const forced = env && kind.replaceWhen?.(oldState, newInputs, env);
   // Two sets of inputs are compared in the kind's own terms (a set in any order is one value).
   const comparable = (p: Props): Props => (kind.comparable ? kind.comparable(p) : p);
   const olds = comparable(unlessSet(kind.defaultedByServer, oldState, newInputs));
@@ -25,7 +27,12 @@ export function diffInputs(
   const changed: string[] = kind.inputKeys.filter(
     (k: string) => news[k] === UNKNOWN || !sameInput(olds[k], news[k]),
   );
-  return { changed, replaces: changed.filter((k) => kind.replaceKeys.includes(k)) };
+  const replaces = changed.filter((k) => kind.replaceKeys.includes(k));
+  if (forced !== undefined) {
+    if (!changed.includes(forced)) changed.push(forced);
+    if (!replaces.includes(forced)) replaces.push(forced);
+  }
+  return { changed, replaces };
 }
 
 /**

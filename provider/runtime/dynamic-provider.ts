@@ -3,8 +3,9 @@ import type { IrvClient } from "../../sdk/index.js";
 import { computeUpdate, deepEqual } from "../../sdk/index.js";
 import { diffInputs, unlessSet } from "./diff-inputs.js";
 import { reportedOnce } from "./host-echo.js";
-import type { KindDefinition, Props } from "./kind-definition.js";
+import type { KindDefinition, KindEnv, Props } from "./kind-definition.js";
 import { setAt, valueAt } from "./props-path.js";
+import { DEFAULT_REGISTRY_HOST } from "./registry-host.js";
 import { isUnknownAt } from "./unknown.js";
 
 type CheckFailure = pulumi.dynamic.CheckFailure;
@@ -21,6 +22,7 @@ export function makeProvider<Inputs extends Props, Server extends { uid: string 
   kind: KindDefinition<Inputs, Server>,
   client: () => IrvClient,
   explain: (error: unknown) => string | undefined = () => undefined,
+  env: KindEnv = { registryHost: DEFAULT_REGISTRY_HOST, now: Date.now },
 ): Required<Omit<pulumi.dynamic.ResourceProvider, "configure">> {
   const withContext = <T>(what: string, fn: () => Promise<T>) => inContext(what, explain, fn);
   // Two sets of inputs are compared in the kind's own terms (a set in any order is one value).
@@ -49,8 +51,12 @@ export function makeProvider<Inputs extends Props, Server extends { uid: string 
     },
 
     async diff(_id: string, oldState: Props, newInputs: Props) {
-      const { changed, replaces } = diffInputs(kind, oldState, newInputs);
+      const { changed, replaces } = diffInputs(kind, oldState, newInputs, env);
       if (changed.length === 0) return { changes: false };
+      // A replacement no input asked for (a credential about to expire): the engine computes no
+      // change from the inputs, so this one says so itself.
+      if (replaces.length > 0 && kind.replaceWhen?.(oldState, newInputs, env) !== undefined)
+        return { changes: true, replaces, deleteBeforeReplace: false };
       // `changes: undefined` lets the engine compute which keys changed (display, replaceOnChanges);
       // our replaces still apply.
       return { changes: undefined as unknown as boolean, replaces, deleteBeforeReplace: false };
@@ -59,7 +65,7 @@ export function makeProvider<Inputs extends Props, Server extends { uid: string 
     async create(inputs: Props) {
       const props = kind.inputs.parse(stripProvider(inputs));
       const server = await withContext(`creating ${kind.singular} ${describe(props)}`, () =>
-        kind.create(client(), props),
+        kind.create(client(), props, env),
       );
       return { id: server.uid, outs: kind.outputsOf(server, props) };
     },
@@ -94,7 +100,14 @@ export function makeProvider<Inputs extends Props, Server extends { uid: string 
         `updating ${kind.singular} ${id} (${patch.updateMask.join(", ")})`,
         () => kind.update(client(), id, patch.body, patch.updateMask),
       );
-      return { outs: kind.outputsOf(server, desired) };
+      // An output only a create knows (a password) is kept from the state: a PATCH never shows it.
+      const outs = kind.outputsOf(server, desired);
+      for (const path of kind.writeOnly ?? []) {
+        const keys = path.split(".");
+        if (!kind.inputKeys.includes(keys[0] ?? "") && valueAt(outs, keys) === undefined)
+          setAt(outs, keys, valueAt(olds, keys));
+      }
+      return { outs };
     },
 
     async delete(id: string, props: Props) {

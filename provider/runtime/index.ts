@@ -15,8 +15,9 @@
 export { diffInputs } from "./diff-inputs.js";
 export { makeProvider } from "./dynamic-provider.js";
 export { install } from "./install.js";
-export type { AnyKind, KindDefinition, Props } from "./kind-definition.js";
+export type { AnyKind, KindDefinition, KindEnv, Props } from "./kind-definition.js";
 export { defineKind } from "./kind-definition.js";
+export { kindEnvOf } from "./kind-env.js";
 export {
   accountAssociationsKind,
   deleteGroup,
@@ -26,8 +27,10 @@ export {
   identityKind,
   identityProviderKind,
   KIND_DEFINITIONS,
+  pullTokenKind,
   roleBindingKind,
   roleKind,
 } from "./kinds/index.js";
+export { DEFAULT_REGISTRY_HOST } from "./registry-host.js";
 export { serializedProvider } from "./serialized-provider.js";
 export { isUnknownAt, UNKNOWN } from "./unknown.js";

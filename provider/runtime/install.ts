@@ -4,6 +4,7 @@ import type { IrvSettings } from "../config/index.js";
 import { clientFor, explainFailure, resolveSettings } from "../config/index.js";
 import { isStubType } from "../stub/index.js";
 import { makeProvider } from "./dynamic-provider.js";
+import { kindEnvOf } from "./kind-env.js";
 import { KIND_DEFINITIONS } from "./kinds/index.js";
 
 /**
@@ -37,6 +38,7 @@ export function install(
         return client;
       },
       (e) => explainFailure(e, settings),
+      kindEnvOf(settings),
     ),
   );
 }

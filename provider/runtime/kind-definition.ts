@@ -12,6 +12,19 @@ import type { StubType } from "../stub/index.js";
 export type Props = Record<string, unknown>;
 
 /**
+ * What a kind may read besides the client: settings that are not credentials, and the clock (the
+ * provider machine's; a test moves it for the provider process as a whole).
+ *
+ * @example
+ * const env: KindEnv = { registryHost: "cgr.dev", now: Date.now };
+ */
+export interface KindEnv {
+  /** The registry host pull tokens are for (`irv:registryHost`). */
+  registryHost: string;
+  now(): number;
+}
+
+/**
  * What the generic dynamic provider needs to know about one resource kind, typed by the kind's
  * input schema (`Inputs = z.infer<typeof schema>`) and the sdk's wire type of the resource
  * (`Server`). The provider parses the engine's inputs with `inputs` before calling any method, so
@@ -63,8 +76,13 @@ export interface KindDefinition<
    * and the plugin's answers, whether or not the program marked them.
    */
   secrets?: readonly string[];
+  /**
+   * Whether the resource must be replaced although no input changed (a credential about to
+   * expire): the input key to report as the reason, or undefined. Checked at every diff.
+   */
+  replaceWhen?(state: Props, news: Props, env: KindEnv): string | undefined;
   /** One POST; `find` makes a lost response recoverable without a duplicate. */
-  create(client: IrvClient, inputs: Inputs): Promise<Server>;
+  create(client: IrvClient, inputs: Inputs, env: KindEnv): Promise<Server>;
   get(client: IrvClient, uid: string): Promise<Server | undefined>;
   /** One PATCH; `body` and `updateMask` are in input names (a kind maps them when the API's differ). */
   update(client: IrvClient, uid: string, body: Props, updateMask: string[]): Promise<Server>;

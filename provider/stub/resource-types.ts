@@ -14,6 +14,7 @@ export const RESOURCE_TYPES = [
   "IdentityProvider",
   "GroupInvite",
   "AccountAssociations",
+  "PullToken",
 ] as const;
 
 /**

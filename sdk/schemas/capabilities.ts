@@ -52,6 +52,10 @@ export const CAPABILITY_TABLE = [
   { name: "identity_providers.list", wire: "CAP_IAM_IDENTITY_PROVIDERS_LIST", number: 1303 },
   { name: "identity_providers.delete", wire: "CAP_IAM_IDENTITY_PROVIDERS_DELETE", number: 1304 },
   { name: "identity_providers.scim.manage", wire: "CAP_IAM_SCIM_MANAGE", number: 1305 },
+  { name: "record_signatures.list", wire: "CAP_TENANT_RECORD_SIGNATURES_LIST", number: 623 },
+  { name: "sboms.list", wire: "CAP_TENANT_SBOMS_LIST", number: 650 },
+  { name: "vuln_reports.list", wire: "CAP_TENANT_VULN_REPORTS_LIST", number: 660 },
+  { name: "repo.blobs.get", wire: "CAP_REPO_BLOBS_GET", number: 1600 },
   { name: "repo.create", wire: "CAP_REPO_CREATE", number: 1603 },
   { name: "repo.update", wire: "CAP_REPO_UPDATE", number: 1604 },
   { name: "repo.list", wire: "CAP_REPO_LIST", number: 1605 },
@@ -60,6 +64,17 @@ export const CAPABILITY_TABLE = [
   { name: "tag.update", wire: "CAP_TAG_UPDATE", number: 1612 },
   { name: "tag.list", wire: "CAP_TAG_LIST", number: 1613 },
   { name: "tag.delete", wire: "CAP_TAG_DELETE", number: 1614 },
+  { name: "manifest.create", wire: "CAP_MANIFEST_CREATE", number: 1607 },
+  { name: "manifest.update", wire: "CAP_MANIFEST_UPDATE", number: 1608 },
+  { name: "manifest.list", wire: "CAP_MANIFEST_LIST", number: 1609 },
+  { name: "manifest.delete", wire: "CAP_MANIFEST_DELETE", number: 1610 },
+  { name: "manifest.metadata.list", wire: "CAP_MANIFEST_METADATA_LIST", number: 1615 },
+  { name: "referrers.list", wire: "CAP_REFERRERS_LIST", number: 1616 },
+  { name: "apk.create", wire: "CAP_APK_CREATE", number: 1650 },
+  { name: "apk.list", wire: "CAP_APK_LIST", number: 1652 },
+  { name: "apk.delete", wire: "CAP_APK_DELETE", number: 1653 },
+  { name: "version.list", wire: "CAP_VERSION_LIST", number: 1654 },
+  { name: "apk.blobs.get", wire: "CAP_APK_BLOBS_GET", number: 1655 },
   { name: "advisories.list", wire: "CAP_ADVISORIES_LIST", number: 1902 },
 ] as const satisfies readonly CapabilityRow[];
 
@@ -147,22 +162,87 @@ export function isWireCapability(value: unknown): value is string | number {
 export const WireCapability = z.union([z.string(), z.number().int()]).transform(fromWireCapability);
 
 const names = (pred: (c: string) => boolean): Capability[] => CAPABILITIES.filter(pred);
+const set = (...parts: readonly (readonly Capability[])[]): Capability[] => {
+  const held = new Set(parts.flat());
+  return CAPABILITIES.filter((c) => held.has(c));
+};
+
+// The published bundles of `proto/capabilities/roles.go`, within the table.
+const REGISTRY_PULL: readonly Capability[] = [
+  "repo.blobs.get",
+  "groups.list",
+  "repo.list",
+  "manifest.list",
+  "referrers.list",
+  "tag.list",
+  "manifest.metadata.list",
+  "record_signatures.list",
+  "sboms.list",
+  "vuln_reports.list",
+]; // RegistryPullCaps, :250-264
+const APK_PULL: readonly Capability[] = ["apk.blobs.get", "groups.list", "apk.list"]; // APKPullCaps, :296-300
+const PULL_TOKEN_CREATOR: readonly Capability[] = [
+  "role_bindings.create",
+  "identity.create",
+  "roles.list",
+  "groups.list",
+]; // PullTokenCreatorCaps, :284-292
 const IAM_LIST =
   /^(groups|group_invites|roles|role_bindings|account_associations|identity|identity_providers)\.list$/;
+// ConsoleViewerCaps (:16-86) within the table: every list and nothing that pulls.
+const CONSOLE_VIEWER = names(
+  (c) =>
+    IAM_LIST.test(c) ||
+    /^(repo|manifest|referrers|tag|manifest\.metadata|apk|version|advisories|record_signatures|sboms|vuln_reports)\.list$/.test(
+      c,
+    ),
+);
+const VIEWER = set(CONSOLE_VIEWER, REGISTRY_PULL, APK_PULL); // ViewerCaps, :90-95
+
+/**
+ * The names of the built-in roles this package knows, as the service lists them.
+ *
+ * @example
+ * BUILT_IN_ROLE_NAMES.includes("registry.pull"); // true
+ */
+export const BUILT_IN_ROLE_NAMES = [
+  "owner",
+  "editor",
+  "viewer",
+  "limited_owner",
+  "registry.pull",
+  "registry.pull_token_creator",
+  "apk.pull",
+] as const;
+
+/**
+ * One built-in role name.
+ *
+ * @example
+ * const r: BuiltInRoleName = "registry.pull";
+ */
+export type BuiltInRoleName = (typeof BUILT_IN_ROLE_NAMES)[number];
 
 /**
  * The built-in roles' capabilities within {@link CAPABILITY_TABLE}, as published in
- * `proto/capabilities/roles.go`: `viewer` reads (`ViewerCaps`, `:14-83`); `editor` adds repo writes
- * and nothing of IAM (`EditorCaps` = `RegistryEditorCaps` + viewer, `:85-94`, `:239-246`); `owner`
- * holds every one (`OwnerCaps`, `:105-182`, with `RegistryPushCaps` for tags).
+ * `proto/capabilities/roles.go` (docs/contract-decisions.md, "Built-in roles"): `viewer` reads
+ * everything and pulls (`ViewerCaps`, `:90-95`); `editor` adds repo writes and nothing of IAM
+ * (`EditorCaps` = `RegistryEditorCaps` + viewer, `:98-112`, `:239-248`); `owner` holds every one
+ * (`OwnerCaps`, `:143-235`, with `RegistryPushCaps` and `APKPushCaps`); `registry.pull` is
+ * `RegistryPullCaps`, `apk.pull` `APKPullCaps`, `registry.pull_token_creator`
+ * `RegistryPullTokenCreatorCaps` (`:294`); `limited_owner` is the viewer plus creating identities and
+ * role bindings (the service's built-in roles reference; no bundle of `roles.go` names it).
  *
  * @example
  * BUILT_IN_ROLE_CAPABILITIES.editor.includes("groups.create"); // false
+ * BUILT_IN_ROLE_CAPABILITIES["registry.pull"].includes("repo.list"); // true
  */
-export const BUILT_IN_ROLE_CAPABILITIES: Readonly<
-  Record<"owner" | "editor" | "viewer", readonly Capability[]>
-> = {
+export const BUILT_IN_ROLE_CAPABILITIES: Readonly<Record<BuiltInRoleName, readonly Capability[]>> = {
   owner: names(() => true),
-  editor: names((c) => IAM_LIST.test(c) || /^(repo|tag|advisories)\.list$/.test(c) || /^repo\./.test(c)),
-  viewer: names((c) => IAM_LIST.test(c) || /^(repo|tag|advisories)\.list$/.test(c)),
+  editor: set(VIEWER, ["repo.create", "repo.update", "repo.delete"]),
+  viewer: VIEWER,
+  limited_owner: set(VIEWER, ["identity.create", "role_bindings.create"]),
+  "registry.pull": set(REGISTRY_PULL),
+  "registry.pull_token_creator": set(PULL_TOKEN_CREATOR, REGISTRY_PULL, APK_PULL),
+  "apk.pull": set(APK_PULL),
 };

@@ -10,9 +10,10 @@ export {
 } from "./account-association.js";
 export type { Advisory, Severity } from "./advisory.js";
 export { Advisory as AdvisorySchema, SEVERITY_TYPES, Severity as SeveritySchema } from "./advisory.js";
-export type { CapabilityRow } from "./capabilities.js";
+export type { BuiltInRoleName, CapabilityRow } from "./capabilities.js";
 export {
   BUILT_IN_ROLE_CAPABILITIES,
+  BUILT_IN_ROLE_NAMES,
   CAPABILITIES,
   CAPABILITY_TABLE,
   Capability,

@@ -86,7 +86,7 @@ export type RoleCreate = z.infer<typeof RoleCreate>;
 export const ROLE_MUTABLE_FIELDS = ["name", "description", "capabilities"] as const;
 
 /**
- * Whether a role is one of the built-in roles (`owner`, `editor`, `viewer`): global, read-only, and
+ * Whether a role is one of the built-in roles (`owner`, `editor`, `viewer`, `registry.pull`, …): global, read-only, and
  * visible in every group's list of roles. No custom role may take their names.
  *
  * @example

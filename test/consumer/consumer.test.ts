@@ -12,7 +12,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { EngineEvent } from "@pulumi/pulumi/automation/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { IrvClient } from "../../sdk/index.js";
+import { BUILT_IN_ROLE_NAMES, IrvClient } from "../../sdk/index.js";
 import { pulumiBinDir } from "../e2e/harness/index.js";
 import type { InstalledEmulator, PackedPackage } from "./support/index.js";
 import {
@@ -30,6 +30,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 const fixture = (name: string) => path.join(root, "test", "consumer", "fixtures", name);
 
 /** The low end of pulumi-irv's `@pulumi/pulumi` peer range (dynamic-provider `configure`) and the newest. */
+// What getRoles({ orderBy: "name" }) lists in a fresh organization: the built-in roles.
+const BUILT_IN_ROLES_BY_NAME = [...BUILT_IN_ROLE_NAMES].sort();
 const PEER_LOW = "3.139.0";
 const PEER_HIGH = "3.270.0";
 const peerRange = (
@@ -250,7 +252,7 @@ describe.each(INSTALLS)(
 
       const up = await stack.up();
       expect(up.summary.resourceChanges).toEqual({ create: 5 });
-      expect(up.outputs.roles?.value).toEqual(["editor", "owner", "viewer"]);
+      expect(up.outputs.roles?.value).toEqual(BUILT_IN_ROLES_BY_NAME);
       expect(up.outputs.viewerUid?.value).toMatch(/^[0-9a-f]+$/);
       expect(await topGroups()).toEqual(["platform"]);
 

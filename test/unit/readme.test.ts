@@ -14,6 +14,7 @@ const RUNS_IN = [
   "examples/quickstart/index.ts",
   "examples/readme/index.ts",
   "examples/readme-iam/index.ts",
+  "examples/pull-tokens/index.ts",
   "test/integration/sdk/readme-client.test.ts",
 ].map((p) => ({
   path: p,

@@ -40,6 +40,14 @@ _utilities.register(
    "irv:iam:Role": "Role",
    "irv:iam:RoleBinding": "RoleBinding"
   }
+ },
+ {
+  "pkg": "irv",
+  "mod": "registry",
+  "fqn": "pulumi_irv.registry",
+  "classes": {
+   "irv:registry:PullToken": "PullToken"
+  }
  }
 ]
 """,

@@ -5,6 +5,7 @@ import { groupInviteKind } from "./group-invite-kind.js";
 import { groupKind } from "./group-kind.js";
 import { identityKind } from "./identity-kind.js";
 import { identityProviderKind } from "./identity-provider-kind.js";
+import { pullTokenKind } from "./pull-token-kind.js";
 import { roleBindingKind } from "./role-binding-kind.js";
 import { roleKind } from "./role-kind.js";
 
@@ -22,6 +23,7 @@ export const KIND_DEFINITIONS: Readonly<Record<StubType, AnyKind>> = {
   IdentityProvider: identityProviderKind,
   GroupInvite: groupInviteKind,
   AccountAssociations: accountAssociationsKind,
+  PullToken: pullTokenKind,
 };
 
 export { accountAssociationsKind } from "./account-associations-kind.js";
@@ -31,5 +33,13 @@ export { durationMs, groupInviteKind } from "./group-invite-kind.js";
 export { groupKind } from "./group-kind.js";
 export { identityKind } from "./identity-kind.js";
 export { identityProviderKind } from "./identity-provider-kind.js";
+export {
+  dockerConfigJson,
+  PULL_TOKEN_DEFAULT_ROLE,
+  PULL_TOKEN_DEFAULT_TTL,
+  PULL_TOKEN_ISSUER,
+  PullTokenInputs,
+  pullTokenKind,
+} from "./pull-token-kind.js";
 export { roleBindingKind } from "./role-binding-kind.js";
 export { roleKind } from "./role-kind.js";

@@ -36,7 +36,15 @@ describe("the README's program snippets", () => {
     expect(outputs).toMatchObject({
       log4shellArtifacts: ["log4j"],
       repoNames: ["app"],
-      roles: ["editor", "owner", "viewer"],
+      roles: [
+        "apk.pull",
+        "editor",
+        "limited_owner",
+        "owner",
+        "registry.pull",
+        "registry.pull_token_creator",
+        "viewer",
+      ],
     });
     expect(String(outputs?.owner)).toMatch(/built-in/i);
     expect(
@@ -77,5 +85,32 @@ describe("the README's snippets of the IAM kinds", () => {
       "https://login.example.com",
     );
     await stack.destroy();
+  });
+});
+
+describe("the pull tokens guide's snippets", () => {
+  let irv: TestEmulator;
+  let stack: TestStack;
+
+  beforeAll(async () => {
+    irv = await startTestEmulator();
+    stack = await createStack({ program: path.join(root, "examples", "pull-tokens"), config: irv.config });
+  });
+
+  afterAll(async () => {
+    await stack?.dispose();
+    await irv?.close();
+  });
+
+  it("runs as written: a pull token with rotation and one holding apk.pull", async () => {
+    const { outputs } = await stack.up();
+    const apkPull = (await irv.admin.roles.list({ name: "apk.pull" })).items[0];
+    expect(outputs?.apkPullRole).toBe(apkPull?.uid);
+    const docker = JSON.parse(String(outputs?.dockerConfigJson)) as {
+      auths: Record<string, { username: string }>;
+    };
+    expect(docker.auths["cgr.dev"]?.username).toBe(outputs?.pullUsername);
+    await stack.destroy();
+    expect((await irv.admin.identities.list({ descendantsOf: irv.emulator.orgUid })).items).toEqual([]);
   });
 });

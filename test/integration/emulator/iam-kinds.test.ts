@@ -338,7 +338,16 @@ describe("custom roles", () => {
     const scoped = await emu.ok<{ roles: { name: string }[] }>("GET", "/iam/v2beta1/roles", {
       query: { "uidp.children_of": g.uid },
     });
-    expect(scoped.roles.map((x) => x.name).sort()).toEqual(["auditor", "editor", "owner", "viewer"]);
+    expect(scoped.roles.map((x) => x.name).sort()).toEqual([
+      "apk.pull",
+      "auditor",
+      "editor",
+      "limited_owner",
+      "owner",
+      "registry.pull",
+      "registry.pull_token_creator",
+      "viewer",
+    ]);
     const idSub = await emu.identity(sub.uid, `s${++seq}`);
     expect(
       (

@@ -4,7 +4,7 @@
 // "arena" group of one shared emulator.
 import fc from "fast-check";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { GROUP_NAME_PATTERN } from "../../../sdk/index.js";
+import { BUILT_IN_ROLE_NAMES, GROUP_NAME_PATTERN } from "../../../sdk/index.js";
 import type { Answer, ErrorBody, TestEmulator } from "./support.js";
 import { detail, startTestEmulator } from "./support.js";
 
@@ -22,7 +22,7 @@ const REQUIRED: Record<Kind, (name: string) => Record<string, unknown>> = {
   }),
   accountAssociations: () => ({ amazon: { account: "123456789012" } }),
 };
-const BUILT_IN = new Set(["owner", "editor", "viewer"]);
+const BUILT_IN = new Set<string>(BUILT_IN_ROLE_NAMES);
 interface Entry {
   kind: Kind;
   uid: string;

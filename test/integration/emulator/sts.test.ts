@@ -46,6 +46,49 @@ describe("local issuer", () => {
     expect(decodeJwt(await emu.workloadToken("someone", "custom")).aud).toBe("custom");
   });
 
+  test("mints a CI-shaped token with extra claims, which a claimMatch on them accepts and a mismatch refuses", async () => {
+    const minted = await emu.ok<{ token: string }>("POST", `${emu.issuerUrl}/token`, {
+      token: "",
+      body: {
+        subject: "repo:acme/app:ref:refs/heads/main",
+        claims: { repository: "acme/app", ref: "refs/heads/main", run_attempt: 2 },
+      },
+    });
+    expect(decodeJwt(minted.token)).toMatchObject({
+      iss: emu.issuerUrl,
+      sub: "repo:acme/app:ref:refs/heads/main",
+      repository: "acme/app",
+      ref: "refs/heads/main",
+      run_attempt: 2,
+    });
+    const ci = await emu.ok<Identity>("POST", `/iam/v2beta1/identities/${emu.orgUid}`, {
+      body: {
+        name: "gha-claims",
+        claimMatch: {
+          issuer: emu.issuerUrl,
+          subjectPattern: "repo:acme/app:.*",
+          claims: { repository: "acme/app" },
+        },
+      },
+    });
+    expect((await emu.exchange(minted.token, ci.uid)).status).toBe(200);
+    const other = await emu.ok<{ token: string }>("POST", `${emu.issuerUrl}/token`, {
+      token: "",
+      body: { subject: "repo:acme/app:ref:refs/heads/main", claims: { repository: "acme/other" } },
+    });
+    expect((await emu.exchange(other.token, ci.uid)).status).toBe(403);
+  });
+
+  test("refuses extra claims that would overrule the issuer's own (code 3 naming claims.<name>)", async () => {
+    const a = await emu.call<ErrorBody>("POST", `${emu.issuerUrl}/token`, {
+      token: "",
+      body: { subject: "s", claims: { iss: "https://token.actions.githubusercontent.com", exp: 1 } },
+    });
+    expect(a.body.code).toBe(3);
+    expect(JSON.stringify(a.body.details)).toContain("claims.iss");
+    expect(JSON.stringify(a.body.details)).toContain("claims.exp");
+  });
+
   test("refuses a mint request without a subject (code 3)", async () => {
     const a = await emu.call<ErrorBody>("POST", `${emu.issuerUrl}/token`, { token: "", body: {} });
     expect(a.body.code).toBe(3);

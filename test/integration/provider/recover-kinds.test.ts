@@ -41,7 +41,9 @@ const secret = (v: string) => ({
   plaintext: JSON.stringify(v),
 });
 
-const CASES: Record<StubType, Case> = {
+// A pull token an interrupted create made cannot be adopted: its password died with the process
+// that signed it, so `recover` has no entry for it (the next `pulumi up` makes a new one).
+const CASES: Record<Exclude<StubType, "PullToken">, Case> = {
   Group: {
     inputs: () => ({ parentUid: groupUid, name: "team", description: "the team" }),
     changed: (i) => ({ ...i, description: "another team" }),
@@ -92,7 +94,7 @@ const CASES: Record<StubType, Case> = {
 };
 
 describe("recover finds what an interrupted create made", () => {
-  it.each(Object.keys(CASES) as StubType[])(
+  it.each(Object.keys(CASES) as (keyof typeof CASES)[])(
     "%s: by parent, identifying and declared fields",
     async (type) => {
       const kind = RECOVER_KINDS[`pulumi-nodejs:dynamic/irv:${type}`];

@@ -46,17 +46,23 @@ test("a root grant covers any uid, even one outside the organization", () => {
   expect(admin.has("groups.delete", "not-a-uid")).toBe(true);
 });
 
-test("built-in roles as published: owner holds everything, editor reads and writes repos only (no IAM write), viewer only lists", () => {
+test("built-in roles as published: owner holds everything, editor reads, pulls and writes repos only (no IAM write), viewer lists and pulls", () => {
   const [owner, editor, viewer] = BUILT_IN_ROLES;
   expect(owner?.capabilities).toEqual(CAPABILITIES);
   // Regression: the emulator's editor used to hold every IAM write but granting; the published
   // EditorCaps (proto/capabilities/roles.go) hold none.
   expect(editor?.capabilities.filter((c) => !c.endsWith(".list"))).toEqual([
+    "repo.blobs.get",
     "repo.create",
     "repo.update",
     "repo.delete",
+    "apk.blobs.get",
   ]);
   expect(editor?.capabilities).not.toContain("groups.create");
-  expect(viewer?.capabilities.every((c) => c.endsWith(".list"))).toBe(true);
+  // ViewerCaps read and pull (repo.blobs.get, apk.blobs.get): nothing else.
+  expect(viewer?.capabilities.filter((c) => !c.endsWith(".list"))).toEqual([
+    "repo.blobs.get",
+    "apk.blobs.get",
+  ]);
   expect(viewer?.capabilities).toContain("advisories.list");
 });

@@ -4,6 +4,7 @@ import {
   identityMatchTooBroad,
   idpIssuerHttps,
   inviteExpirationBounded,
+  pullTokenTtlBounded,
 } from "../../../policy/policies/index.js";
 import { TYPE } from "../../../policy/type-tokens.js";
 import { violations, withUnknown } from "./run-policy.js";
@@ -109,6 +110,18 @@ describe("invite-expiration-bounded", () => {
     expect(
       await violations(inviteExpirationBounded, TYPE.GroupInvite, { expiration: inTenDays }),
     ).toHaveLength(1);
+  });
+});
+
+describe("pull-token-ttl-bounded", () => {
+  it("flags a pull token living longer than the configured days, 90 by default; no ttl is the 30-day default", async () => {
+    expect(await violations(pullTokenTtlBounded, TYPE.PullToken, {})).toEqual([]);
+    expect(await violations(pullTokenTtlBounded, TYPE.PullToken, { ttl: "2160h" })).toEqual([]);
+    expect(await violations(pullTokenTtlBounded, TYPE.PullToken, { ttl: "8760h" }, {}, "mirror")).toEqual([
+      'The pull token "mirror" stays valid for 8760 hours, more than 90 days: use a shorter ttl (at most "2160h") and rotateBefore to replace it in time.',
+    ]);
+    expect(await violations(pullTokenTtlBounded, TYPE.PullToken, {}, { maxDays: 7 })).toHaveLength(1);
+    expect(await violations(pullTokenTtlBounded, TYPE.PullToken, { ttl: "31536000s" })).toHaveLength(1);
   });
 });
 

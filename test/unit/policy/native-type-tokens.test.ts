@@ -10,6 +10,7 @@ import {
   inviteExpirationBounded,
   namingConvention,
   noBroadOwnerBinding,
+  pullTokenTtlBounded,
 } from "../../../policy/policies/index.js";
 import { NATIVE_TYPE, TYPE } from "../../../policy/type-tokens.js";
 import { resourceToken } from "../../../provider/plugin/index.js";
@@ -37,6 +38,7 @@ const CASES: [string, ResourceValidationPolicy, keyof typeof TYPE, Record<string
   ],
   ["idp-issuer-https", idpIssuerHttps, "IdentityProvider", { oidc: { issuer: "http://login.example.com" } }],
   ["invite-expiration-bounded", inviteExpirationBounded, "GroupInvite", { ttl: "169h" }],
+  ["pull-token-ttl-bounded", pullTokenTtlBounded, "PullToken", { ttl: "8760h" }],
   [
     "no-broad-owner-binding",
     noBroadOwnerBinding,

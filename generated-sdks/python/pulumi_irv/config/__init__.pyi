@@ -14,9 +14,9 @@ else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from .. import _utilities
 
-allowInsecureHttp: Optional[bool]
+allowInsecureHttp: Optional[str]
 """
-Whether a plain-http URL of a non-loopback host is allowed. Falls back to the environment variable IRV_ALLOW_INSECURE_HTTP.
+Falls back to the environment variable IRV_ALLOW_INSECURE_HTTP.
 """
 
 authUrl: Optional[str]
@@ -59,34 +59,39 @@ identityTokenVariable: Optional[str]
 Falls back to the environment variable IRV_IDENTITY_TOKEN_VARIABLE.
 """
 
-maxRateLimitWaitSeconds: Optional[float]
+maxRateLimitWaitSeconds: Optional[str]
 """
-A number of seconds from 0 to 86400. Falls back to the environment variable IRV_MAX_RATE_LIMIT_WAIT_SECONDS.
-"""
-
-maxRequestsPerSecond: Optional[float]
-"""
-A number above 0. Falls back to the environment variable IRV_MAX_REQUESTS_PER_SECOND.
+Falls back to the environment variable IRV_MAX_RATE_LIMIT_WAIT_SECONDS.
 """
 
-maxRetries: Optional[int]
+maxRequestsPerSecond: Optional[str]
 """
-A whole number from 0 to 100. Falls back to the environment variable IRV_MAX_RETRIES.
-"""
-
-retryDelayMs: Optional[int]
-"""
-A whole number of milliseconds from 1 to 600000. Falls back to the environment variable IRV_RETRY_DELAY_MS.
+Falls back to the environment variable IRV_MAX_REQUESTS_PER_SECOND.
 """
 
-retryMaxDelayMs: Optional[int]
+maxRetries: Optional[str]
 """
-A whole number of milliseconds from 1 to 600000. Falls back to the environment variable IRV_RETRY_MAX_DELAY_MS.
+Falls back to the environment variable IRV_MAX_RETRIES.
 """
 
-timeoutSeconds: Optional[float]
+registryHost: Optional[str]
 """
-Seconds to wait for each answer, fractions allowed (default 60). Falls back to the environment variable IRV_TIMEOUT_SECONDS.
+Falls back to the environment variable IRV_REGISTRY_HOST.
+"""
+
+retryDelayMs: Optional[str]
+"""
+Falls back to the environment variable IRV_RETRY_DELAY_MS.
+"""
+
+retryMaxDelayMs: Optional[str]
+"""
+Falls back to the environment variable IRV_RETRY_MAX_DELAY_MS.
+"""
+
+timeoutSeconds: Optional[str]
+"""
+Falls back to the environment variable IRV_TIMEOUT_SECONDS.
 """
 
 token: Optional[str]

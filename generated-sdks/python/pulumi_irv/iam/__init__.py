@@ -7,11 +7,14 @@ from .. import _utilities
 import typing
 # Export this package's modules as members:
 from .account_associations import *
+from .aws_role_identity import *
 from .get_group import *
 from .get_identity import *
 from .get_identity_providers import *
 from .get_role import *
 from .get_roles import *
+from .github_actions_claims import *
+from .gitlab_ci_claims import *
 from .group import *
 from .group_invite import *
 from .identity import *

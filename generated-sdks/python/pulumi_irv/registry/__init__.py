@@ -8,4 +8,5 @@ import typing
 # Export this package's modules as members:
 from .get_repos import *
 from .get_tags import *
+from .pull_token import *
 from . import outputs

@@ -18,9 +18,13 @@ const secret = (v: unknown) => ({
 });
 
 describe("recover kinds", () => {
-  it("have an entry for every resource type the provider creates", () => {
+  // But pull tokens: what an interrupted create made is useless (its password died with the process
+  // that signed it), so recover names it to be deleted by hand instead of adopting it.
+  it("have an entry for every resource type the provider creates, pull tokens aside", () => {
     expect(Object.keys(RECOVER_KINDS).sort()).toEqual(
-      RESOURCE_TYPES.map((t) => `pulumi-nodejs:dynamic/irv:${t}`).sort(),
+      RESOURCE_TYPES.filter((t) => t !== "PullToken")
+        .map((t) => `pulumi-nodejs:dynamic/irv:${t}`)
+        .sort(),
     );
   });
 
