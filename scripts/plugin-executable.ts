@@ -55,14 +55,16 @@ export const PLUGIN_PLATFORMS: readonly PluginPlatform[] = [
 
 /**
  * The shell launcher (Linux, macOS): the engine runs the plugin directly, with no language host, so
- * the launcher finds Node itself and says in one line what is missing.
+ * the launcher finds Node itself and says in one line what is missing. Shell built-ins only (no
+ * `dirname`): the only command it needs from PATH is `node`.
  * @example
  * writeFileSync("pulumi-resource-irv", SHELL_LAUNCHER, { mode: 0o755 });
  */
 export const SHELL_LAUNCHER = `#!/bin/sh
 # pulumi-resource-irv: the IRV resource plugin (JavaScript, bundled beside this file); needs Node.js >= 22 on PATH.
 command -v node >/dev/null 2>&1 || { echo "pulumi-resource-irv: Node.js >= 22 is required on PATH (https://nodejs.org)" >&2; exit 1; }
-exec node "$(dirname "$0")/pulumi-resource-irv.mjs" "$@"
+case "$0" in */*) here="\${0%/*}" ;; *) here=. ;; esac
+exec node "$here/pulumi-resource-irv.mjs" "$@"
 `;
 
 /**
