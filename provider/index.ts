@@ -6,6 +6,9 @@
  * const team = new irv.iam.Group("team-a", { parentUid: orgUid });
  */
 
+// First: an unsupported Node says so in one line before any dependency loads.
+import "./node-version.js";
+
 export * as iam from "./iam/index.js";
 export * as registry from "./registry/index.js";
 export type {

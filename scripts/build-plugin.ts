@@ -15,6 +15,7 @@ import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "rolldown";
+import { SHELL_LAUNCHER } from "./plugin-executable.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -31,13 +32,6 @@ export interface BuiltPlugin {
   tarball: string;
   version: string;
 }
-
-// The engine runs the executable directly, with no language host: it must find Node itself.
-const SHIM = `#!/bin/sh
-# pulumi-resource-irv: the IRV resource plugin (JavaScript, bundled beside this file); needs Node.js >= 22 on PATH.
-command -v node >/dev/null 2>&1 || { echo "pulumi-resource-irv: Node.js >= 22 is required on PATH (https://nodejs.org)" >&2; exit 1; }
-exec node "$(dirname "$0")/pulumi-resource-irv.mjs" "$@"
-`;
 
 // CommonJS dependencies inside an ES module bundle still find `require`, `__dirname`, `__filename`.
 // Checked first in the bundle: an older Node fails with one line, not with a syntax error deep inside.
@@ -79,7 +73,7 @@ export async function buildPlugin(): Promise<BuiltPlugin> {
     path.join(dir, "pulumi-resource-irv.mjs"),
   );
   copyFileSync(path.join(root, "provider", "plugin", "schema.json"), path.join(dir, "schema.json"));
-  writeFileSync(path.join(dir, "pulumi-resource-irv"), SHIM);
+  writeFileSync(path.join(dir, "pulumi-resource-irv"), SHELL_LAUNCHER);
   chmodSync(path.join(dir, "pulumi-resource-irv"), 0o755);
   const os =
     { darwin: "darwin", linux: "linux", win32: "windows" }[process.platform as string] ?? process.platform;

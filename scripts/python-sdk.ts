@@ -187,13 +187,15 @@ export interface PythonDistributions {
  * const { wheel } = await buildPythonWheel();
  */
 export async function buildPythonWheel(
-  options: EnsurePulumiCliOptions & { outDir?: string } = {},
+  options: EnsurePulumiCliOptions & { outDir?: string; sdkDir?: string } = {},
 ): Promise<PythonDistributions> {
   const outDir = options.outDir ?? path.join(root, "dist");
+  // A release builds from an SDK generated into its own directory (its own download URL).
+  const sdkDir = options.sdkDir ?? SDK_DIRS.python;
   const { version } = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as {
     version: string;
   };
-  const pyproject = readFileSync(path.join(SDK_DIRS.python, "pyproject.toml"), "utf8");
+  const pyproject = readFileSync(path.join(sdkDir, "pyproject.toml"), "utf8");
   const sdkVersion = /^\s*version\s*=\s*"([^"]+)"/m.exec(pyproject)?.[1];
   if (sdkVersion !== version)
     throw new Error(
@@ -205,8 +207,8 @@ export async function buildPythonWheel(
     version,
   };
   const hash = createHash("sha256");
-  for (const file of listFiles(SDK_DIRS.python))
-    hash.update(`${file}\0`).update(readFileSync(path.join(SDK_DIRS.python, file)));
+  for (const file of listFiles(sdkDir))
+    hash.update(`${file}\0`).update(readFileSync(path.join(sdkDir, file)));
   const stamp = path.join(outDir, ".pulumi_irv.sha256");
   const digest = hash.digest("hex");
   if (
@@ -222,7 +224,7 @@ export async function buildPythonWheel(
   const work = mkdtempSync(path.join(outDir, ".python-build-"));
   try {
     const stage = path.join(work, "src");
-    cpSync(SDK_DIRS.python, stage, { recursive: true });
+    cpSync(sdkDir, stage, { recursive: true });
     // The generator writes the README inside the package; pyproject's `readme` names it at the top, where
     // provider repositories copy it before building.
     if (!existsSync(path.join(stage, "README.md")))
@@ -232,7 +234,7 @@ export async function buildPythonWheel(
       ["-m", "build", "--no-isolation", "--wheel", "--sdist", "--outdir", path.join(work, "out"), stage],
       {
         // Fixed timestamps in the archives: the same sources make the same wheel.
-        env: { ...process.env, SOURCE_DATE_EPOCH: String(sourceDate()) },
+        env: { ...process.env, SOURCE_DATE_EPOCH: String(sourceDate(sdkDir)) },
       },
     );
     for (const file of [made.wheel, made.sdist])
@@ -245,10 +247,10 @@ export async function buildPythonWheel(
 }
 
 /** Seconds since the epoch of the newest SDK file (what SOURCE_DATE_EPOCH stands for), at least 1980. */
-function sourceDate(): number {
+function sourceDate(sdkDir: string): number {
   let newest = 315532800;
-  for (const file of listFiles(SDK_DIRS.python))
-    newest = Math.max(newest, Math.floor(statSync(path.join(SDK_DIRS.python, file)).mtimeMs / 1000));
+  for (const file of listFiles(sdkDir))
+    newest = Math.max(newest, Math.floor(statSync(path.join(sdkDir, file)).mtimeMs / 1000));
   return newest;
 }
 

@@ -17,7 +17,7 @@ export { moduleOf, resourceToken, resourceTokens, typeOfToken } from "./module-o
 export type { NativeCheckFailure, NativeDiff, PropertyChange } from "./native-provider.js";
 export { NativeProvider } from "./native-provider.js";
 export type { SchemaDocs, SchemaObject, SchemaProperty, SchemaType } from "./package-schema.js";
-export { packageSchema } from "./package-schema.js";
+export { PLUGIN_DOWNLOAD_URL, packageSchema } from "./package-schema.js";
 export type { Unwrapped } from "./property-values.js";
 export { isSecretValue, unwrapSecrets, wrapSecrets } from "./property-values.js";
 export type { RunningPlugin } from "./serve.js";

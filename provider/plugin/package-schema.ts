@@ -60,6 +60,15 @@ export interface SchemaDocs {
 }
 
 /**
+ * The default `pluginDownloadURL`: this repository's GitHub releases, where a `v*` tag publishes the
+ * plugin archives (docs/releasing.md).
+ *
+ * @example
+ * packageSchema("0.1.0", docs).pluginDownloadURL === PLUGIN_DOWNLOAD_URL; // true
+ */
+export const PLUGIN_DOWNLOAD_URL = "github://api.github.com/pulumi-irv/pulumi-irv";
+
+/**
  * The Pulumi package schema of the native plugin, made from the kind table (zod input schemas and
  * server outputs, replace keys, secrets), the settings table and the data source table, with the
  * TypeScript docs. Nothing in it is written by hand: a new kind, field or lookup appears when it
@@ -133,6 +142,9 @@ export function packageSchema(version: string, docs: SchemaDocs) {
     keywords: ["pulumi", "irv", "category/utility", "kind/native"],
     license: "Apache-2.0",
     repository: "https://github.com/pulumi-irv/pulumi-irv",
+    // Where the engine downloads `pulumi-resource-irv-v<version>-<os>-<arch>.tar.gz` on first use;
+    // `npm run release -- --download-url URL` builds a release (schema and SDKs) for another server.
+    pluginDownloadURL: PLUGIN_DOWNLOAD_URL,
     meta: { moduleFormat: "(.*)" },
     // What each language's generator needs (scripts/build-sdks.ts): the PyPI name, the Go module path
     // (generated-sdks/go/irv in this repository) and the versions the SDKs require. `respectSchemaVersion`

@@ -12,6 +12,9 @@
  * require("pulumi-irv/internal/runtime").install(this, "Group", req);
  */
 
+// First: an unsupported Node (the dynamic providers run on the program's) says so in one line.
+import "../node-version.js";
+
 export { diffInputs } from "./diff-inputs.js";
 export { makeProvider } from "./dynamic-provider.js";
 export { install } from "./install.js";

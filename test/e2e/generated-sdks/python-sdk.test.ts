@@ -63,7 +63,13 @@ describe("the Python SDK (pulumi_irv wheel) in a fresh virtualenv", () => {
       ],
       { encoding: "utf8" },
     );
-    expect(JSON.parse(pluginJson.stdout)).toEqual({ resource: true, name: "irv", version: py.version });
+    // …and where the engine downloads it on first use: this repository's GitHub releases.
+    expect(JSON.parse(pluginJson.stdout)).toEqual({
+      resource: true,
+      name: "irv",
+      version: py.version,
+      server: "github://api.github.com/pulumi-irv/pulumi-irv",
+    });
   });
 
   it("type-checks the quickstart under mypy --strict, and names a misspelt keyword argument", () => {

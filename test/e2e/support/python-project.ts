@@ -80,7 +80,7 @@ export interface PythonProject {
  */
 export function createPythonProject(
   example: string,
-  py: PythonToolchain,
+  py: Pick<PythonToolchain, "wheelhouse">,
   requirements: string[],
 ): PythonProject {
   const work = mkdtempSync(path.join(tmpdir(), "irv-python-"));
