@@ -4,7 +4,15 @@ import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { LocalWorkspace, PulumiCommand, Stack } from "@pulumi/pulumi/automation/index.js";
 import type { KnownRole, StackResource, UnapprovedChange } from "../../sdk/index.js";
-import { orgModelOf, parseApprovals, reviewAccess, uidIndexOf, unapprovedChanges } from "../../sdk/index.js";
+import {
+  approvalHint,
+  deprecations,
+  orgModelOf,
+  parseApprovals,
+  reviewAccess,
+  uidIndexOf,
+  unapprovedChanges,
+} from "../../sdk/index.js";
 import { clientFor, resolveSettings } from "../config/index.js";
 import type { StackReview } from "../review/index.js";
 import {
@@ -104,14 +112,15 @@ export async function accessReview(options: AccessReviewOptions = {}): Promise<A
     options.approvals !== undefined || existsSync(approvalsFile)
       ? parseApprovals(readText(approvalsFile, "--approvals"), approvalsFile)
       : [];
+  const printErr = options.printErr ?? ((t) => process.stderr.write(`${t}\n`));
+  for (const line of deprecations(approvals, approvalsFile)) printErr(line);
   const unapproved =
     options.failOn === undefined
       ? []
       : unapprovedChanges(review, approvals, { failOn: options.failOn, now: options.now ?? new Date() });
-  const printErr = options.printErr ?? ((t) => process.stderr.write(`${t}\n`));
   for (const u of unapproved)
     printErr(
-      `not approved: ${u.what} (findings ${u.ids.join(" ")}${u.expired.length > 0 ? `; approvals expired ${u.expired.join(", ")}` : ""})`,
+      `not approved: ${u.what} (row ${u.row}${u.expired.length > 0 ? `; approvals expired ${u.expired.join(", ")}` : ""}); to approve, add to ${approvalsFile}: ${approvalHint(u)}`,
     );
   return { report, stacks, unapproved, exitCode: unapproved.length > 0 ? 1 : 0 };
 }

@@ -45,17 +45,25 @@ function identityCell(r: AccessRow): string {
   return `${who}${changed}${matcher}`;
 }
 
+function grantCell(r: AccessRow): string {
+  const g = r.grant;
+  return `${code(g.binding)} → ${code(g.role)}${g.roleEdited ? " (edited)" : ""} on ${code(g.group)}`;
+}
+
+function capabilitiesCell(r: AccessRow): string {
+  return r.allOf === undefined
+    ? r.capabilities.map(code).join(", ")
+    : `all of ${code(r.allOf.role)} (${r.allOf.count})`;
+}
+
 function rowLine(r: AccessRow): string {
   const risk = r.risks.length === 0 ? "" : `⚠️ ${r.risks.join(", ")}`;
-  return `| ${STATE_LABEL[r.state]} | ${identityCell(r)} | ${code(r.subtree.path)} | ${r.capabilities.map(code).join(", ")} | ${risk} |`;
+  return `| ${STATE_LABEL[r.state]} | ${identityCell(r)} | ${code(r.subtree.path)} | ${grantCell(r)} | ${capabilitiesCell(r)} | ${risk} | ${code(r.id)} |`;
 }
 
 function provenanceLine(r: AccessRow): string {
-  const why = r.provenance
-    .map((p) => `${code(p.binding)} → ${code(p.role)}${p.roleEdited ? " (edited)" : ""} → ${code(p.group)}`)
-    .join("; ");
-  const ids = r.findings.map((f) => `${code(f.id)} ${f.capability}`).join(", ");
-  return `- **${cell(r.identity.name)}** ${r.state} on ${code(r.subtree.path)}: ${why || "(no binding)"}. Findings: ${ids}`;
+  const caps = r.findings.map((f) => `${f.capability} (${code(f.id)})`).join(", ");
+  return `- ${code(r.id)} **${cell(r.identity.name)}** ${r.state} on ${code(r.subtree.path)} through ${grantCell(r)}: ${caps}`;
 }
 
 interface Shape {
@@ -80,8 +88,8 @@ function render(stacks: readonly StackReview[], shape: Shape): string {
     const dropped = shape.dropped.get(stack) ?? new Set();
     const rows = review.rows.filter((r) => !dropped.has(r));
     out.push(
-      "| Change | Identity | Subtree | Capabilities | Risk |",
-      "|---|---|---|---|---|",
+      "| Change | Identity | Subtree | Grant | Capabilities | Risk | Row |",
+      "|---|---|---|---|---|---|---|",
       ...rows.map(rowLine),
     );
     if (dropped.size > 0)
@@ -92,7 +100,7 @@ function render(stacks: readonly StackReview[], shape: Shape): string {
     if (shape.provenance)
       out.push(
         "",
-        "<details><summary>Why: binding → role → group, and finding ids</summary>",
+        "<details><summary>Each capability of each row (and its per-capability finding id)</summary>",
         "",
         ...rows.map(provenanceLine),
         "",

@@ -38,14 +38,15 @@ export function renderText(stacks: readonly StackReview[]): string {
       continue;
     }
     const table = [
-      ["STATE", "IDENTITY", "SUBTREE", "CAPABILITIES", "RISK", "WHY"],
+      ["ROW", "STATE", "IDENTITY", "SUBTREE", "GRANT", "CAPABILITIES", "RISK"],
       ...review.rows.map((r) => [
+        r.id,
         r.state,
         identityLabel(r),
         r.subtree.path,
-        r.capabilities.join(","),
+        `${r.grant.binding} -> ${r.grant.role}${r.grant.roleEdited ? " (edited)" : ""} on ${r.grant.group}`,
+        r.allOf === undefined ? r.capabilities.join(",") : `all of ${r.allOf.role} (${r.allOf.count})`,
         r.risks.join(",") || "-",
-        r.provenance.map((p) => `${p.binding} -> ${p.role} -> ${p.group}`).join("; "),
       ]),
     ];
     const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
