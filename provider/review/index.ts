@@ -6,5 +6,5 @@ export { DEFAULT_MAX_CHARS, REVIEW_MARKER, renderMarkdown } from "./render-markd
 export { identityLabel, renderText } from "./render-text.js";
 export type { ReviewJson } from "./review-json.js";
 export { REVIEW_JSON_VERSION, reviewJson } from "./review-json.js";
-export type { StackReview } from "./stack-review.js";
+export type { LiveSummary, StackReview } from "./stack-review.js";
 export { summarize } from "./stack-review.js";

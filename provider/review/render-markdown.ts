@@ -1,6 +1,6 @@
 import type { AccessRow } from "../../sdk/index.js";
 import { isGain, isRisky } from "../../sdk/index.js";
-import type { StackReview } from "./stack-review.js";
+import type { LiveSummary, StackReview } from "./stack-review.js";
 import { summarize } from "./stack-review.js";
 
 /**
@@ -47,7 +47,7 @@ function identityCell(r: AccessRow): string {
 
 function grantCell(r: AccessRow): string {
   const g = r.grant;
-  return `${code(g.binding)} → ${code(g.role)}${g.roleEdited ? " (edited)" : ""} on ${code(g.group)}`;
+  return `${code(g.binding)} → ${code(g.role)}${g.roleEdited ? " (edited)" : ""} on ${code(g.group)}${g.external ? " (outside the stack)" : ""}`;
 }
 
 function capabilitiesCell(r: AccessRow): string {
@@ -66,6 +66,21 @@ function provenanceLine(r: AccessRow): string {
   return `- ${code(r.id)} **${cell(r.identity.name)}** ${r.state} on ${code(r.subtree.path)} through ${grantCell(r)}: ${caps}`;
 }
 
+const LIVE_CAP = 30;
+
+// Who else holds access in the subtrees, from outside the stack: what a reviewer asks next.
+function liveLines(live: LiveSummary): string[] {
+  const head = `**Access from outside the stack** (read live: ${live.outside.length} bindings in ${live.subtrees.length} subtrees, ${live.requests} requests)${live.outside.length === 0 ? ": none." : ""}`;
+  const shown = live.outside
+    .slice(0, LIVE_CAP)
+    .map((b) => `- ${code(b.identity)} → ${code(b.role)} on ${code(b.group)} (${code(b.uid)})`);
+  const more =
+    live.outside.length > LIVE_CAP
+      ? [`- … and ${live.outside.length - LIVE_CAP} more (see \`--format json\`)`]
+      : [];
+  return live.outside.length === 0 ? [head] : [head, "", ...shown, ...more];
+}
+
 interface Shape {
   provenance: boolean;
   /** Rows left out, per stack (never a risky one). */
@@ -74,8 +89,9 @@ interface Shape {
 
 function render(stacks: readonly StackReview[], shape: Shape): string {
   const out = [REVIEW_MARKER, "## Access review", "", `**${summarize(stacks)}**`];
-  for (const { stack, review } of stacks) {
+  for (const { stack, review, live } of stacks) {
     out.push("", `### Stack ${code(stack)}`, "");
+    if (live !== undefined) out.push(...liveLines(live), "");
     if (review.lockOut !== undefined)
       out.push(
         `> [!CAUTION]\n> **Lock-out** (${code(review.lockOut.id)}): after this change no binding at the root grants every capability of \`owner\` (removed: ${review.lockOut.removed.map(code).join(", ")}).`,

@@ -27,8 +27,14 @@ export function identityLabel(row: AccessRow): string {
  */
 export function renderText(stacks: readonly StackReview[]): string {
   const lines = [summarize(stacks)];
-  for (const { stack, review } of stacks) {
+  for (const { stack, review, live } of stacks) {
     lines.push("", `stack ${stack}`);
+    if (live !== undefined) {
+      lines.push(
+        `  outside the stack (read live: ${live.outside.length} bindings in ${live.subtrees.length} subtrees, ${live.requests} requests)`,
+      );
+      for (const b of live.outside) lines.push(`    ${b.identity} -> ${b.role} on ${b.group} (${b.uid})`);
+    }
     if (review.lockOut !== undefined)
       lines.push(
         `  LOCK-OUT ${review.lockOut.id}: no owner-equivalent binding left at the root (removed: ${review.lockOut.removed.join(", ")})`,
@@ -44,7 +50,7 @@ export function renderText(stacks: readonly StackReview[]): string {
         r.state,
         identityLabel(r),
         r.subtree.path,
-        `${r.grant.binding} -> ${r.grant.role}${r.grant.roleEdited ? " (edited)" : ""} on ${r.grant.group}`,
+        `${r.grant.binding} -> ${r.grant.role}${r.grant.roleEdited ? " (edited)" : ""} on ${r.grant.group}${r.grant.external ? " (outside the stack)" : ""}`,
         r.allOf === undefined ? r.capabilities.join(",") : `all of ${r.allOf.role} (${r.allOf.count})`,
         r.risks.join(",") || "-",
       ]),

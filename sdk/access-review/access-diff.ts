@@ -61,6 +61,8 @@ export interface Provenance {
   roleUid?: string | undefined;
   /** The binding's group uid, when known. */
   groupUid?: string | undefined;
+  /** The binding is not the stack's: read live from the API (`--live`). */
+  external?: boolean | undefined;
 }
 
 /**
@@ -363,6 +365,7 @@ function identityRows(
                 JSON.stringify(role.capabilities) !== JSON.stringify(other.capabilities),
               roleUid: role?.uid,
               groupUid: binding.group === undefined ? undefined : model.groups.get(binding.group)?.uid,
+              ...(binding.external === true ? { external: true } : {}),
             };
             row = {
               id: grantRowId(gain, identity, group, binding.ref, roleRef),
