@@ -1,5 +1,6 @@
 import type { AccessRow } from "../../sdk/index.js";
 import { isGain, isRisky } from "../../sdk/index.js";
+import { renderMermaid } from "./render-diagram.js";
 import type { LiveSummary, StackReview } from "./stack-review.js";
 import { summarize } from "./stack-review.js";
 
@@ -83,6 +84,7 @@ function liveLines(live: LiveSummary): string[] {
 
 interface Shape {
   provenance: boolean;
+  diagram: boolean;
   /** Rows left out, per stack (never a risky one). */
   dropped: ReadonlyMap<string, ReadonlySet<AccessRow>>;
 }
@@ -103,6 +105,8 @@ function render(stacks: readonly StackReview[], shape: Shape): string {
     }
     const dropped = shape.dropped.get(stack) ?? new Set();
     const rows = review.rows.filter((r) => !dropped.has(r));
+    const diagram = shape.diagram ? renderMermaid(review.rows) : undefined;
+    if (diagram !== undefined) out.push("```mermaid", diagram, "```", "");
     out.push(
       "| Change | Identity | Subtree | Grant | Capabilities | Risk | Row |",
       "|---|---|---|---|---|---|---|",
@@ -127,9 +131,10 @@ function render(stacks: readonly StackReview[], shape: Shape): string {
 }
 
 /**
- * The review as one pull-request comment: the hidden {@link REVIEW_MARKER}, a summary sentence, a
- * table per stack and collapsible provenance; "No access change." when there is none. Above
- * `maxChars` it drops the provenance first, then non-risky rows (losses first, then the last
+ * The review as one pull-request comment: the hidden {@link REVIEW_MARKER}, a summary sentence, per
+ * stack a mermaid diagram of the affected subtree (when small enough), a table and the collapsible
+ * per-capability detail; "No access change." when there is none. Above `maxChars` it drops the
+ * diagram and the detail first, then non-risky rows (losses first, then the last
  * gains), never a risky row nor the lock-out.
  *
  * @example
@@ -140,10 +145,10 @@ export function renderMarkdown(
   options: { maxChars?: number | undefined } = {},
 ): string {
   const max = options.maxChars ?? DEFAULT_MAX_CHARS;
-  const full = render(stacks, { provenance: true, dropped: new Map() });
+  const full = render(stacks, { provenance: true, diagram: true, dropped: new Map() });
   if (full.length <= max) return full;
   const dropped = new Map(stacks.map((s) => [s.stack, new Set<AccessRow>()]));
-  let text = render(stacks, { provenance: false, dropped });
+  let text = render(stacks, { provenance: false, diagram: false, dropped });
   // Candidates to drop, least important first: losses, then plain gains from the end.
   const candidates = stacks.flatMap((s) =>
     [...s.review.rows]
@@ -159,6 +164,6 @@ export function renderMarkdown(
     dropped.get(stack)?.add(row);
     excess -= rowLine(row).length + 1;
   }
-  text = render(stacks, { provenance: false, dropped });
+  text = render(stacks, { provenance: false, diagram: false, dropped });
   return text;
 }

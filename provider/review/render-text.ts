@@ -1,4 +1,5 @@
 import type { AccessRow } from "../../sdk/index.js";
+import { renderTree } from "./render-diagram.js";
 import type { StackReview } from "./stack-review.js";
 import { summarize } from "./stack-review.js";
 
@@ -43,6 +44,7 @@ export function renderText(stacks: readonly StackReview[]): string {
       if (review.lockOut === undefined) lines.push("  no access change");
       continue;
     }
+    lines.push(...renderTree(review.rows).map((l) => `  ${l}`), "");
     const table = [
       ["ROW", "STATE", "IDENTITY", "SUBTREE", "GRANT", "CAPABILITIES", "RISK"],
       ...review.rows.map((r) => [

@@ -13,6 +13,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ReviewJson } from "../../../provider/review/index.js";
+import { mermaidBlocks, parseMermaid } from "../../support/mermaid-parse.js";
 import type { TestStack } from "../harness/index.js";
 import { createStack, fixtureDir, policyViolations } from "../harness/index.js";
 import type { TestEmulator } from "../support/irv-emulator.js";
@@ -164,6 +165,11 @@ describe("pulumi-irv access-review and the access-broadening gate", () => {
     ]);
     expect(gate.stdout).toContain(`| all of \`owner\` (${owner.capabilities.length}) |`);
     expect(gate.stdout).toContain(diff[0]!.id);
+    // The picture: one mermaid block that mermaid parses, naming the changed group and identity.
+    const [block] = mermaidBlocks(gate.stdout);
+    expect((await parseMermaid(block ?? "")).diagramType).toMatch(/^flowchart/);
+    expect(block).toContain('"/ (root)"');
+    expect(block).toMatch(/-->\|"\+ owner: all of owner ⚠️ [^"]*root"\| i0/);
     const blocked = await policyGate();
     expect(blocked.messages).toEqual([
       expect.stringMatching(
