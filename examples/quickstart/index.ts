@@ -10,6 +10,9 @@ const config = new pulumi.Config();
 const orgUid = config.require("orgUid");
 const githubOrg = config.get("githubOrg") ?? "acme";
 const teams = config.getObject<string[]>("teams") ?? ["payments", "search"];
+// A risky edit for the demo's access review: this team's CI identity made owner of the whole
+// organization (`pulumi config set rootOwner payments`). Unset, no such binding exists.
+const rootOwner = config.get("rootOwner");
 
 const platform = new irv.iam.Group("platform", { parentUid: orgUid, description: "Platform engineering" });
 const viewer = irv.iam.getRoleOutput({ name: "viewer" });
@@ -32,6 +35,12 @@ const perTeam = teams.map((team) => {
     identityUid: ci.uid,
     roleUid: viewer.uid,
   });
+  if (team === rootOwner)
+    new irv.iam.RoleBinding(`${team}-ci-root-owner`, {
+      groupUid: orgUid,
+      identityUid: ci.uid,
+      roleUid: irv.iam.getRoleOutput({ name: "owner" }).uid,
+    });
   return { team, group, ci, binding };
 });
 

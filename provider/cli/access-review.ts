@@ -25,7 +25,7 @@ import {
   stackResourceOf,
 } from "../review/index.js";
 import { CliError } from "./cli-error.js";
-import { liveBindings, subtreesOf } from "./live-access.js";
+import { liveBindings, touchedGroups } from "./live-access.js";
 import { Deployment } from "./stack-state.js";
 
 /**
@@ -243,14 +243,14 @@ async function readLive(
       .filter((r) => irvClassOf(r.type) === "RoleBinding")
       .flatMap((r) => [r.props.uid, r.id].filter((u): u is string => typeof u === "string")),
   );
-  const live = await liveBindings(client, subtreesOf(all), stackUids);
+  const live = await liveBindings(client, touchedGroups(all), stackUids);
   const name = (v: unknown, uid: unknown) =>
     String((v as { name?: unknown } | undefined)?.name ?? uid ?? "(unknown)");
   return {
     resources: live.resources,
     summary: {
       requests: live.requests,
-      subtrees: live.subtrees,
+      subtrees: [...live.subtrees, ...live.groups],
       outside: live.resources.map((r) => ({
         uid: String(r.props.uid),
         identity: name(r.props.identity, r.props.identityUid),

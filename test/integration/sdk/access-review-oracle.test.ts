@@ -143,7 +143,7 @@ test.each([1, 2, 3])(
     // The bindings as `access-review --live` reads them: every one in the org, paged (small pages,
     // so that paging is exercised), as access from outside any stack.
     const client = new IrvClient({ baseUrl: emu.baseUrl, token: emu.adminToken });
-    const live = await liveBindings(client, [emu.orgUid], new Set(), 2);
+    const live = await liveBindings(client, { subtrees: [emu.orgUid] }, new Set(), 2);
     expect(live.requests).toBeGreaterThan(1);
     resources.push(...live.resources);
     const model = orgModelOf(resources, { roles });
