@@ -5,14 +5,9 @@ import { expect, test } from "vitest";
 import { touchedGroups } from "../../../../provider/cli/index.js";
 import type { StackResource } from "../../../../sdk/index.js";
 import { PREVIEW_UNKNOWN } from "../../../../sdk/index.js";
+import { iamResource, ORG, seg } from "../iam-resource.js";
 
-const ORG = "a".repeat(40);
-const seg = (n: number) => n.toString(16).padStart(16, "0");
-const res = (cls: string, name: string, props: Record<string, unknown>): StackResource => ({
-  urn: `urn:pulumi:dev::org::irv:iam:${cls}::${name}`,
-  type: `irv:iam:${cls}`,
-  props,
-});
+const res = iamResource;
 const platform = `${ORG}/${seg(1)}`;
 const payments = `${platform}/${seg(2)}`;
 const shared = `${ORG}/${seg(3)}`;

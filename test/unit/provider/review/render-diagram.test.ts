@@ -5,20 +5,15 @@ import { renderMarkdown, renderMermaid, renderText, renderTree } from "../../../
 import type { KnownRole, StackResource } from "../../../../sdk/index.js";
 import { CAPABILITIES, orgModelOf, reviewAccess, uidIndexOf } from "../../../../sdk/index.js";
 import { mermaidBlocks, parseMermaid } from "../../../support/mermaid-parse.js";
+import { iamResource, ORG, seg } from "../iam-resource.js";
 
-const ORG = "a".repeat(40);
-const seg = (n: number) => n.toString(16).padStart(16, "0");
 const OWNER = "3".repeat(40);
 const VIEWER = "1".repeat(40);
 const roles: KnownRole[] = [
   { uid: OWNER, name: "owner", capabilities: [...CAPABILITIES] },
   { uid: VIEWER, name: "viewer", capabilities: CAPABILITIES.filter((c) => c.endsWith(".list")) },
 ];
-const res = (cls: string, name: string, props: Record<string, unknown>): StackResource => ({
-  urn: `urn:pulumi:dev::org::irv:iam:${cls}::${name}`,
-  type: `irv:iam:${cls}`,
-  props,
-});
+const res = iamResource;
 const platform = `${ORG}/${seg(1)}`;
 const payments = `${platform}/${seg(2)}`;
 const id = (n: number, group: string, name: string) =>
