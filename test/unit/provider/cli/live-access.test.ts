@@ -3,7 +3,6 @@
 // one level at a time.
 import { expect, test } from "vitest";
 import { touchedGroups } from "../../../../provider/cli/index.js";
-import type { StackResource } from "../../../../sdk/index.js";
 import { PREVIEW_UNKNOWN } from "../../../../sdk/index.js";
 import { iamResource, ORG, seg } from "../iam-resource.js";
 
