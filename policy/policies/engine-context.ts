@@ -46,7 +46,8 @@ export function projectDirOf(dir: string): string | undefined {
  * project directory nor the stack's backend (checked on CLI 3.259: the pack runs in its own
  * directory, with the CLI's environment and no stack tags on a DIY backend), so the pack walks up
  * its parent processes (`/proc`, Linux) to the `pulumi` binary and reads its working directory.
- * Elsewhere it falls back to `PWD` and the `pulumi` on `PATH` when `PWD` holds a project.
+ * Where there is no `/proc` it falls back to `PWD` and the `pulumi` on `PATH` when `PWD` holds a
+ * project.
  *
  * @example
  * const { cli, projectDir } = engineContext();
@@ -60,6 +61,8 @@ export function engineContext(): EngineContext {
       return { cli: exe, cwd, projectDir: projectDirOf(cwd) };
     } catch {}
   }
+  // On Linux the walk is the answer: no `pulumi` among the parents means none runs this pack.
+  if (existsSync("/proc/self/stat")) return {};
   const pwd = process.env.PWD;
   const projectDir = pwd === undefined ? undefined : projectDirOf(pwd);
   return projectDir === undefined ? {} : { cli: "pulumi", cwd: pwd, projectDir };
