@@ -10,9 +10,6 @@ const config = new pulumi.Config();
 const orgUid = config.require("orgUid");
 const githubOrg = config.get("githubOrg") ?? "acme";
 const teams = config.getObject<string[]>("teams") ?? ["payments", "search"];
-// A risky edit for the demo's access review: this team's CI identity made owner of the whole
-// organization (`pulumi config set rootOwner payments`). Unset, no such binding exists.
-const rootOwner = config.get("rootOwner");
 
 const platform = new irv.iam.Group("platform", { parentUid: orgUid, description: "Platform engineering" });
 const viewer = irv.iam.getRoleOutput({ name: "viewer" });
@@ -35,14 +32,18 @@ const perTeam = teams.map((team) => {
     identityUid: ci.uid,
     roleUid: viewer.uid,
   });
-  if (team === rootOwner)
-    new irv.iam.RoleBinding(`${team}-ci-root-owner`, {
-      groupUid: orgUid,
-      identityUid: ci.uid,
-      roleUid: irv.iam.getRoleOutput({ name: "owner" }).uid,
-    });
   return { team, group, ci, binding };
 });
+
+// A risky edit for the demo's access review: one team's CI identity made owner of the whole
+// organization (`pulumi config set rootOwner payments`). Unset, no such binding exists.
+const rootOwner = perTeam.find((t) => t.team === config.get("rootOwner"));
+if (rootOwner !== undefined)
+  new irv.iam.RoleBinding(`${rootOwner.team}-ci-root-owner`, {
+    groupUid: orgUid,
+    identityUid: rootOwner.ci.uid,
+    roleUid: irv.iam.getRoleOutput({ name: "owner" }).uid,
+  });
 
 // A custom role with only what a release workflow reads, bound to an identity that any
 // `release-*` branch of the platform repository may assume (the subject is an anchored pattern).
