@@ -167,8 +167,17 @@ try {
   );
   for (const line of review.out.split("\n").filter((l) => l.trim())) console.log(`  ${line}`);
   const pack = path.join(root, "node_modules", "pulumi-irv-policy");
-  // The pack as docs/policy-pack.md shows it: no config, no state file; it reads the stack itself.
-  const gated = await pulumi(["preview", "--policy-pack", pack], root, { quiet: true });
+  // The pack with the roles' capabilities read from the API (what `access-review --gate-inputs`
+  // writes in the pipelines) and no state file: it reads the stack's state itself.
+  const rolesConfig = path.join(root, ".pulumi-state", "access-policy-config.json");
+  const roles = (await admin.roles.collect()).map((r) => ({
+    uid: r.uid,
+    name: r.name,
+    capabilities: r.capabilities,
+  }));
+  writeFileSync(rolesConfig, JSON.stringify({ "access-broadening": { roles } }));
+  const gate = ["preview", "--policy-pack", pack, "--policy-pack-config", rolesConfig];
+  const gated = await pulumi(gate, root, { quiet: true });
   const violation = gated.out.split("\n").find((l) => l.includes("not approved (row"));
   console.log(`  ${violation?.trim() ?? "(no access-broadening violation)"}`);
   console.log(`  → pulumi preview exited with ${gated.code}: the pull request would be blocked`);
@@ -180,7 +189,7 @@ try {
   console.log(
     "  access-approvals.yaml: - { identity: payments-ci, group: /, role: owner, approvedBy: demo, … }",
   );
-  const approved = await pulumi(["preview", "--policy-pack", pack], root, { quiet: true });
+  const approved = await pulumi(gate, root, { quiet: true });
   console.log(`  → with that one entry, pulumi preview exited with ${approved.code}`);
   rmSync(approvals, { force: true });
   await must(["config", "rm", "rootOwner"], root, { quiet: true });

@@ -363,7 +363,8 @@ function identityRows(
                 !role.builtIn &&
                 other !== undefined &&
                 JSON.stringify(role.capabilities) !== JSON.stringify(other.capabilities),
-              roleUid: role?.uid,
+              // A role known only by its uid (not listed, not the stack's) is still named by it.
+              roleUid: role?.uid ?? (binding.role?.startsWith("urn:") === false ? binding.role : undefined),
               groupUid: binding.group === undefined ? undefined : model.groups.get(binding.group)?.uid,
               ...(binding.external === true ? { external: true } : {}),
             };
