@@ -8,6 +8,7 @@
 import { PolicyPack } from "@pulumi/policy";
 import {
   accessBroadening,
+  accessBroadeningAdvisory,
   customRoleLeastPrivilege,
   descriptionRequired,
   groupNamePattern,
@@ -33,5 +34,7 @@ new PolicyPack("irv", {
     pullTokenTtlBounded,
     customRoleLeastPrivilege,
     accessBroadening,
+    // After access-broadening: it reports what that one could not judge in the same run.
+    accessBroadeningAdvisory,
   ],
 });

@@ -16,7 +16,7 @@ const { values: flags } = parseArgs({ options: { keep: { type: "boolean", defaul
 const STACK = "demo";
 const started = Date.now();
 let stepNo = 0;
-const STEPS = 7;
+const STEPS = 8;
 
 function step(title: string): void {
   stepNo++;
@@ -51,8 +51,18 @@ function pulumi(
   cwd = root,
   opts: { quiet?: boolean } = {},
 ): Promise<{ code: number; out: string }> {
+  return run(path.join(cli.binDir, "pulumi"), [...args, "--non-interactive"], cwd, opts);
+}
+
+/** Runs a command in `cwd` with the demo's environment, as {@link pulumi} does. */
+function run(
+  command: string,
+  args: string[],
+  cwd = root,
+  opts: { quiet?: boolean } = {},
+): Promise<{ code: number; out: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(path.join(cli.binDir, "pulumi"), [...args, "--non-interactive"], { cwd, env });
+    const child = spawn(command, args, { cwd, env });
     let out = "";
     const onData = (d: Buffer) => {
       out += d.toString();
@@ -146,6 +156,43 @@ try {
       );
     }
   }
+
+  step("A risky edit: payments-ci made owner of the organization, reviewed and gated");
+  await must(["config", "set", "rootOwner", "payments"], root, { quiet: true });
+  const review = await run(
+    process.execPath,
+    [path.join(root, "dist", "provider", "cli", "main.js"), "access-review", "--stack", STACK],
+    root,
+    { quiet: true },
+  );
+  for (const line of review.out.split("\n").filter((l) => l.trim())) console.log(`  ${line}`);
+  const pack = path.join(root, "node_modules", "pulumi-irv-policy");
+  // The pack with the roles' capabilities read from the API (what `access-review --gate-inputs`
+  // writes in the pipelines) and no state file: it reads the stack's state itself.
+  const rolesConfig = path.join(root, ".pulumi-state", "access-policy-config.json");
+  const roles = (await admin.roles.collect()).map((r) => ({
+    uid: r.uid,
+    name: r.name,
+    capabilities: r.capabilities,
+  }));
+  writeFileSync(rolesConfig, JSON.stringify({ "access-broadening": { roles } }));
+  const gate = ["preview", "--policy-pack", pack, "--policy-pack-config", rolesConfig];
+  const gated = await pulumi(gate, root, { quiet: true });
+  const violation = gated.out.split("\n").find((l) => l.includes("not approved (row"));
+  console.log(`  ${violation?.trim() ?? "(no access-broadening violation)"}`);
+  console.log(`  → pulumi preview exited with ${gated.code}: the pull request would be blocked`);
+  const approvals = path.join(root, "access-approvals.yaml");
+  writeFileSync(
+    approvals,
+    "approvals:\n  - identity: payments-ci\n    group: /\n    role: owner\n    approvedBy: demo\n    until: 2999-12-31\n",
+  );
+  console.log(
+    "  access-approvals.yaml: - { identity: payments-ci, group: /, role: owner, approvedBy: demo, … }",
+  );
+  const approved = await pulumi(gate, root, { quiet: true });
+  console.log(`  → with that one entry, pulumi preview exited with ${approved.code}`);
+  rmSync(approvals, { force: true });
+  await must(["config", "rm", "rootOwner"], root, { quiet: true });
 
   step("The policy pack on a program with mistakes (examples/policy-violations)");
   const bad = path.join(root, "examples", "policy-violations");

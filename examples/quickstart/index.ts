@@ -35,6 +35,16 @@ const perTeam = teams.map((team) => {
   return { team, group, ci, binding };
 });
 
+// A risky edit for the demo's access review: one team's CI identity made owner of the whole
+// organization (`pulumi config set rootOwner payments`). Unset, no such binding exists.
+const rootOwner = perTeam.find((t) => t.team === config.get("rootOwner"));
+if (rootOwner !== undefined)
+  new irv.iam.RoleBinding(`${rootOwner.team}-ci-root-owner`, {
+    groupUid: orgUid,
+    identityUid: rootOwner.ci.uid,
+    roleUid: irv.iam.getRoleOutput({ name: "owner" }).uid,
+  });
+
 // A custom role with only what a release workflow reads, bound to an identity that any
 // `release-*` branch of the platform repository may assume (the subject is an anchored pattern).
 const releaseReader = new irv.iam.Role("release-reader", {

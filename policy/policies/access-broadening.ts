@@ -1,9 +1,11 @@
-import { readFileSync } from "node:fs";
-import { isAbsolute, resolve } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { isAbsolute, join, resolve } from "node:path";
 import type { PolicyResource, StackValidationArgs, StackValidationPolicy } from "@pulumi/policy";
 import type { Approval, KnownRole, RiskClass, StackResource } from "pulumi-irv/sdk";
 import {
   ApprovalsFile,
+  approvalHint,
+  deprecations,
   orgModelOf,
   PREVIEW_UNKNOWN,
   parseApprovals,
@@ -12,6 +14,8 @@ import {
   uidIndexOf,
   unapprovedChanges,
 } from "pulumi-irv/sdk";
+import type { EngineContext } from "./engine-context.js";
+import { engineContext, exportStack, stackOfUrn } from "./engine-context.js";
 
 /**
  * Configuration of {@link accessBroadening}.
@@ -21,7 +25,10 @@ import {
  * // { "access-broadening": { "approvalsFile": "/repo/access-approvals.yaml", "roles": [...], "before": "/tmp/state.json" } }
  */
 export interface AccessBroadeningConfig {
-  /** `access-approvals.yaml` (absolute, or relative to the directory pulumi runs in). */
+  /**
+   * `access-approvals.yaml` (absolute, or relative to the directory pulumi runs in). Default: the
+   * one in the project directory, when it exists.
+   */
   approvalsFile?: string;
   /** Approvals given inline, in the file's entry format. */
   approvals?: Approval[];
@@ -30,8 +37,8 @@ export interface AccessBroadeningConfig {
   /** A JSON file of such roles (what `pulumi-irv access-review --gate-inputs DIR` writes as `roles.json`). */
   rolesFile?: string;
   /**
-   * The stack's state before the change (`pulumi stack export` output). Without it, every risky
-   * access of the planned state needs an approval (the gate is then an allow-list).
+   * The stack's state before the change (`pulumi stack export` output). Default: the policy exports
+   * the stack itself through the `pulumi` command running it; when it cannot, findings are advisory.
    */
   before?: string;
   /** `risky` (default): risky gains; `any`: every gain. */
@@ -65,44 +72,66 @@ const stackResourceOf = (r: PolicyResource): StackResource => ({
   ),
 });
 
-function stateBefore(path: string): StackResource[] {
-  const doc = JSON.parse(readFileSync(path, "utf8")) as {
-    deployment?: {
-      resources?: { urn: string; type: string; id?: string; inputs?: object; outputs?: object }[];
-    };
+type Deployment = {
+  deployment?: {
+    resources?: { urn: string; type: string; id?: string; inputs?: object; outputs?: object }[];
   };
-  return (doc.deployment?.resources ?? []).map((r) => ({
+};
+
+const resourcesOf = (doc: Deployment): StackResource[] =>
+  (doc.deployment?.resources ?? []).map((r) => ({
     urn: r.urn,
     type: r.type,
     id: r.id,
     props: { ...r.inputs, ...r.outputs },
   }));
-}
-
-const within = (path: string) => (isAbsolute(path) ? path : resolve(process.cwd(), path));
 
 // CI knows its paths only at run time (the workspace, a temp dir): the environment may give the
 // files the config leaves out. An empty variable counts as unset.
 const fromEnv = (name: string): string | undefined => process.env[name] || undefined;
 
+// The state before the change: the `before` file, else the stack's own state read through the CLI
+// running the pack; or why neither could be had.
+function stateBefore(
+  file: string | undefined,
+  ctx: EngineContext,
+  urn: string | undefined,
+): { resources: StackResource[] } | { missing: string } {
+  if (file !== undefined)
+    return { resources: resourcesOf(JSON.parse(readFileSync(file, "utf8")) as Deployment) };
+  const at = urn === undefined ? undefined : stackOfUrn(urn);
+  if (at === undefined) return { missing: "no resource names the stack" };
+  try {
+    return { resources: resourcesOf(exportStack(ctx, at.stack) as Deployment) };
+  } catch (err) {
+    return { missing: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+/** What the advisory twin reports: set by `access-broadening` when it could not judge. */
+let advisoryNotes: string[] = [];
+
 /**
- * `access-broadening` (mandatory): the planned state must not give any identity risky access —
+ * `access-broadening` (mandatory): the change must not give any identity risky access —
  * owner-equivalent, escalation-capable, at the root, through a broad matcher, to a new identity —
  * nor leave the root without an owner-equivalent binding (lock-out), unless `access-approvals.yaml`
- * names the finding (its stable id), who approved it and until when. With `before` (the exported
- * state) only gains count; without it, every risky access present after the change does. The
- * files may also come from `IRV_ACCESS_BEFORE_FILE`, `IRV_ACCESS_ROLES_FILE` and
- * `IRV_ACCESS_APPROVALS_FILE`. For a shadow (advisory) roll-out set its `enforcementLevel` to
- * `advisory` in the pack config. Both type token families are read (`pulumi-nodejs:dynamic/irv:*`
- * and `irv:iam:*`).
+ * approves the row (its id, or its grant: identity, group and role). Only what the change gains
+ * counts: the state before is the `before` file when given, else the stack's own state, read with
+ * the `pulumi` command running the pack (`pulumi stack export`, so any backend works). When neither
+ * can be had, nothing here blocks: {@link accessBroadeningAdvisory} reports the findings as
+ * advisory with one line saying how to give `before`. Approvals: `approvalsFile`, else
+ * `IRV_ACCESS_APPROVALS_FILE`, else `access-approvals.yaml` in the project directory (where the CLI
+ * looks too); relative paths are read from the directory pulumi runs in. For a shadow roll-out set
+ * its `enforcementLevel` to `advisory`. Both type token families are read
+ * (`pulumi-nodejs:dynamic/irv:*` and `irv:iam:*`).
  *
  * @example
- * new PolicyPack("irv", { policies: [accessBroadening] });
+ * new PolicyPack("irv", { policies: [accessBroadening, accessBroadeningAdvisory] });
  */
 export const accessBroadening: StackValidationPolicy = {
   name: "access-broadening",
   description:
-    "No identity gains risky access (owner-equivalent, escalation, root, broad matcher, new identity) and the root keeps an owner, unless access-approvals.yaml approves the finding.",
+    "No identity gains risky access (owner-equivalent, escalation, root, broad matcher, new identity) and the root keeps an owner, unless access-approvals.yaml approves the grant.",
   enforcementLevel: "mandatory",
   configSchema: {
     properties: {
@@ -116,21 +145,38 @@ export const accessBroadening: StackValidationPolicy = {
     },
   },
   validateStack: (args: StackValidationArgs, reportViolation) => {
+    advisoryNotes = [];
     const config = args.getConfig<AccessBroadeningConfig>();
+    const ctx = engineContext();
+    const base = ctx.cwd ?? process.cwd();
+    const within = (path: string) => (isAbsolute(path) ? path : resolve(base, path));
     const beforeFile = config.before ?? fromEnv("IRV_ACCESS_BEFORE_FILE");
     const rolesFile = config.rolesFile ?? fromEnv("IRV_ACCESS_ROLES_FILE");
-    const approvalsFile = config.approvalsFile ?? fromEnv("IRV_ACCESS_APPROVALS_FILE");
+    const namedApprovals = config.approvalsFile ?? fromEnv("IRV_ACCESS_APPROVALS_FILE");
+    const defaultApprovals =
+      ctx.projectDir === undefined ? undefined : join(ctx.projectDir, "access-approvals.yaml");
+    const approvalsFile =
+      namedApprovals !== undefined
+        ? within(namedApprovals)
+        : defaultApprovals !== undefined && existsSync(defaultApprovals)
+          ? defaultApprovals
+          : undefined;
     const after = args.resources.map(stackResourceOf);
-    const before = beforeFile === undefined ? [] : stateBefore(within(beforeFile));
+    const before = stateBefore(
+      beforeFile === undefined ? undefined : within(beforeFile),
+      ctx,
+      args.resources[0]?.urn,
+    );
     const roles = [
       ...(config.roles ?? []),
       ...(rolesFile === undefined
         ? []
         : (JSON.parse(readFileSync(within(rolesFile), "utf8")) as KnownRole[])),
     ];
-    const uidIndex = uidIndexOf([...before, ...after]);
+    const beforeResources = "resources" in before ? before.resources : [];
+    const uidIndex = uidIndexOf([...beforeResources, ...after]);
     const review = reviewAccess(
-      orgModelOf(before, { roles, uidIndex }),
+      orgModelOf(beforeResources, { roles, uidIndex }),
       orgModelOf(after, { roles, uidIndex }),
     );
     const classes = new Set(config.riskClasses ?? RISK_CLASSES);
@@ -139,19 +185,55 @@ export const accessBroadening: StackValidationPolicy = {
       lockOut: classes.has("lock-out") ? review.lockOut : undefined,
       rows: review.rows.map((r) => ({ ...r, risks: r.risks.filter((c) => classes.has(c)) })),
     };
+    const fileApprovals =
+      approvalsFile === undefined ? [] : parseApprovals(readFileSync(approvalsFile, "utf8"), approvalsFile);
     const approvals = [
       ...ApprovalsFile.parse({ approvals: config.approvals ?? [] }).approvals,
-      ...(approvalsFile === undefined
-        ? []
-        : parseApprovals(readFileSync(within(approvalsFile), "utf8"), approvalsFile)),
+      ...fileApprovals,
     ];
     const unapproved = unapprovedChanges(gated, approvals, {
       failOn: config.failOn ?? "risky",
       now: new Date(),
     });
-    for (const u of unapproved)
-      reportViolation(
-        `${u.what}: not approved (findings ${u.ids.join(" ")}${u.expired.length > 0 ? `; approvals expired ${u.expired.join(", ")}` : ""}). Narrow the change, or add the ids to access-approvals.yaml with approvedBy and until.`,
-      );
+    const where =
+      approvalsFile ??
+      (defaultApprovals === undefined
+        ? "access-approvals.yaml (none read: set approvalsFile in the policy config)"
+        : `${defaultApprovals} (not there yet)`);
+    const messages = unapproved.map(
+      (u) =>
+        `${u.what}: not approved (row ${u.row}${u.expired.length > 0 ? `; approvals expired ${u.expired.join(", ")}` : ""}). Narrow the change, or approve it in ${where}: ${approvalHint(u)}`,
+    );
+    advisoryNotes = deprecations(fileApprovals, approvalsFile);
+    if ("missing" in before) {
+      if (messages.length > 0)
+        advisoryNotes.push(
+          `access-broadening could not read the stack's state before this change (${before.missing}), so its findings are advisory: give it the state with \`pulumi stack export > before.json\` and \`before\` in the policy config (or IRV_ACCESS_BEFORE_FILE).`,
+          ...messages,
+        );
+      return;
+    }
+    for (const m of messages) reportViolation(m);
+  },
+};
+
+/**
+ * `access-broadening-advisory` (advisory): what `access-broadening` could not judge (no state
+ * before the change: each finding, after one line saying how to give `before`) and notes on the
+ * approvals file (deprecated entries). It reports what `access-broadening` found in the same run,
+ * so it comes after it in the pack.
+ *
+ * @example
+ * new PolicyPack("irv", { policies: [accessBroadening, accessBroadeningAdvisory] });
+ */
+export const accessBroadeningAdvisory: StackValidationPolicy = {
+  name: "access-broadening-advisory",
+  description:
+    "What access-broadening could not judge without the stack's state before the change, and notes on access-approvals.yaml.",
+  enforcementLevel: "advisory",
+  validateStack: (_args: StackValidationArgs, reportViolation) => {
+    const notes = advisoryNotes;
+    advisoryNotes = [];
+    for (const n of notes) reportViolation(n);
   },
 };

@@ -1,7 +1,9 @@
 export type { AccessBroadeningConfig } from "./access-broadening.js";
-export { accessBroadening } from "./access-broadening.js";
+export { accessBroadening, accessBroadeningAdvisory } from "./access-broadening.js";
 export { customRoleLeastPrivilege } from "./custom-role-least-privilege.js";
 export { descriptionRequired } from "./description-required.js";
+export type { EngineContext } from "./engine-context.js";
+export { engineContext, exportStack, projectDirOf, stackOfUrn } from "./engine-context.js";
 export { groupNamePattern } from "./group-name-pattern.js";
 export type { IdentityIssuerConfig } from "./identity-issuer-https.js";
 export { identityIssuerHttps } from "./identity-issuer-https.js";

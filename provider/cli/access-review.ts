@@ -3,10 +3,19 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { LocalWorkspace, PulumiCommand, Stack } from "@pulumi/pulumi/automation/index.js";
-import type { KnownRole, StackResource, UnapprovedChange } from "../../sdk/index.js";
-import { orgModelOf, parseApprovals, reviewAccess, uidIndexOf, unapprovedChanges } from "../../sdk/index.js";
+import type { StackResource, UnapprovedChange } from "../../sdk/index.js";
+import {
+  approvalHint,
+  deprecations,
+  irvClassOf,
+  orgModelOf,
+  parseApprovals,
+  reviewAccess,
+  uidIndexOf,
+  unapprovedChanges,
+} from "../../sdk/index.js";
 import { clientFor, resolveSettings } from "../config/index.js";
-import type { StackReview } from "../review/index.js";
+import type { LiveSummary, StackReview } from "../review/index.js";
 import {
   PreviewDigest,
   renderMarkdown,
@@ -16,6 +25,7 @@ import {
   stackResourceOf,
 } from "../review/index.js";
 import { CliError } from "./cli-error.js";
+import { liveBindings, touchedGroups } from "./live-access.js";
 import { Deployment } from "./stack-state.js";
 
 /**
@@ -41,6 +51,11 @@ export interface AccessReviewOptions {
    * exported state) and `roles.json` (the roles read from the API).
    */
   gateInputs?: string | undefined;
+  /**
+   * Also read, with the stack's credentials, every binding in the subtrees the stack touches: the
+   * review then counts access from outside the stack (a new binding granting nothing new is no gain).
+   */
+  live?: boolean | undefined;
   /** The markdown size cap (characters). */
   maxChars?: number | undefined;
   print?: (text: string) => void;
@@ -74,8 +89,14 @@ export interface AccessReviewResult {
  */
 export async function accessReview(options: AccessReviewOptions = {}): Promise<AccessReviewResult> {
   const cwd = resolve(options.cwd ?? process.cwd());
-  const { stackName, before, after, config, deployment } = await readSides(options, cwd);
-  const roles = await readRoles(config);
+  const sides = await readSides(options, cwd);
+  const { stackName, config, deployment } = sides;
+  const client = clientOf(config);
+  const roles = (await client.roles.collect()).map((r) => ({
+    uid: r.uid,
+    name: r.name,
+    capabilities: r.capabilities,
+  }));
   if (options.gateInputs !== undefined) {
     if (deployment === undefined)
       throw new CliError("--gate-inputs needs a stack (not --plan): it writes the stack's state", 2);
@@ -83,12 +104,15 @@ export async function accessReview(options: AccessReviewOptions = {}): Promise<A
     writeFileSync(join(options.gateInputs, "before.json"), JSON.stringify({ version: 3, deployment }));
     writeFileSync(join(options.gateInputs, "roles.json"), JSON.stringify(roles));
   }
+  const live = options.live === true ? await readLive(client, sides.before, sides.after) : undefined;
+  const before = [...sides.before, ...(live?.resources ?? [])];
+  const after = [...sides.after, ...(live?.resources ?? [])];
   const uidIndex = uidIndexOf([...before, ...after]);
   const review = reviewAccess(
     orgModelOf(before, { roles, uidIndex }),
     orgModelOf(after, { roles, uidIndex }),
   );
-  const stacks: StackReview[] = [{ stack: stackName, review }];
+  const stacks: StackReview[] = [{ stack: stackName, review, live: live?.summary }];
 
   const format = options.format ?? "text";
   const report =
@@ -104,14 +128,15 @@ export async function accessReview(options: AccessReviewOptions = {}): Promise<A
     options.approvals !== undefined || existsSync(approvalsFile)
       ? parseApprovals(readText(approvalsFile, "--approvals"), approvalsFile)
       : [];
+  const printErr = options.printErr ?? ((t) => process.stderr.write(`${t}\n`));
+  for (const line of deprecations(approvals, approvalsFile)) printErr(line);
   const unapproved =
     options.failOn === undefined
       ? []
       : unapprovedChanges(review, approvals, { failOn: options.failOn, now: options.now ?? new Date() });
-  const printErr = options.printErr ?? ((t) => process.stderr.write(`${t}\n`));
   for (const u of unapproved)
     printErr(
-      `not approved: ${u.what} (findings ${u.ids.join(" ")}${u.expired.length > 0 ? `; approvals expired ${u.expired.join(", ")}` : ""})`,
+      `not approved: ${u.what} (row ${u.row}${u.expired.length > 0 ? `; approvals expired ${u.expired.join(", ")}` : ""}); to approve, add to ${approvalsFile}: ${approvalHint(u)}`,
     );
   return { report, stacks, unapproved, exitCode: unapproved.length > 0 ? 1 : 0 };
 }
@@ -195,7 +220,8 @@ async function previewJson(pulumi: string, stack: string, cwd: string): Promise<
   }
 }
 
-async function readRoles(config: (k: string) => string | undefined): Promise<KnownRole[]> {
+// The API client of the stack's settings; the review reads roles (and, with --live, bindings).
+function clientOf(config: (k: string) => string | undefined) {
   const settings = resolveSettings(config);
   if (!settings.baseUrl)
     throw new CliError(
@@ -203,9 +229,34 @@ async function readRoles(config: (k: string) => string | undefined): Promise<Kno
       2,
     );
   // The client is the process-wide one of these settings (clientFor): the process exit closes it.
-  return (await clientFor(settings).roles.collect()).map((r) => ({
-    uid: r.uid,
-    name: r.name,
-    capabilities: r.capabilities,
-  }));
+  return clientFor(settings);
+}
+
+async function readLive(
+  client: ReturnType<typeof clientFor>,
+  before: readonly StackResource[],
+  after: readonly StackResource[],
+): Promise<{ resources: StackResource[]; summary: LiveSummary }> {
+  const all = [...before, ...after];
+  const stackUids = new Set(
+    all
+      .filter((r) => irvClassOf(r.type) === "RoleBinding")
+      .flatMap((r) => [r.props.uid, r.id].filter((u): u is string => typeof u === "string")),
+  );
+  const live = await liveBindings(client, touchedGroups(all), stackUids);
+  const name = (v: unknown, uid: unknown) =>
+    String((v as { name?: unknown } | undefined)?.name ?? uid ?? "(unknown)");
+  return {
+    resources: live.resources,
+    summary: {
+      requests: live.requests,
+      subtrees: [...live.subtrees, ...live.groups],
+      outside: live.resources.map((r) => ({
+        uid: String(r.props.uid),
+        identity: name(r.props.identity, r.props.identityUid),
+        role: name(r.props.role, r.props.roleUid),
+        group: name(r.props.group, r.props.groupUid),
+      })),
+    },
+  };
 }

@@ -71,7 +71,7 @@ Flags:
 
 const ACCESS_REVIEW_HELP = `Usage: pulumi-irv access-review [--stack NAME] [--cwd DIR] [--plan FILE]
                              [--format markdown|json|text] [--fail-on risky|any] [--approvals FILE]
-                             [--gate-inputs DIR] [--max-chars N]
+                             [--gate-inputs DIR] [--max-chars N] [--live]
 
 Previews the stack (pulumi preview --json) and compares every identity's effective capabilities
 per group subtree before (the stack's state) and after (the planned state): a binding applies to
@@ -93,6 +93,9 @@ Flags:
                      read from the API) for the access-broadening policy
                      (IRV_ACCESS_BEFORE_FILE, IRV_ACCESS_ROLES_FILE)
   --max-chars N      size cap of the markdown comment (default 60000)
+  --live             also read, with the stack's credentials, every binding in the subtrees the
+                     stack touches (and the groups above): access from outside the stack is shown
+                     and counted (a new binding granting nothing new is no gain)
   -h, --help         show this help`;
 
 type Print = (line: string) => void;
@@ -181,6 +184,7 @@ export async function runCli(
           approvals: { type: "string" },
           "gate-inputs": { type: "string" },
           "max-chars": { type: "string" },
+          live: { type: "boolean" },
           help: { type: "boolean", short: "h" },
         });
         if (values.help === true) return done(io.out, ACCESS_REVIEW_HELP);
@@ -200,6 +204,7 @@ export async function runCli(
           failOn,
           approvals: str(values.approvals),
           gateInputs: str(values["gate-inputs"]),
+          live: values.live === true,
           maxChars,
           print: io.out,
           printErr: io.err,

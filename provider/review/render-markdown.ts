@@ -1,6 +1,7 @@
 import type { AccessRow } from "../../sdk/index.js";
 import { isGain, isRisky } from "../../sdk/index.js";
-import type { StackReview } from "./stack-review.js";
+import { renderMermaid } from "./render-diagram.js";
+import type { LiveSummary, StackReview } from "./stack-review.js";
 import { summarize } from "./stack-review.js";
 
 /**
@@ -45,29 +46,54 @@ function identityCell(r: AccessRow): string {
   return `${who}${changed}${matcher}`;
 }
 
+function grantCell(r: AccessRow): string {
+  const g = r.grant;
+  return `${code(g.binding)} → ${code(g.role)}${g.roleEdited ? " (edited)" : ""} on ${code(g.group)}${g.external ? " (outside the stack)" : ""}`;
+}
+
+function capabilitiesCell(r: AccessRow): string {
+  return r.allOf === undefined
+    ? r.capabilities.map(code).join(", ")
+    : `all of ${code(r.allOf.role)} (${r.allOf.count})`;
+}
+
 function rowLine(r: AccessRow): string {
   const risk = r.risks.length === 0 ? "" : `⚠️ ${r.risks.join(", ")}`;
-  return `| ${STATE_LABEL[r.state]} | ${identityCell(r)} | ${code(r.subtree.path)} | ${r.capabilities.map(code).join(", ")} | ${risk} |`;
+  return `| ${STATE_LABEL[r.state]} | ${identityCell(r)} | ${code(r.subtree.path)} | ${grantCell(r)} | ${capabilitiesCell(r)} | ${risk} | ${code(r.id)} |`;
 }
 
 function provenanceLine(r: AccessRow): string {
-  const why = r.provenance
-    .map((p) => `${code(p.binding)} → ${code(p.role)}${p.roleEdited ? " (edited)" : ""} → ${code(p.group)}`)
-    .join("; ");
-  const ids = r.findings.map((f) => `${code(f.id)} ${f.capability}`).join(", ");
-  return `- **${cell(r.identity.name)}** ${r.state} on ${code(r.subtree.path)}: ${why || "(no binding)"}. Findings: ${ids}`;
+  const caps = r.findings.map((f) => `${f.capability} (${code(f.id)})`).join(", ");
+  return `- ${code(r.id)} **${cell(r.identity.name)}** ${r.state} on ${code(r.subtree.path)} through ${grantCell(r)}: ${caps}`;
+}
+
+const LIVE_CAP = 30;
+
+// Who else holds access in the subtrees, from outside the stack: what a reviewer asks next.
+function liveLines(live: LiveSummary): string[] {
+  const head = `**Access from outside the stack** (read live: ${live.outside.length} bindings in ${live.subtrees.length} subtrees, ${live.requests} requests)${live.outside.length === 0 ? ": none." : ""}`;
+  const shown = live.outside
+    .slice(0, LIVE_CAP)
+    .map((b) => `- ${code(b.identity)} → ${code(b.role)} on ${code(b.group)} (${code(b.uid)})`);
+  const more =
+    live.outside.length > LIVE_CAP
+      ? [`- … and ${live.outside.length - LIVE_CAP} more (see \`--format json\`)`]
+      : [];
+  return live.outside.length === 0 ? [head] : [head, "", ...shown, ...more];
 }
 
 interface Shape {
   provenance: boolean;
+  diagram: boolean;
   /** Rows left out, per stack (never a risky one). */
   dropped: ReadonlyMap<string, ReadonlySet<AccessRow>>;
 }
 
 function render(stacks: readonly StackReview[], shape: Shape): string {
   const out = [REVIEW_MARKER, "## Access review", "", `**${summarize(stacks)}**`];
-  for (const { stack, review } of stacks) {
+  for (const { stack, review, live } of stacks) {
     out.push("", `### Stack ${code(stack)}`, "");
+    if (live !== undefined) out.push(...liveLines(live), "");
     if (review.lockOut !== undefined)
       out.push(
         `> [!CAUTION]\n> **Lock-out** (${code(review.lockOut.id)}): after this change no binding at the root grants every capability of \`owner\` (removed: ${review.lockOut.removed.map(code).join(", ")}).`,
@@ -79,9 +105,11 @@ function render(stacks: readonly StackReview[], shape: Shape): string {
     }
     const dropped = shape.dropped.get(stack) ?? new Set();
     const rows = review.rows.filter((r) => !dropped.has(r));
+    const diagram = shape.diagram ? renderMermaid(review.rows) : undefined;
+    if (diagram !== undefined) out.push("```mermaid", diagram, "```", "");
     out.push(
-      "| Change | Identity | Subtree | Capabilities | Risk |",
-      "|---|---|---|---|---|",
+      "| Change | Identity | Subtree | Grant | Capabilities | Risk | Row |",
+      "|---|---|---|---|---|---|---|",
       ...rows.map(rowLine),
     );
     if (dropped.size > 0)
@@ -92,7 +120,7 @@ function render(stacks: readonly StackReview[], shape: Shape): string {
     if (shape.provenance)
       out.push(
         "",
-        "<details><summary>Why: binding → role → group, and finding ids</summary>",
+        "<details><summary>Each capability of each row (and its per-capability finding id)</summary>",
         "",
         ...rows.map(provenanceLine),
         "",
@@ -103,9 +131,10 @@ function render(stacks: readonly StackReview[], shape: Shape): string {
 }
 
 /**
- * The review as one pull-request comment: the hidden {@link REVIEW_MARKER}, a summary sentence, a
- * table per stack and collapsible provenance; "No access change." when there is none. Above
- * `maxChars` it drops the provenance first, then non-risky rows (losses first, then the last
+ * The review as one pull-request comment: the hidden {@link REVIEW_MARKER}, a summary sentence, per
+ * stack a mermaid diagram of the affected subtree (when small enough), a table and the collapsible
+ * per-capability detail; "No access change." when there is none. Above `maxChars` it drops the
+ * diagram and the detail first, then non-risky rows (losses first, then the last
  * gains), never a risky row nor the lock-out.
  *
  * @example
@@ -116,10 +145,10 @@ export function renderMarkdown(
   options: { maxChars?: number | undefined } = {},
 ): string {
   const max = options.maxChars ?? DEFAULT_MAX_CHARS;
-  const full = render(stacks, { provenance: true, dropped: new Map() });
+  const full = render(stacks, { provenance: true, diagram: true, dropped: new Map() });
   if (full.length <= max) return full;
   const dropped = new Map(stacks.map((s) => [s.stack, new Set<AccessRow>()]));
-  let text = render(stacks, { provenance: false, dropped });
+  let text = render(stacks, { provenance: false, diagram: false, dropped });
   // Candidates to drop, least important first: losses, then plain gains from the end.
   const candidates = stacks.flatMap((s) =>
     [...s.review.rows]
@@ -135,6 +164,6 @@ export function renderMarkdown(
     dropped.get(stack)?.add(row);
     excess -= rowLine(row).length + 1;
   }
-  text = render(stacks, { provenance: false, dropped });
+  text = render(stacks, { provenance: false, diagram: false, dropped });
   return text;
 }

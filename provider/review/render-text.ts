@@ -1,4 +1,5 @@
 import type { AccessRow } from "../../sdk/index.js";
+import { renderTree } from "./render-diagram.js";
 import type { StackReview } from "./stack-review.js";
 import { summarize } from "./stack-review.js";
 
@@ -27,8 +28,14 @@ export function identityLabel(row: AccessRow): string {
  */
 export function renderText(stacks: readonly StackReview[]): string {
   const lines = [summarize(stacks)];
-  for (const { stack, review } of stacks) {
+  for (const { stack, review, live } of stacks) {
     lines.push("", `stack ${stack}`);
+    if (live !== undefined) {
+      lines.push(
+        `  outside the stack (read live: ${live.outside.length} bindings in ${live.subtrees.length} subtrees, ${live.requests} requests)`,
+      );
+      for (const b of live.outside) lines.push(`    ${b.identity} -> ${b.role} on ${b.group} (${b.uid})`);
+    }
     if (review.lockOut !== undefined)
       lines.push(
         `  LOCK-OUT ${review.lockOut.id}: no owner-equivalent binding left at the root (removed: ${review.lockOut.removed.join(", ")})`,
@@ -37,15 +44,17 @@ export function renderText(stacks: readonly StackReview[]): string {
       if (review.lockOut === undefined) lines.push("  no access change");
       continue;
     }
+    lines.push(...renderTree(review.rows).map((l) => `  ${l}`), "");
     const table = [
-      ["STATE", "IDENTITY", "SUBTREE", "CAPABILITIES", "RISK", "WHY"],
+      ["ROW", "STATE", "IDENTITY", "SUBTREE", "GRANT", "CAPABILITIES", "RISK"],
       ...review.rows.map((r) => [
+        r.id,
         r.state,
         identityLabel(r),
         r.subtree.path,
-        r.capabilities.join(","),
+        `${r.grant.binding} -> ${r.grant.role}${r.grant.roleEdited ? " (edited)" : ""} on ${r.grant.group}${r.grant.external ? " (outside the stack)" : ""}`,
+        r.allOf === undefined ? r.capabilities.join(",") : `all of ${r.allOf.role} (${r.allOf.count})`,
         r.risks.join(",") || "-",
-        r.provenance.map((p) => `${p.binding} -> ${p.role} -> ${p.group}`).join("; "),
       ]),
     ];
     const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));

@@ -1,5 +1,5 @@
 import type { AccessEntry, AccessRow, LockOut } from "../../sdk/index.js";
-import type { StackReview } from "./stack-review.js";
+import type { LiveSummary, StackReview } from "./stack-review.js";
 import { summarize } from "./stack-review.js";
 
 /**
@@ -28,6 +28,8 @@ export interface ReviewJson {
     after: AccessEntry[];
     diff: AccessRow[];
     lockOut: LockOut | null;
+    /** With `--live`: the bindings from outside the stack and the requests made. */
+    live?: LiveSummary | undefined;
   }[];
 }
 
@@ -41,12 +43,13 @@ export function reviewJson(stacks: readonly StackReview[]): ReviewJson {
   return {
     schemaVersion: REVIEW_JSON_VERSION,
     summary: summarize(stacks),
-    stacks: stacks.map(({ stack, review }) => ({
+    stacks: stacks.map(({ stack, review, live }) => ({
       stack,
       before: review.before,
       after: review.after,
       diff: review.rows,
       lockOut: review.lockOut ?? null,
+      ...(live === undefined ? {} : { live }),
     })),
   };
 }

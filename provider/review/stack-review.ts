@@ -10,6 +10,23 @@ import { isGain, isRisky } from "../../sdk/index.js";
 export interface StackReview {
   stack: string;
   review: AccessReview;
+  /** What `--live` read: the bindings from outside the stack in the subtrees it touches. */
+  live?: LiveSummary | undefined;
+}
+
+/**
+ * The access from outside the stack that `--live` read, for the report.
+ *
+ * @example
+ * const live: LiveSummary = { requests: 3, subtrees: [orgUid], outside: [] };
+ */
+export interface LiveSummary {
+  /** List requests made (pages). */
+  requests: number;
+  /** The subtrees listed. */
+  subtrees: string[];
+  /** Each binding outside the stack: identity, role and group by name, and its uid. */
+  outside: { uid: string; identity: string; role: string; group: string }[];
 }
 
 /**

@@ -2,9 +2,9 @@ import { CAPABILITIES } from "../schemas/capabilities.js";
 import type { AccessEntry } from "./access-listing.js";
 import { listAccess } from "./access-listing.js";
 import type { EffectiveAccess, GroupAccess } from "./effective-access.js";
-import { ancestry, effectiveAccess, isRoot, ownerBindingsAtRoot } from "./effective-access.js";
-import { findingId } from "./finding-id.js";
-import type { OrgModel, Ref } from "./org-model.js";
+import { ancestry, bindingScopes, effectiveAccess, isRoot, ownerBindingsAtRoot } from "./effective-access.js";
+import { findingId, grantRowId } from "./finding-id.js";
+import type { OrgModel, Ref, RoleNode } from "./org-model.js";
 import type { RiskClass } from "./risk.js";
 import { isBroadMatcher, isEscalationCapability, RISK_CLASSES } from "./risk.js";
 
@@ -57,6 +57,23 @@ export interface Provenance {
   group: string;
   /** The role is a custom role whose capabilities this change edits. */
   roleEdited: boolean;
+  /** The role's uid, when known. */
+  roleUid?: string | undefined;
+  /** The binding's group uid, when known. */
+  groupUid?: string | undefined;
+  /** The binding is not the stack's: read live from the API (`--live`). */
+  external?: boolean | undefined;
+}
+
+/**
+ * A row's capabilities summarized by a role: they are all of that role's set.
+ *
+ * @example
+ * `all of \`${row.allOf.role}\` (${row.allOf.count})`;
+ */
+export interface RoleSummary {
+  role: string;
+  count: number;
 }
 
 /**
@@ -71,17 +88,25 @@ export interface Finding {
 }
 
 /**
- * One row of an access review: an identity gains or loses capabilities in a group subtree.
+ * One row of an access review, the unit a person decides on: through one grant (binding → role),
+ * an identity gains or loses capabilities in a group subtree. Its `id` (`ag-` and 16 hex) is stable
+ * across previews; `access-approvals.yaml` may name it, or the grant by identity, group and role.
  *
  * @example
- * for (const r of review.rows) console.log(r.state, r.identity.name, r.subtree.path, r.capabilities.join(","));
+ * for (const r of review.rows) console.log(r.id, r.state, r.identity.name, r.subtree.path, r.grant.role);
  */
 export interface AccessRow {
+  id: string;
   state: ChangeState;
   identity: IdentityView;
   subtree: SubtreeView;
   capabilities: string[];
+  /** Set when the capabilities are all of a known role's set (the grant's role first). */
+  allOf?: RoleSummary | undefined;
+  /** The grant: binding → role → group. */
+  grant: Provenance;
   findings: Finding[];
+  /** The grant, as a list (the shape of schema version 1). */
   provenance: Provenance[];
   /** Risk classes of a gained (or maybe gained) row; empty for losses. */
   risks: RiskClass[];
@@ -196,8 +221,9 @@ const sameMatcher = (a?: Readonly<Record<string, string>>, b?: Readonly<Record<s
  */
 export function reviewAccess(before: OrgModel, after: OrgModel): AccessReview {
   const owner = ownerCapabilitiesOf(after, before);
-  const accB = effectiveAccess(before, owner);
-  const accA = effectiveAccess(after, owner);
+  const scopes = reviewScopes(before, after);
+  const accB = effectiveAccess(before, owner, scopes);
+  const accA = effectiveAccess(after, owner, scopes);
   const rows: AccessRow[] = [];
   for (const identity of new Set([...accB.keys(), ...accA.keys()]))
     rows.push(...identityRows(before, after, accB, accA, identity, owner));
@@ -206,7 +232,8 @@ export function reviewAccess(before: OrgModel, after: OrgModel): AccessReview {
       GAINS.indexOf(y.state) - GAINS.indexOf(x.state) ||
       x.identity.name.localeCompare(y.identity.name) ||
       x.subtree.path.localeCompare(y.subtree.path) ||
-      x.state.localeCompare(y.state),
+      x.state.localeCompare(y.state) ||
+      x.grant.binding.localeCompare(y.grant.binding),
   );
 
   const ownersBefore = ownerBindingsAtRoot(before, owner);
@@ -230,6 +257,40 @@ export function reviewAccess(before: OrgModel, after: OrgModel): AccessReview {
     before: listing(before, accB),
     after: listing(after, accA),
   };
+}
+
+// Where each identity's access is evaluated: the groups of its bindings before and after, and every
+// group whose parent the change moves (its access can change with no binding of its own there).
+function reviewScopes(before: OrgModel, after: OrgModel): Map<Ref, Set<Ref>> {
+  const scopes = bindingScopes(before);
+  for (const [id, groups] of bindingScopes(after)) {
+    const set = scopes.get(id) ?? new Set<Ref>();
+    for (const g of groups) set.add(g);
+    scopes.set(id, set);
+  }
+  const moved = [...after.groups.values()]
+    .filter((g) => before.groups.has(g.ref) && before.groups.get(g.ref)?.parent !== g.parent)
+    .map((g) => g.ref);
+  if (moved.length > 0) for (const set of scopes.values()) for (const g of moved) set.add(g);
+  return scopes;
+}
+
+// A role's set named when a row's capabilities are exactly it: the grant's own role first, then any
+// known role's (built-ins first).
+function roleSummaryOf(
+  caps: readonly string[],
+  grantRole: RoleNode | undefined,
+  models: readonly OrgModel[],
+): RoleSummary | undefined {
+  const same = (r: RoleNode | undefined) =>
+    r?.capabilities !== undefined &&
+    r.capabilities.length === caps.length &&
+    r.capabilities.every((c) => caps.includes(c));
+  if (same(grantRole)) return { role: grantRole?.name ?? grantRole?.uid ?? "", count: caps.length };
+  for (const m of models)
+    for (const r of [...m.roles.values()].sort((x, y) => Number(y.builtIn) - Number(x.builtIn)))
+      if (r.name !== undefined && same(r)) return { role: r.name, count: caps.length };
+  return undefined;
 }
 
 function identityRows(
@@ -270,8 +331,9 @@ function identityRows(
     }
   }
 
-  // Report each change at the highest group it covers.
+  // Report each change at the highest group it covers, one row per grant (binding → role).
   const rows = new Map<string, AccessRow>();
+  const ident = identityView(before, after, identity);
   for (const [state, byCap] of cells) {
     const gain = GAINS.includes(state);
     const model = gain ? after : before;
@@ -284,51 +346,60 @@ function identityRows(
             .some((g) => groups.has(g))
         )
           continue;
-        const key = `${state}\n${group}`;
-        let row = rows.get(key);
-        if (row === undefined) {
-          const subtree = {
-            ref: group,
-            path: pathOf(model, group),
-            uid: model.groups.get(group)?.uid,
-            root: isRoot(model, group),
-          };
-          row = {
-            state,
-            identity: identityView(before, after, identity),
-            subtree,
-            capabilities: [],
-            findings: [],
-            provenance: [],
-            risks: [],
-            matcherChanged: gain ? matcherChanged : undefined,
-          };
-          rows.set(key, row);
-        }
-        row.capabilities.push(cap);
-        row.findings.push({ id: findingId(identity, group, cap), capability: cap });
         for (const binding of acc.get(group)?.via.get(cap) ?? []) {
-          const role = binding.role === undefined ? undefined : model.roles.get(binding.role);
-          const other =
-            binding.role === undefined ? undefined : (gain ? before : after).roles.get(binding.role);
-          const p: Provenance = {
-            binding: binding.name,
-            role: role?.name ?? role?.uid ?? "(unknown role)",
-            group: binding.group === undefined ? "(unknown group)" : pathOf(model, binding.group),
-            roleEdited:
-              role !== undefined &&
-              !role.builtIn &&
-              other !== undefined &&
-              JSON.stringify(role.capabilities) !== JSON.stringify(other.capabilities),
-          };
-          if (!row.provenance.some((q) => JSON.stringify(q) === JSON.stringify(p))) row.provenance.push(p);
+          const roleRef = binding.role ?? `?role:${binding.ref}`;
+          const key = `${state}\n${group}\n${binding.ref}\n${roleRef}`;
+          let row = rows.get(key);
+          if (row === undefined) {
+            const role = binding.role === undefined ? undefined : model.roles.get(binding.role);
+            const other =
+              binding.role === undefined ? undefined : (gain ? before : after).roles.get(binding.role);
+            const grant: Provenance = {
+              binding: binding.name,
+              role: role?.name ?? role?.uid ?? "(unknown role)",
+              group: binding.group === undefined ? "(unknown group)" : pathOf(model, binding.group),
+              roleEdited:
+                role !== undefined &&
+                !role.builtIn &&
+                other !== undefined &&
+                JSON.stringify(role.capabilities) !== JSON.stringify(other.capabilities),
+              // A role known only by its uid (not listed, not the stack's) is still named by it.
+              roleUid: role?.uid ?? (binding.role?.startsWith("urn:") === false ? binding.role : undefined),
+              groupUid: binding.group === undefined ? undefined : model.groups.get(binding.group)?.uid,
+              ...(binding.external === true ? { external: true } : {}),
+            };
+            row = {
+              id: grantRowId(gain, identity, group, binding.ref, roleRef),
+              state,
+              identity: ident,
+              subtree: {
+                ref: group,
+                path: pathOf(model, group),
+                uid: model.groups.get(group)?.uid,
+                root: isRoot(model, group),
+              },
+              capabilities: [],
+              grant,
+              findings: [],
+              provenance: [grant],
+              risks: [],
+              matcherChanged: gain ? matcherChanged : undefined,
+            };
+            rows.set(key, row);
+          }
+          row.capabilities.push(cap);
+          row.findings.push({ id: findingId(identity, group, cap), capability: cap });
         }
       }
   }
-  for (const row of rows.values()) {
+  for (const [key, row] of rows) {
     row.capabilities.sort();
     row.findings.sort((x, y) => x.capability.localeCompare(y.capability));
-    if (isGain(row)) row.risks = risksOf(row, perA, perB, owner, matcherChanged !== undefined);
+    const gain = isGain(row);
+    const model = gain ? after : before;
+    const roleRef = key.split("\n")[3] ?? "";
+    row.allOf = roleSummaryOf(row.capabilities, model.roles.get(roleRef), [model, gain ? before : after]);
+    if (gain) row.risks = risksOf(row, perA, perB, owner, matcherChanged !== undefined);
   }
   return [...rows.values()];
 }

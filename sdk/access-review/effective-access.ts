@@ -55,28 +55,63 @@ export function isRoot(model: OrgModel, group: Ref): boolean {
 }
 
 /**
+ * The groups where each identity of a model is bound (its bindings' groups, unresolved ones as
+ * pseudo references): the only groups where its access can start to differ between two models, so
+ * the only ones a review evaluates.
+ *
+ * @example
+ * const scopes = bindingScopes(model); // identity ref → group refs
+ */
+export function bindingScopes(model: OrgModel): Map<Ref, Set<Ref>> {
+  const out = new Map<Ref, Set<Ref>>();
+  for (const b of model.bindings) {
+    const id = b.identity ?? unresolvedRef(b, "identity");
+    const set = out.get(id) ?? new Set<Ref>();
+    set.add(b.group ?? unresolvedRef(b, "group"));
+    out.set(id, set);
+  }
+  return out;
+}
+
+/**
  * Effective capabilities, following the rules the API enforces: a binding grants its role's
  * capabilities at its group and every descendant; a role is a set of capabilities. A binding whose
  * identity, group or role the model cannot resolve counts as possible only (its identity or group
  * becomes a pseudo reference of its own; an unknown role may grant anything in `allCapabilities`).
+ * Each identity is evaluated at the groups `scopes` gives it (default: where it is bound in this
+ * model), not at every group: a capability gained or lost anywhere is gained or lost at one of the
+ * groups where a binding of it is, before or after.
  *
  * @example
  * const access = effectiveAccess(after, ownerCapabilities);
  */
-export function effectiveAccess(model: OrgModel, allCapabilities: readonly string[]): EffectiveAccess {
+export function effectiveAccess(
+  model: OrgModel,
+  allCapabilities: readonly string[],
+  scopes: ReadonlyMap<Ref, ReadonlySet<Ref>> = bindingScopes(model),
+): EffectiveAccess {
   const byIdentity = new Map<Ref, BindingNode[]>();
   for (const b of model.bindings) {
     const id = b.identity ?? unresolvedRef(b, "identity");
-    byIdentity.set(id, [...(byIdentity.get(id) ?? []), b]);
+    const list = byIdentity.get(id) ?? [];
+    list.push(b);
+    byIdentity.set(id, list);
   }
-  const groups = new Set<Ref>([...model.groups.keys()]);
-  for (const b of model.bindings) groups.add(b.group ?? unresolvedRef(b, "group"));
-  const chains = new Map([...groups].map((g) => [g, new Set(ancestry(model, g))]));
+  const chains = new Map<Ref, Set<Ref>>();
+  const chainOf = (g: Ref): Set<Ref> => {
+    let c = chains.get(g);
+    if (c === undefined) {
+      c = new Set(ancestry(model, g));
+      chains.set(g, c);
+    }
+    return c;
+  };
 
   const out = new Map<Ref, Map<Ref, GroupAccess>>();
   for (const [identity, bs] of byIdentity) {
     const perGroup = new Map<Ref, GroupAccess>();
-    for (const [group, chain] of chains) {
+    for (const group of scopes.get(identity) ?? []) {
+      const chain = chainOf(group);
       const certain = new Set<string>();
       const possible = new Set<string>();
       const via = new Map<string, BindingNode[]>();
@@ -88,7 +123,9 @@ export function effectiveAccess(model: OrgModel, allCapabilities: readonly strin
         for (const c of caps) {
           possible.add(c);
           if (sure) certain.add(c);
-          via.set(c, [...(via.get(c) ?? []), b]);
+          const list = via.get(c);
+          if (list === undefined) via.set(c, [b]);
+          else list.push(b);
         }
       }
       if (possible.size > 0) perGroup.set(group, { certain, possible, via });

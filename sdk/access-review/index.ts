@@ -9,6 +9,7 @@ export type {
   IdentityView,
   LockOut,
   Provenance,
+  RoleSummary,
   SubtreeView,
 } from "./access-diff.js";
 export { isGain, isRisky, ownerCapabilitiesOf, reviewAccess } from "./access-diff.js";
@@ -18,12 +19,21 @@ export type { Approval, UnapprovedChange } from "./approvals.js";
 export {
   Approval as ApprovalSchema,
   ApprovalsFile,
+  approvalHint,
+  approves,
+  deprecations,
   parseApprovals,
   unapprovedChanges,
 } from "./approvals.js";
 export type { EffectiveAccess, GroupAccess } from "./effective-access.js";
-export { ancestry, effectiveAccess, isRoot, ownerBindingsAtRoot } from "./effective-access.js";
-export { findingId } from "./finding-id.js";
+export {
+  ancestry,
+  bindingScopes,
+  effectiveAccess,
+  isRoot,
+  ownerBindingsAtRoot,
+} from "./effective-access.js";
+export { findingId, grantRowId } from "./finding-id.js";
 export type { BindingNode, GroupNode, IdentityNode, OrgModel, Ref, RoleNode } from "./org-model.js";
 export { PREVIEW_UNKNOWN, parentUidOf } from "./org-model.js";
 export type { RiskClass } from "./risk.js";

@@ -64,6 +64,8 @@ export interface BindingNode {
   group: Ref | undefined;
   identity: Ref | undefined;
   role: Ref | undefined;
+  /** Read live from the API: a binding the stack does not manage. */
+  external?: boolean | undefined;
 }
 
 /**

@@ -17,6 +17,8 @@ export interface StackResource {
   props: Readonly<Record<string, unknown>>;
   /** Which resources each property came from (`propertyDependencies`), by URN. */
   propertyDependencies?: Readonly<Record<string, readonly string[]>> | undefined;
+  /** An object read live from the API that the stack does not manage (`--live`). */
+  external?: boolean | undefined;
 }
 
 /**
@@ -191,18 +193,20 @@ export function orgModelOf(
         break;
       }
       case "RoleBinding": {
+        const hydrated = (k: string) => {
+          const v = r.props[k];
+          return typeof v === "object" && v !== null ? (v as Record<string, unknown>) : {};
+        };
         const b: BindingNode = {
           ref: r.urn,
-          name: nameOfUrn(r.urn),
+          // A binding outside the stack has no logical name: its uid names it.
+          name: r.external === true ? (uid ?? nameOfUrn(r.urn)) : nameOfUrn(r.urn),
+          external: r.external === true,
           group: resolve(r, "groupUid", "Group"),
           identity: resolve(r, "identityUid", "Identity"),
           role: resolve(r, "roleUid", "Role"),
         };
         bindings.push(b);
-        const hydrated = (k: string) => {
-          const v = r.props[k];
-          return typeof v === "object" && v !== null ? (v as Record<string, unknown>) : {};
-        };
         const groupUid = known(r.props.groupUid);
         if (groupUid !== undefined && !classOf.has(refOf(groupUid)))
           externalGroup(groupUid, known(hydrated("group").name));

@@ -8,15 +8,23 @@ import { describe, expect, it } from "vitest";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 
 describe("npm run demo", () => {
-  it("runs the quickstart, shows the tree and the policy pack, destroys, and ends with a summary", () => {
+  it("runs the quickstart, reviews and gates a risky edit, shows the policy pack, destroys, and ends with a summary", () => {
     const r = spawnSync(process.execPath, [path.join(root, "scripts", "demo.ts")], {
       cwd: root,
       encoding: "utf8",
-      timeout: 300_000,
+      timeout: 540_000,
     });
     const out = stripVTControlCharacters(r.stdout);
     expect(r.status, r.stderr).toBe(0);
-    expect(out).toContain("[7/7] pulumi destroy");
+    expect(out).toContain("[8/8] pulumi destroy");
+    // The risky edit: one row "all of owner", the gate stopping it, one approval entry letting it by.
+    expect(out).toMatch(
+      /gained\s+payments-ci .*\s\/\s+payments-ci-root-owner -> owner on \/\s+all of owner \(\d+\)\s+owner-equivalent/,
+    );
+    expect(out).toMatch(
+      /payments-ci gained all of owner \(\d+\) on \/ through payments-ci-root-owner → owner .*not approved \(row ag-/,
+    );
+    expect(out).toContain("→ with that one entry, pulumi preview exited with 0");
     expect(out).toMatch(/└ identity payments-ci \(repo:acme\/payments:ref:refs\/heads\/main\) → viewer/);
     expect(out).toMatch(/\[mandatory\]\s+group-name-pattern/);
     expect(out).toContain("→ pulumi preview exited with 1: the pull request would be blocked");

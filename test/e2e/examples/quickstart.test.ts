@@ -1,10 +1,11 @@
 // examples/quickstart (what `npm run demo` runs) against a fresh emulator with seeded repos and
-// advisories: up, outputs, a no-change preview, destroy.
+// advisories: up, outputs, a no-change preview, the policy pack as docs/policy-pack.md runs it, destroy.
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestStack } from "../harness/index.js";
-import { createStack } from "../harness/index.js";
+import { createStack, policyViolations } from "../harness/index.js";
 import type { TestEmulator } from "../support/irv-emulator.js";
 import { seedAdvisory, seedRepo, startTestEmulator } from "../support/irv-emulator.js";
 
@@ -63,6 +64,17 @@ describe("examples/quickstart", () => {
 
   it("previews no change on a second run", async () => {
     const result = await stack.preview({ args: ["--expect-no-changes"] });
+    expect(result.exitCode).toBe(0);
+  });
+
+  it("passes the policy pack as docs/policy-pack.md shows it, with no further setup, on the unchanged stack", async () => {
+    // The command exactly as the guide writes it; the pack path is where `npm install` puts it.
+    const guide = readFileSync(path.join(root, "docs", "policy-pack.md"), "utf8");
+    const line = guide.split("\n").find((l) => l.startsWith("pulumi preview --policy-pack "));
+    expect(line).toBe("pulumi preview --policy-pack node_modules/pulumi-irv-policy");
+    const pack = path.join(root, "node_modules", "pulumi-irv-policy");
+    const result = await stack.preview({ policyPacks: [pack], allowFailure: true });
+    expect(policyViolations(result.events).map((v) => `${v.policyName}: ${v.message}`)).toEqual([]);
     expect(result.exitCode).toBe(0);
   });
 

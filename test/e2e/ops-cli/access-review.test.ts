@@ -5,13 +5,15 @@
 // binding in one change (unknown at preview, resolved by dependency), removing the last owner
 // binding (lock-out), a subjectPattern broadened to repo:acme/.* (broad matcher) and a group moved
 // under another parent. Each checks the rows of the JSON, the exit code with --fail-on risky, and that
-// the gate blocks the preview without an approval and passes with one.
-import { mkdtempSync, writeFileSync } from "node:fs";
+// the gate (no before file: the pack reads the stack itself; approvals from the project directory)
+// blocks the preview without an approval and passes with one.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ReviewJson } from "../../../provider/review/index.js";
+import { mermaidBlocks, parseMermaid } from "../../support/mermaid-parse.js";
 import type { TestStack } from "../harness/index.js";
 import { createStack, fixtureDir, policyViolations } from "../harness/index.js";
 import type { TestEmulator } from "../support/irv-emulator.js";
@@ -85,33 +87,43 @@ describe("pulumi-irv access-review and the access-broadening gate", () => {
     return { doc, diff: doc.stacks[0]!.diff, gate };
   }
 
-  async function policyGate(approvals: string[] = [], others: object = {}) {
-    const approvalsFile = path.join(work, `approvals-${approvals.length}.yaml`);
-    writeFileSync(
-      approvalsFile,
-      approvals.length === 0
-        ? ""
-        : `approvals:\n  - findings: [${approvals.join(", ")}]\n    approvedBy: e2e\n    until: 2999-12-31\n`,
-    );
+  // The gate as a team turns it on: the pack with the roles only — no `before` (the policy reads the
+  // stack's state itself) and no approvals path (it reads access-approvals.yaml in the project
+  // directory, where the entries given here are written for this preview).
+  async function policyGate(entries: string[] = [], others: object = {}) {
+    const approvalsFile = path.join(stack.projectDir, "access-approvals.yaml");
+    if (entries.length > 0)
+      writeFileSync(
+        approvalsFile,
+        `approvals:\n${entries.map((e) => `  - ${e}\n    approvedBy: e2e\n    until: 2999-12-31\n`).join("")}`,
+      );
     const config = path.join(work, "policy-config.json");
-    writeFileSync(
-      config,
-      JSON.stringify({ ...others, "access-broadening": { roles, before, approvalsFile } }),
-    );
-    const result = await stack.preview({
-      policyPacks: [PACK],
-      policyPackConfigs: [config],
-      allowFailure: true,
-    });
-    const gate = policyViolations(result.events).filter((v) => v.policyName === "access-broadening");
-    return { exitCode: result.exitCode, messages: gate.map((v) => v.message) };
+    writeFileSync(config, JSON.stringify({ ...others, "access-broadening": { roles } }));
+    try {
+      const result = await stack.preview({
+        policyPacks: [PACK],
+        policyPackConfigs: [config],
+        allowFailure: true,
+      });
+      const all = policyViolations(result.events);
+      const gate = all.filter((v) => v.policyName === "access-broadening");
+      const advisory = all.filter((v) => v.policyName === "access-broadening-advisory");
+      return {
+        exitCode: result.exitCode,
+        messages: gate.map((v) => v.message),
+        advisory: advisory.map((v) => v.message),
+      };
+    } finally {
+      rmSync(approvalsFile, { force: true });
+    }
   }
 
+  // One approval entry naming the risky rows (and the lock-out) by id.
   const ids = (doc: ReviewJson) => [
-    ...doc.stacks.flatMap((s) =>
-      s.diff.filter((r) => r.risks.length > 0).flatMap((r) => r.findings.map((f) => f.id)),
-    ),
-    ...doc.stacks.flatMap((s) => (s.lockOut ? [s.lockOut.id] : [])),
+    `rows: [${[
+      ...doc.stacks.flatMap((s) => s.diff.filter((r) => r.risks.length > 0).map((r) => r.id)),
+      ...doc.stacks.flatMap((s) => (s.lockOut ? [s.lockOut.id] : [])),
+    ].join(", ")}]`,
   ];
 
   it("a description edit is no access change: empty diff, 'No access change.', exit 0, gate passes", async () => {
@@ -129,6 +141,58 @@ describe("pulumi-irv access-review and the access-broadening gate", () => {
     expect((await policyGate()).exitCode).toBe(0);
   });
 
+  it("the unchanged stack, with the pack and no before file, passes though it holds owner at the root; a risky change still blocks", async () => {
+    const { diff } = await review(BASE);
+    expect(diff).toEqual([]);
+    const unchanged = await policyGate();
+    expect(unchanged).toEqual({ exitCode: 0, messages: [], advisory: [] });
+    await review(
+      edit((s) => s.bindings.push({ key: "ci-owner-root", group: "org", identity: "ci", role: "owner" })),
+    );
+    const blocked = await policyGate();
+    expect(blocked.exitCode).not.toBe(0);
+    expect(blocked.messages).toHaveLength(1);
+  });
+
+  it("owner at the root: one row, 'all of owner', approved for the gated preview by one entry naming the grant", async () => {
+    const spec = edit((s) =>
+      s.bindings.push({ key: "ci-owner-root", group: "org", identity: "ci", role: "owner" }),
+    );
+    const { diff, gate } = await review(spec);
+    const owner = roles.find((r) => r.name === "owner")!;
+    expect(diff.map((r) => [r.state, r.identity.name, r.subtree.path, r.grant.binding, r.allOf])).toEqual([
+      ["gained", "ci", "/", "ci-owner-root", { role: "owner", count: owner.capabilities.length }],
+    ]);
+    expect(gate.stdout).toContain(`| all of \`owner\` (${owner.capabilities.length}) |`);
+    expect(gate.stdout).toContain(diff[0]!.id);
+    // The picture: one mermaid block that mermaid parses, naming the changed group and identity.
+    const [block] = mermaidBlocks(gate.stdout);
+    expect((await parseMermaid(block ?? "")).diagramType).toMatch(/^flowchart/);
+    expect(block).toContain('"/ (root)"');
+    expect(block).toMatch(/-->\|"\+ owner: all of owner ⚠️ [^"]*root"\| i0/);
+    const blocked = await policyGate();
+    expect(blocked.messages).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^ci gained all of owner \\(${owner.capabilities.length}\\) on / through ci-owner-root → owner \\[.*root.*\\]: not approved \\(row ${diff[0]!.id}\\)\\. Narrow the change, or approve it in ${stack.projectDir}/access-approvals\\.yaml \\(not there yet\\): - \\{ identity: "ci", group: "/", role: "owner"`,
+          "m",
+        ),
+      ),
+    ]);
+    const approved = await policyGate(["identity: ci\n    group: /\n    role: owner"]);
+    expect(approved).toEqual({ exitCode: 0, messages: [], advisory: [] });
+    // The CLI reads the same file by default.
+    writeFileSync(
+      path.join(stack.projectDir, "access-approvals.yaml"),
+      "approvals:\n  - identity: ci\n    group: /\n    role: owner\n    approvedBy: e2e\n    until: 2999-12-31\n",
+    );
+    try {
+      expect((await review(spec)).gate.exitCode).toBe(0);
+    } finally {
+      rmSync(path.join(stack.projectDir, "access-approvals.yaml"));
+    }
+  });
+
   it("binding editor at the root: ci gains at / (risky: root); blocked until approved", async () => {
     const spec = edit((s) =>
       s.bindings.push({ key: "ci-editor-root", group: "org", identity: "ci", role: "editor" }),
@@ -136,17 +200,24 @@ describe("pulumi-irv access-review and the access-broadening gate", () => {
     const { doc, diff, gate } = await review(spec);
     expect(diff.map((r) => [r.state, r.identity.name, r.subtree.path])).toEqual([["gained", "ci", "/"]]);
     expect(diff[0]!.risks).toContain("root");
-    expect(diff[0]!.provenance).toEqual([
-      { binding: "ci-editor-root", role: "editor", group: "/", roleEdited: false },
-    ]);
+    expect(diff[0]!.grant).toMatchObject({
+      binding: "ci-editor-root",
+      role: "editor",
+      group: "/",
+      roleEdited: false,
+    });
     // ci held nothing at the root: it gains all of editor's capabilities there (read from the API).
     const editor = roles.find((r) => r.name === "editor")!;
     expect(diff[0]!.capabilities).toEqual([...editor.capabilities].sort());
     expect(gate.exitCode).toBe(1);
-    expect(gate.stderr).toMatch(/not approved: ci gained .* on \/ \[.*root.*\] \(findings ar-/);
+    expect(gate.stderr).toMatch(
+      /not approved: ci gained all of editor \(\d+\) on \/ through ci-editor-root → editor \[.*root.*\] \(row ag-/,
+    );
     const blocked = await policyGate();
     expect(blocked.exitCode).not.toBe(0);
-    expect(blocked.messages.join("\n")).toMatch(/ci gained .* on \/ \[.*root.*\]: not approved/);
+    expect(blocked.messages.join("\n")).toMatch(
+      /ci gained .* on \/ through ci-editor-root → editor \[.*root.*\]: not approved/,
+    );
     expect((await policyGate(ids(doc))).exitCode).toBe(0);
   });
 
@@ -159,9 +230,12 @@ describe("pulumi-irv access-review and the access-broadening gate", () => {
       ["gained", "ci", "/platform/payments", ["role_bindings.create"]],
     ]);
     expect(diff[0]!.risks).toEqual(["escalation"]);
-    expect(diff[0]!.provenance).toEqual([
-      { binding: "ci-deployer", role: "deployer", group: "/platform/payments", roleEdited: true },
-    ]);
+    expect(diff[0]!.grant).toMatchObject({
+      binding: "ci-deployer",
+      role: "deployer",
+      group: "/platform/payments",
+      roleEdited: true,
+    });
     expect(gate.exitCode).toBe(1);
     expect((await policyGate()).exitCode).not.toBe(0);
     expect((await policyGate(ids(doc))).exitCode).toBe(0);
@@ -223,7 +297,9 @@ describe("pulumi-irv access-review and the access-broadening gate", () => {
     const broad = { "identity-match-too-broad": { enforcementLevel: "advisory" } };
     const blocked = await policyGate([], broad);
     expect(blocked.exitCode).not.toBe(0);
-    expect(blocked.messages.join("\n")).toMatch(/ci gained .* on \/platform \[broad-matcher\]/);
+    expect(blocked.messages.join("\n")).toMatch(
+      /ci gained .* on \/platform through ci-viewer → viewer \[broad-matcher\]/,
+    );
     expect((await policyGate(ids(doc), broad)).exitCode).toBe(0);
   });
 
@@ -239,6 +315,41 @@ describe("pulumi-irv access-review and the access-broadening gate", () => {
     // Viewer's reads, nothing risky: the gate lets it through.
     expect(diff[0]!.risks).toEqual([]);
     expect(gate.exitCode).toBe(0);
+  });
+
+  it("--live sees a binding made by hand through the API, and a new stack binding duplicating it is no gain", async () => {
+    const org = irv.emulator.orgUid;
+    const platform = (await irv.admin.groups.collect({ childrenOf: org, name: "platform" }))[0]!;
+    const payments = (await irv.admin.groups.collect({ childrenOf: platform.uid, name: "payments" }))[0]!;
+    const shared = (await irv.admin.groups.collect({ childrenOf: org, name: "shared" }))[0]!;
+    const ci = (await irv.admin.identities.collect({ childrenOf: platform.uid, name: "ci" }))[0]!;
+    const editor = (await irv.admin.roles.collect({ name: "editor" }))[0]!;
+    const byHand = await irv.admin.roleBindings.create(payments.uid, {
+      identityUid: ci.uid,
+      roleUid: editor.uid,
+    });
+    try {
+      const spec = edit((s) =>
+        s.bindings.push({ key: "ci-editor", group: "payments", identity: "ci", role: "editor" }),
+      );
+      // Without --live the review cannot know: the stack's binding looks like a gain.
+      const blind = await review(spec);
+      expect(blind.diff.map((r) => [r.state, r.identity.name, r.subtree.path])).toEqual([
+        ["gained", "ci", "/platform/payments"],
+      ]);
+      const { doc, diff, gate } = await review(spec, ["--live"]);
+      expect(diff).toEqual([]);
+      expect(doc.summary).toBe("No access change.");
+      const live = doc.stacks[0]!.live!;
+      expect(live.outside).toEqual([{ uid: byHand.uid, identity: "ci", role: "editor", group: "payments" }]);
+      // The stack's topmost groups (platform, shared) are listed whole, the root above them one level.
+      expect(live.subtrees).toEqual([platform.uid, shared.uid].sort().concat(org));
+      expect(live.requests).toBe(3);
+      expect(gate.stdout).toContain("**Access from outside the stack** (read live: 1 bindings");
+      expect(gate.stdout).toContain(`\`ci\` → \`editor\` on \`payments\` (\`${byHand.uid}\`)`);
+    } finally {
+      await irv.admin.roleBindings.delete(byHand.uid);
+    }
   });
 
   it("the admin token (a secret config value) appears in neither the comment nor the JSON", async () => {

@@ -120,7 +120,7 @@ describe("the policy pack on pulumi preview", () => {
           /^advisory no-broad-owner-binding deploy-ci-admins: .*grants the custom role "org-admins", which grants every capability of the owner role, in the root organization/s,
         ),
         expect.stringMatching(
-          /^advisory access-broadening \S+: .*deploy-ci gained .* on \/ \[owner-equivalent, escalation, root, new-identity\]: not approved/s,
+          /^advisory access-broadening \S+: .*deploy-ci gained all of org-admins \(\d+\) on \/ through deploy-ci-admins → org-admins \[owner-equivalent, escalation, root, new-identity\]: not approved/s,
         ),
       ]),
     );

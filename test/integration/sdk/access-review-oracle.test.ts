@@ -3,12 +3,14 @@
 // (identity, group, capability) the review says is granted is allowed for that identity's token,
 // and every other is refused. Probes name uids that do not exist: the emulator decides permission
 // from the uid alone before any lookup (7 = refused; 5, or 3 for a create's empty body = allowed),
-// so nothing is changed by probing.
+// so nothing is changed by probing. The bindings are read as `access-review --live` reads them.
 import { afterAll, beforeAll, expect, test } from "vitest";
+import { liveBindings } from "../../../provider/cli/index.js";
 import type { KnownRole, StackResource } from "../../../sdk/index.js";
 import {
   CAPABILITIES,
   effectiveAccess,
+  IrvClient,
   orgModelOf,
   RoleSchema,
   toWireCapability,
@@ -132,27 +134,22 @@ test.each([1, 2, 3])(
     const roles: KnownRole[] = (await list<unknown>("/iam/v2beta1/roles", "roles")).map((x) =>
       RoleSchema.parse(x),
     );
-    const bindings = await list<{
-      uid: string;
-      group: { uid: string };
-      identity: { uid: string };
-      role: { uid: string };
-    }>("/iam/v2beta1/roleBindings", "roleBindings");
     const groupList = await list<{ uid: string; name: string }>("/iam/v2beta1/groups", "groups");
     const resources: StackResource[] = groupList.map((g) => ({
       urn: `urn:pulumi:oracle::org::irv:iam:Group::${g.uid}`,
       type: "irv:iam:Group",
       props: { uid: g.uid, name: g.name },
     }));
-    resources.push(
-      ...bindings.map((b) => ({
-        urn: `urn:pulumi:oracle::org::irv:iam:RoleBinding::${b.uid}`,
-        type: "irv:iam:RoleBinding",
-        props: { uid: b.uid, groupUid: b.group.uid, identityUid: b.identity.uid, roleUid: b.role.uid },
-      })),
-    );
+    // The bindings as `access-review --live` reads them: every one in the org, paged (small pages,
+    // so that paging is exercised), as access from outside any stack.
+    const client = new IrvClient({ baseUrl: emu.baseUrl, token: emu.adminToken });
+    const live = await liveBindings(client, { subtrees: [emu.orgUid] }, new Set(), 2);
+    expect(live.requests).toBeGreaterThan(1);
+    resources.push(...live.resources);
     const model = orgModelOf(resources, { roles });
-    const access = effectiveAccess(model, CAPABILITIES);
+    // Every identity evaluated at every group (a review evaluates only where it is bound).
+    const everywhere = new Set(model.groups.keys());
+    const access = effectiveAccess(model, CAPABILITIES, new Map(identities.map((i) => [i.uid, everywhere])));
 
     let probed = 0;
     let grants = 0;

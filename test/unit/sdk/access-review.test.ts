@@ -5,6 +5,7 @@ import { describe, expect, test } from "vitest";
 import type { KnownRole, StackResource } from "../../../sdk/index.js";
 import {
   CAPABILITIES,
+  deprecations,
   findingId,
   isRisky,
   orgModelOf,
@@ -112,9 +113,17 @@ test("binding editor at the root: one gained row at /, risky as root, naming bin
   expect(row?.capabilities).toEqual([...ROLES[1]!.capabilities].sort());
   expect(row?.risks).toContain("root");
   expect(row?.risks).not.toContain("owner-equivalent");
-  expect(row?.provenance).toEqual([
-    { binding: "ci-editor-root", role: "editor", group: "/", roleEdited: false },
-  ]);
+  expect(row?.grant).toMatchObject({
+    binding: "ci-editor-root",
+    role: "editor",
+    group: "/",
+    roleEdited: false,
+  });
+  expect(row?.grant.roleUid).toBe(EDITOR);
+  expect(row?.grant.groupUid).toBe(ORG);
+  // The capabilities are all of editor's set: the row says so.
+  expect(row?.allOf).toEqual({ role: "editor", count: ROLES[1]!.capabilities.length });
+  expect(row?.id).toMatch(/^ag-[0-9a-f]{16}$/);
 });
 
 test("a change at a group and every descendant is reported once, at the highest group", () => {
@@ -148,9 +157,12 @@ test("a custom role gaining role_bindings.create: every holder gains it, each ro
     ["ci", "/platform/payments", ["role_bindings.create"]],
   ]);
   expect(gained[0]?.risks).toEqual(["escalation"]);
-  expect(gained[0]?.provenance).toEqual([
-    { binding: "ci-deployer", role: "deployer", group: "/platform/payments", roleEdited: true },
-  ]);
+  expect(gained[0]?.grant).toMatchObject({
+    binding: "ci-deployer",
+    role: "deployer",
+    group: "/platform/payments",
+    roleEdited: true,
+  });
 });
 
 test("a new identity and binding unknown at preview resolve through property dependencies", () => {
@@ -271,38 +283,66 @@ describe("finding ids and approvals", () => {
     expect(findingId("i", "g", "groups.list")).toMatch(/^ar-[0-9a-f]{16}$/);
   });
 
-  test("an approval covers its findings until the end of its day; expired ones say so", () => {
+  test("an approval covers its grant (identity, group, role) or its row id until the end of its day; expired ones say so", () => {
     const after = [
       ...base(),
       res("RoleBinding", "ci-owner", { groupUid: ORG, identityUid: `${platform}/${seg(3)}`, roleUid: OWNER }),
     ];
     const r = review(base(), after);
-    expect(r.rows.some(isRisky)).toBe(true);
-    const ids = r.rows.flatMap((x) => x.findings.map((f) => f.id));
-    const file = `approvals:\n  - findings: [${ids.join(", ")}]\n    approvedBy: alice\n    until: 2026-12-31\n`;
+    expect(r.rows.filter(isRisky)).toHaveLength(1);
+    expect(r.rows[0]?.allOf).toEqual({ role: "owner", count: CAPABILITIES.length });
+    const file =
+      "approvals:\n  - identity: ci\n    group: /\n    role: owner\n    approvedBy: alice\n    until: 2026-12-31\n";
     const approvals = parseApprovals(file);
     expect(
       unapprovedChanges(r, approvals, { failOn: "risky", now: new Date("2026-12-31T23:00:00Z") }),
     ).toEqual([]);
     const late = unapprovedChanges(r, approvals, { failOn: "risky", now: new Date("2027-01-01T00:00:01Z") });
-    expect(late.flatMap((u) => u.ids)).toEqual(ids);
+    expect(late.map((u) => u.row)).toEqual([r.rows[0]?.id]);
+    expect(late[0]?.grant).toEqual({ identity: "ci", group: "/", role: "owner" });
     expect(late[0]?.expired).toEqual(["2026-12-31"]);
-    // Approving some findings of a row leaves the row blocked for the others only.
-    const partial = unapprovedChanges(
-      r,
-      [{ findings: ids.slice(1), approvedBy: "bob", until: "2999-01-01" }],
-      {
-        failOn: "risky",
-        now: new Date(),
-      },
-    );
-    expect(partial.flatMap((u) => u.ids)).toEqual([ids[0]]);
+    const byRow = [{ rows: [r.rows[0]!.id], approvedBy: "bob", until: "2999-01-01" }];
+    expect(unapprovedChanges(r, byRow, { failOn: "risky", now: new Date() })).toEqual([]);
+    // The row id is stable across reviews of the same change.
+    expect(review(base(), after).rows[0]?.id).toBe(r.rows[0]?.id);
+    // Deprecated: per-capability ids approve a row only when they name all of its capabilities.
+    const ids = r.rows.flatMap((x) => x.findings.map((f) => f.id));
+    const old = (f: string[]) => [{ findings: f, approvedBy: "bob", until: "2999-01-01" }];
+    expect(unapprovedChanges(r, old(ids), { failOn: "risky", now: new Date() })).toEqual([]);
+    expect(unapprovedChanges(r, old(ids.slice(1)), { failOn: "risky", now: new Date() })).toHaveLength(1);
+    expect(deprecations(old(ids))).toEqual([expect.stringMatching(/deprecated/)]);
+  });
+
+  test("two new bindings giving the same capabilities are two rows, each approved on its own", () => {
+    const ci = `${platform}/${seg(3)}`;
+    const after = [
+      ...base(),
+      res("RoleBinding", "ci-owner", { groupUid: ORG, identityUid: ci, roleUid: OWNER }),
+      res("RoleBinding", "ci-editor", { groupUid: ORG, identityUid: ci, roleUid: EDITOR }),
+    ];
+    const r = review(base(), after);
+    expect(r.rows.map((x) => [x.grant.binding, x.allOf?.role])).toEqual([
+      ["ci-editor", "editor"],
+      ["ci-owner", "owner"],
+    ]);
+    const grant = { identity: "ci", group: "/", role: "owner", approvedBy: "a", until: "2999-01-01" };
+    expect(
+      unapprovedChanges(r, [grant], { failOn: "risky", now: new Date() }).map((u) => u.grant?.role),
+    ).toEqual(["editor"]);
   });
 
   test("an invalid approvals file is one error naming the entry and field", () => {
     expect(() =>
       parseApprovals("approvals:\n  - findings: [ar-1]\n    approvedBy: a\n    until: 2026-12-31\n"),
     ).toThrow(/access-approvals\.yaml: approvals\.0\.findings\.0 is not a finding id/);
+    expect(() =>
+      parseApprovals(
+        "approvals:\n  - identity: ci\n    role: owner\n    approvedBy: a\n    until: 2026-12-31\n",
+      ),
+    ).toThrow(/approvals\.0\.group is required with a grant \(identity, group and role\)/);
+    expect(() => parseApprovals("approvals:\n  - approvedBy: a\n    until: 2026-12-31\n")).toThrow(
+      /approvals\.0\.rows is missing/,
+    );
     expect(() => parseApprovals("approvals: [")).toThrow(/is not valid YAML/);
     expect(parseApprovals("")).toEqual([]);
   });

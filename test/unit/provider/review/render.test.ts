@@ -11,7 +11,9 @@ import {
 import type { AccessReview, AccessRow } from "../../../../sdk/index.js";
 import { PREVIEW_UNKNOWN } from "../../../../sdk/index.js";
 
+const grant = (n: number) => ({ binding: `b-${n}`, role: "editor", group: `/team-${n}`, roleEdited: false });
 const row = (n: number, over: Partial<AccessRow> = {}): AccessRow => ({
+  id: `ag-${n.toString(16).padStart(16, "0")}`,
   state: "gained",
   identity: {
     ref: `urn:i${n}`,
@@ -25,7 +27,8 @@ const row = (n: number, over: Partial<AccessRow> = {}): AccessRow => ({
     { id: `ar-${n.toString(16).padStart(16, "0")}`, capability: "groups.create" },
     { id: `ar-${(n + 1e6).toString(16).padStart(16, "0")}`, capability: "groups.list" },
   ],
-  provenance: [{ binding: `b-${n}`, role: "editor", group: `/team-${n}`, roleEdited: false }],
+  grant: grant(n),
+  provenance: [grant(n)],
   risks: [],
   ...over,
 });
@@ -48,11 +51,18 @@ test("the summary counts identities gaining access and the risky ones; provenanc
   const rows = [row(1), row(2, { risks: ["root"] }), row(3, { state: "lost" })];
   const md = renderMarkdown([{ stack: "dev", review: review(rows) }]);
   expect(md).toContain("**2 identities gain access, 1 risky. 1 identity loses access.**");
-  expect(md).toContain("<details><summary>Why: binding → role → group, and finding ids</summary>");
-  expect(md).toContain("`b-2` → `editor` → `/team-2`");
-  expect(md).toMatch(
-    /\| ➕ gained \| `identity-2`.*\| `\/team-2` \| `groups.create`, `groups.list` \| ⚠️ root \|/,
+  expect(md).toContain(
+    "<details><summary>Each capability of each row (and its per-capability finding id)</summary>",
   );
+  expect(md).toContain("groups.create (`ar-0000000000000002`)");
+  expect(md).toMatch(
+    /\| ➕ gained \| `identity-2`.*\| `\/team-2` \| `b-2` → `editor` on `\/team-2` \| `groups.create`, `groups.list` \| ⚠️ root \| `ag-0{15}2` \|/,
+  );
+  // A row holding all of a role's set says so instead of listing it.
+  const all = renderMarkdown([
+    { stack: "dev", review: review([row(4, { allOf: { role: "owner", count: 37 } })]) },
+  ]);
+  expect(all).toContain("| all of `owner` (37) |");
 });
 
 test("a pipe or backtick in a matcher cannot break the table", () => {
@@ -101,7 +111,7 @@ test("JSON: versioned, before/after/diff per stack; text: one line per row", () 
   expect(doc.stacks[0]?.diff[0]?.findings).toHaveLength(2);
   const text = renderText([{ stack: "dev", review: r }]);
   expect(text).toMatch(
-    /gained\s+identity-1 \(a{40}\/0{15}1\)\s+\/team-1\s+groups\.create,groups\.list\s+root\s+b-1 -> editor -> \/team-1/,
+    /ag-0{15}1\s+gained\s+identity-1 \(a{40}\/0{15}1\)\s+\/team-1\s+b-1 -> editor on \/team-1\s+groups\.create,groups\.list\s+root/,
   );
   expect(renderText([{ stack: "dev", review: review([]) }])).toContain("no access change");
 });

@@ -1,0 +1,118 @@
+import type { IrvClient, StackResource } from "../../sdk/index.js";
+import { irvClassOf, PREVIEW_UNKNOWN, parentUidOf } from "../../sdk/index.js";
+
+/**
+ * The bindings the API holds in the subtrees a stack touches, as stack resources marked
+ * `external` (the review shows them as access from outside the stack), and the number of list
+ * requests it took.
+ *
+ * @example
+ * const { resources, requests } = await liveBindings(client, touchedGroups([...before, ...after]), stackUids);
+ */
+export interface LiveAccess {
+  resources: StackResource[];
+  requests: number;
+  /** The subtrees listed with `descendantsOf` (the stack's topmost groups). */
+  subtrees: string[];
+  /** The groups listed with `childrenOf` (one level: the bindings at each). */
+  groups: string[];
+}
+
+const PAGE = 200;
+
+const known = (v: unknown): string | undefined =>
+  typeof v === "string" && v !== "" && v !== PREVIEW_UNKNOWN ? v : undefined;
+
+/**
+ * Where a stack's access can come from outside it: `subtrees`, the topmost groups the stack manages
+ * (listed whole: who else holds access inside them), and `groups`, every other group whose bindings
+ * grant there — the groups of its bindings outside those subtrees, the parents of its groups, and
+ * every group above (listed one level: the bindings at that group).
+ *
+ * @example
+ * touchedGroups([...before, ...after]); // { subtrees: ["<org>/<platform>"], groups: ["<org>"] }
+ */
+export function touchedGroups(resources: readonly StackResource[]): { subtrees: string[]; groups: string[] } {
+  const managed = new Set<string>();
+  const points = new Set<string>();
+  for (const r of resources) {
+    const cls = irvClassOf(r.type);
+    if (cls === "Group") {
+      const uid = known(r.props.uid) ?? known(r.id);
+      if (uid !== undefined) managed.add(uid);
+      const parent = uid === undefined ? known(r.props.parentUid) : parentUidOf(uid);
+      if (parent) points.add(parent);
+    } else if (cls === "RoleBinding") {
+      const g = known(r.props.groupUid);
+      if (g !== undefined) points.add(g);
+    }
+  }
+  const inside = (u: string, of: Iterable<string>) => [...of].some((o) => u === o || u.startsWith(`${o}/`));
+  const subtrees = [...managed]
+    .filter(
+      (u) =>
+        !inside(
+          u,
+          [...managed].filter((o) => o !== u),
+        ),
+    )
+    .sort();
+  const groups = new Set<string>();
+  for (const start of [...subtrees, ...points])
+    for (let p: string | null = start; p !== null; p = parentUidOf(p))
+      if (!inside(p, subtrees)) groups.add(p);
+  return { subtrees, groups: [...groups].sort() };
+}
+
+/**
+ * Reads, with the stack's own credentials, every role binding in the subtrees the stack touches
+ * (`descendantsOf` each topmost group, which includes the bindings at the group itself) and at each
+ * other group where bindings grant into them (`childrenOf`; default: every group above the
+ * subtrees), page by page, counting requests. Bindings the stack manages (`stackUids`) are left out: the stack's state says them.
+ *
+ * @example
+ * const live = await liveBindings(client, { subtrees: ["<org>/<platform>"] }, new Set(stackBindingUids));
+ */
+export async function liveBindings(
+  client: IrvClient,
+  where: { subtrees: readonly string[]; groups?: readonly string[] },
+  stackUids: ReadonlySet<string> = new Set(),
+  pageSize = PAGE,
+): Promise<LiveAccess> {
+  const subtrees = where.subtrees;
+  let requests = 0;
+  const seen = new Map<string, StackResource>();
+  const read = async (query: { descendantsOf?: string; childrenOf?: string }) => {
+    let pageToken: string | undefined;
+    do {
+      const page = await client.roleBindings.list({ ...query, pageSize, pageToken });
+      requests++;
+      for (const b of page.items) {
+        if (stackUids.has(b.uid) || seen.has(b.uid)) continue;
+        seen.set(b.uid, {
+          urn: `live::${b.uid}`,
+          type: "irv:iam:RoleBinding",
+          id: b.uid,
+          external: true,
+          props: {
+            uid: b.uid,
+            groupUid: b.group.uid,
+            identityUid: b.identity.uid,
+            roleUid: b.role.uid,
+            identity: b.identity,
+            group: b.group,
+            role: b.role,
+          },
+        });
+      }
+      pageToken = page.nextPageToken || undefined;
+    } while (pageToken !== undefined);
+  };
+  for (const s of subtrees) await read({ descendantsOf: s });
+  const above = new Set(where.groups ?? []);
+  // Without a list of groups: every group above the subtrees.
+  if (where.groups === undefined)
+    for (const s of subtrees) for (let p = parentUidOf(s); p !== null; p = parentUidOf(p)) above.add(p);
+  for (const g of [...above].filter((a) => !subtrees.includes(a)).sort()) await read({ childrenOf: g });
+  return { resources: [...seen.values()], requests, subtrees: [...subtrees], groups: [...above].sort() };
+}
