@@ -39,8 +39,8 @@ func NewProvider(ctx *pulumi.Context,
 }
 
 type providerArgs struct {
-	// Falls back to the environment variable IRV_ALLOW_INSECURE_HTTP.
-	AllowInsecureHttp *string `pulumi:"allowInsecureHttp"`
+	// Whether a plain-http URL of a non-loopback host is allowed. Falls back to the environment variable IRV_ALLOW_INSECURE_HTTP.
+	AllowInsecureHttp *bool `pulumi:"allowInsecureHttp"`
 	// Falls back to the environment variable IRV_AUTH_URL.
 	AuthUrl *string `pulumi:"authUrl"`
 	// Falls back to the environment variable IRV_BASE_URL.
@@ -57,28 +57,28 @@ type providerArgs struct {
 	IdentityTokenSource *string `pulumi:"identityTokenSource"`
 	// Falls back to the environment variable IRV_IDENTITY_TOKEN_VARIABLE.
 	IdentityTokenVariable *string `pulumi:"identityTokenVariable"`
-	// Falls back to the environment variable IRV_MAX_RATE_LIMIT_WAIT_SECONDS.
-	MaxRateLimitWaitSeconds *string `pulumi:"maxRateLimitWaitSeconds"`
-	// Falls back to the environment variable IRV_MAX_REQUESTS_PER_SECOND.
-	MaxRequestsPerSecond *string `pulumi:"maxRequestsPerSecond"`
-	// Falls back to the environment variable IRV_MAX_RETRIES.
-	MaxRetries *string `pulumi:"maxRetries"`
+	// A number of seconds from 0 to 86400. Falls back to the environment variable IRV_MAX_RATE_LIMIT_WAIT_SECONDS.
+	MaxRateLimitWaitSeconds *float64 `pulumi:"maxRateLimitWaitSeconds"`
+	// A number above 0. Falls back to the environment variable IRV_MAX_REQUESTS_PER_SECOND.
+	MaxRequestsPerSecond *float64 `pulumi:"maxRequestsPerSecond"`
+	// A whole number from 0 to 100. Falls back to the environment variable IRV_MAX_RETRIES.
+	MaxRetries *int `pulumi:"maxRetries"`
 	// Falls back to the environment variable IRV_REGISTRY_HOST.
 	RegistryHost *string `pulumi:"registryHost"`
-	// Falls back to the environment variable IRV_RETRY_DELAY_MS.
-	RetryDelayMs *string `pulumi:"retryDelayMs"`
-	// Falls back to the environment variable IRV_RETRY_MAX_DELAY_MS.
-	RetryMaxDelayMs *string `pulumi:"retryMaxDelayMs"`
-	// Falls back to the environment variable IRV_TIMEOUT_SECONDS.
-	TimeoutSeconds *string `pulumi:"timeoutSeconds"`
+	// A whole number of milliseconds from 1 to 600000. Falls back to the environment variable IRV_RETRY_DELAY_MS.
+	RetryDelayMs *int `pulumi:"retryDelayMs"`
+	// A whole number of milliseconds from 1 to 600000. Falls back to the environment variable IRV_RETRY_MAX_DELAY_MS.
+	RetryMaxDelayMs *int `pulumi:"retryMaxDelayMs"`
+	// Seconds to wait for each answer, fractions allowed (default 60). Falls back to the environment variable IRV_TIMEOUT_SECONDS.
+	TimeoutSeconds *float64 `pulumi:"timeoutSeconds"`
 	// Falls back to the environment variable IRV_TOKEN.
 	Token *string `pulumi:"token"`
 }
 
 // The set of arguments for constructing a Provider resource.
 type ProviderArgs struct {
-	// Falls back to the environment variable IRV_ALLOW_INSECURE_HTTP.
-	AllowInsecureHttp pulumi.StringPtrInput
+	// Whether a plain-http URL of a non-loopback host is allowed. Falls back to the environment variable IRV_ALLOW_INSECURE_HTTP.
+	AllowInsecureHttp pulumi.BoolPtrInput
 	// Falls back to the environment variable IRV_AUTH_URL.
 	AuthUrl pulumi.StringPtrInput
 	// Falls back to the environment variable IRV_BASE_URL.
@@ -95,20 +95,20 @@ type ProviderArgs struct {
 	IdentityTokenSource pulumi.StringPtrInput
 	// Falls back to the environment variable IRV_IDENTITY_TOKEN_VARIABLE.
 	IdentityTokenVariable pulumi.StringPtrInput
-	// Falls back to the environment variable IRV_MAX_RATE_LIMIT_WAIT_SECONDS.
-	MaxRateLimitWaitSeconds pulumi.StringPtrInput
-	// Falls back to the environment variable IRV_MAX_REQUESTS_PER_SECOND.
-	MaxRequestsPerSecond pulumi.StringPtrInput
-	// Falls back to the environment variable IRV_MAX_RETRIES.
-	MaxRetries pulumi.StringPtrInput
+	// A number of seconds from 0 to 86400. Falls back to the environment variable IRV_MAX_RATE_LIMIT_WAIT_SECONDS.
+	MaxRateLimitWaitSeconds pulumi.Float64PtrInput
+	// A number above 0. Falls back to the environment variable IRV_MAX_REQUESTS_PER_SECOND.
+	MaxRequestsPerSecond pulumi.Float64PtrInput
+	// A whole number from 0 to 100. Falls back to the environment variable IRV_MAX_RETRIES.
+	MaxRetries pulumi.IntPtrInput
 	// Falls back to the environment variable IRV_REGISTRY_HOST.
 	RegistryHost pulumi.StringPtrInput
-	// Falls back to the environment variable IRV_RETRY_DELAY_MS.
-	RetryDelayMs pulumi.StringPtrInput
-	// Falls back to the environment variable IRV_RETRY_MAX_DELAY_MS.
-	RetryMaxDelayMs pulumi.StringPtrInput
-	// Falls back to the environment variable IRV_TIMEOUT_SECONDS.
-	TimeoutSeconds pulumi.StringPtrInput
+	// A whole number of milliseconds from 1 to 600000. Falls back to the environment variable IRV_RETRY_DELAY_MS.
+	RetryDelayMs pulumi.IntPtrInput
+	// A whole number of milliseconds from 1 to 600000. Falls back to the environment variable IRV_RETRY_MAX_DELAY_MS.
+	RetryMaxDelayMs pulumi.IntPtrInput
+	// Seconds to wait for each answer, fractions allowed (default 60). Falls back to the environment variable IRV_TIMEOUT_SECONDS.
+	TimeoutSeconds pulumi.Float64PtrInput
 	// Falls back to the environment variable IRV_TOKEN.
 	Token pulumi.StringPtrInput
 }

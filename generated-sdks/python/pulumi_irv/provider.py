@@ -19,7 +19,7 @@ __all__ = ['ProviderArgs', 'Provider']
 @pulumi.input_type
 class ProviderArgs:
     def __init__(__self__, *,
-                 allow_insecure_http: pulumi.Input[Optional[_builtins.str]] = None,
+                 allow_insecure_http: pulumi.Input[Optional[_builtins.bool]] = None,
                  auth_url: pulumi.Input[Optional[_builtins.str]] = None,
                  base_url: pulumi.Input[Optional[_builtins.str]] = None,
                  identity: pulumi.Input[Optional[_builtins.str]] = None,
@@ -28,18 +28,18 @@ class ProviderArgs:
                  identity_token_file: pulumi.Input[Optional[_builtins.str]] = None,
                  identity_token_source: pulumi.Input[Optional[_builtins.str]] = None,
                  identity_token_variable: pulumi.Input[Optional[_builtins.str]] = None,
-                 max_rate_limit_wait_seconds: pulumi.Input[Optional[_builtins.str]] = None,
-                 max_requests_per_second: pulumi.Input[Optional[_builtins.str]] = None,
-                 max_retries: pulumi.Input[Optional[_builtins.str]] = None,
+                 max_rate_limit_wait_seconds: pulumi.Input[Optional[_builtins.float]] = None,
+                 max_requests_per_second: pulumi.Input[Optional[_builtins.float]] = None,
+                 max_retries: pulumi.Input[Optional[_builtins.int]] = None,
                  registry_host: pulumi.Input[Optional[_builtins.str]] = None,
-                 retry_delay_ms: pulumi.Input[Optional[_builtins.str]] = None,
-                 retry_max_delay_ms: pulumi.Input[Optional[_builtins.str]] = None,
-                 timeout_seconds: pulumi.Input[Optional[_builtins.str]] = None,
+                 retry_delay_ms: pulumi.Input[Optional[_builtins.int]] = None,
+                 retry_max_delay_ms: pulumi.Input[Optional[_builtins.int]] = None,
+                 timeout_seconds: pulumi.Input[Optional[_builtins.float]] = None,
                  token: pulumi.Input[Optional[_builtins.str]] = None):
         """
         The set of arguments for constructing a Provider resource.
 
-        :param pulumi.Input[_builtins.str] allow_insecure_http: Falls back to the environment variable IRV_ALLOW_INSECURE_HTTP.
+        :param pulumi.Input[_builtins.bool] allow_insecure_http: Whether a plain-http URL of a non-loopback host is allowed. Falls back to the environment variable IRV_ALLOW_INSECURE_HTTP.
         :param pulumi.Input[_builtins.str] auth_url: Falls back to the environment variable IRV_AUTH_URL.
         :param pulumi.Input[_builtins.str] base_url: Falls back to the environment variable IRV_BASE_URL.
         :param pulumi.Input[_builtins.str] identity: Falls back to the environment variable IRV_IDENTITY.
@@ -48,13 +48,13 @@ class ProviderArgs:
         :param pulumi.Input[_builtins.str] identity_token_file: Falls back to the environment variable IRV_IDENTITY_TOKEN_FILE.
         :param pulumi.Input[_builtins.str] identity_token_source: Falls back to the environment variable IRV_IDENTITY_TOKEN_SOURCE.
         :param pulumi.Input[_builtins.str] identity_token_variable: Falls back to the environment variable IRV_IDENTITY_TOKEN_VARIABLE.
-        :param pulumi.Input[_builtins.str] max_rate_limit_wait_seconds: Falls back to the environment variable IRV_MAX_RATE_LIMIT_WAIT_SECONDS.
-        :param pulumi.Input[_builtins.str] max_requests_per_second: Falls back to the environment variable IRV_MAX_REQUESTS_PER_SECOND.
-        :param pulumi.Input[_builtins.str] max_retries: Falls back to the environment variable IRV_MAX_RETRIES.
+        :param pulumi.Input[_builtins.float] max_rate_limit_wait_seconds: A number of seconds from 0 to 86400. Falls back to the environment variable IRV_MAX_RATE_LIMIT_WAIT_SECONDS.
+        :param pulumi.Input[_builtins.float] max_requests_per_second: A number above 0. Falls back to the environment variable IRV_MAX_REQUESTS_PER_SECOND.
+        :param pulumi.Input[_builtins.int] max_retries: A whole number from 0 to 100. Falls back to the environment variable IRV_MAX_RETRIES.
         :param pulumi.Input[_builtins.str] registry_host: Falls back to the environment variable IRV_REGISTRY_HOST.
-        :param pulumi.Input[_builtins.str] retry_delay_ms: Falls back to the environment variable IRV_RETRY_DELAY_MS.
-        :param pulumi.Input[_builtins.str] retry_max_delay_ms: Falls back to the environment variable IRV_RETRY_MAX_DELAY_MS.
-        :param pulumi.Input[_builtins.str] timeout_seconds: Falls back to the environment variable IRV_TIMEOUT_SECONDS.
+        :param pulumi.Input[_builtins.int] retry_delay_ms: A whole number of milliseconds from 1 to 600000. Falls back to the environment variable IRV_RETRY_DELAY_MS.
+        :param pulumi.Input[_builtins.int] retry_max_delay_ms: A whole number of milliseconds from 1 to 600000. Falls back to the environment variable IRV_RETRY_MAX_DELAY_MS.
+        :param pulumi.Input[_builtins.float] timeout_seconds: Seconds to wait for each answer, fractions allowed (default 60). Falls back to the environment variable IRV_TIMEOUT_SECONDS.
         :param pulumi.Input[_builtins.str] token: Falls back to the environment variable IRV_TOKEN.
         """
         if allow_insecure_http is not None:
@@ -94,14 +94,14 @@ class ProviderArgs:
 
     @_builtins.property
     @pulumi.getter(name="allowInsecureHttp")
-    def allow_insecure_http(self) -> pulumi.Input[Optional[_builtins.str]]:
+    def allow_insecure_http(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        Falls back to the environment variable IRV_ALLOW_INSECURE_HTTP.
+        Whether a plain-http URL of a non-loopback host is allowed. Falls back to the environment variable IRV_ALLOW_INSECURE_HTTP.
         """
         return pulumi.get(self, "allow_insecure_http")
 
     @allow_insecure_http.setter
-    def allow_insecure_http(self, value: pulumi.Input[Optional[_builtins.str]]):
+    def allow_insecure_http(self, value: pulumi.Input[Optional[_builtins.bool]]):
         pulumi.set(self, "allow_insecure_http", value)
 
     @_builtins.property
@@ -202,38 +202,38 @@ class ProviderArgs:
 
     @_builtins.property
     @pulumi.getter(name="maxRateLimitWaitSeconds")
-    def max_rate_limit_wait_seconds(self) -> pulumi.Input[Optional[_builtins.str]]:
+    def max_rate_limit_wait_seconds(self) -> pulumi.Input[Optional[_builtins.float]]:
         """
-        Falls back to the environment variable IRV_MAX_RATE_LIMIT_WAIT_SECONDS.
+        A number of seconds from 0 to 86400. Falls back to the environment variable IRV_MAX_RATE_LIMIT_WAIT_SECONDS.
         """
         return pulumi.get(self, "max_rate_limit_wait_seconds")
 
     @max_rate_limit_wait_seconds.setter
-    def max_rate_limit_wait_seconds(self, value: pulumi.Input[Optional[_builtins.str]]):
+    def max_rate_limit_wait_seconds(self, value: pulumi.Input[Optional[_builtins.float]]):
         pulumi.set(self, "max_rate_limit_wait_seconds", value)
 
     @_builtins.property
     @pulumi.getter(name="maxRequestsPerSecond")
-    def max_requests_per_second(self) -> pulumi.Input[Optional[_builtins.str]]:
+    def max_requests_per_second(self) -> pulumi.Input[Optional[_builtins.float]]:
         """
-        Falls back to the environment variable IRV_MAX_REQUESTS_PER_SECOND.
+        A number above 0. Falls back to the environment variable IRV_MAX_REQUESTS_PER_SECOND.
         """
         return pulumi.get(self, "max_requests_per_second")
 
     @max_requests_per_second.setter
-    def max_requests_per_second(self, value: pulumi.Input[Optional[_builtins.str]]):
+    def max_requests_per_second(self, value: pulumi.Input[Optional[_builtins.float]]):
         pulumi.set(self, "max_requests_per_second", value)
 
     @_builtins.property
     @pulumi.getter(name="maxRetries")
-    def max_retries(self) -> pulumi.Input[Optional[_builtins.str]]:
+    def max_retries(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        Falls back to the environment variable IRV_MAX_RETRIES.
+        A whole number from 0 to 100. Falls back to the environment variable IRV_MAX_RETRIES.
         """
         return pulumi.get(self, "max_retries")
 
     @max_retries.setter
-    def max_retries(self, value: pulumi.Input[Optional[_builtins.str]]):
+    def max_retries(self, value: pulumi.Input[Optional[_builtins.int]]):
         pulumi.set(self, "max_retries", value)
 
     @_builtins.property
@@ -250,38 +250,38 @@ class ProviderArgs:
 
     @_builtins.property
     @pulumi.getter(name="retryDelayMs")
-    def retry_delay_ms(self) -> pulumi.Input[Optional[_builtins.str]]:
+    def retry_delay_ms(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        Falls back to the environment variable IRV_RETRY_DELAY_MS.
+        A whole number of milliseconds from 1 to 600000. Falls back to the environment variable IRV_RETRY_DELAY_MS.
         """
         return pulumi.get(self, "retry_delay_ms")
 
     @retry_delay_ms.setter
-    def retry_delay_ms(self, value: pulumi.Input[Optional[_builtins.str]]):
+    def retry_delay_ms(self, value: pulumi.Input[Optional[_builtins.int]]):
         pulumi.set(self, "retry_delay_ms", value)
 
     @_builtins.property
     @pulumi.getter(name="retryMaxDelayMs")
-    def retry_max_delay_ms(self) -> pulumi.Input[Optional[_builtins.str]]:
+    def retry_max_delay_ms(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        Falls back to the environment variable IRV_RETRY_MAX_DELAY_MS.
+        A whole number of milliseconds from 1 to 600000. Falls back to the environment variable IRV_RETRY_MAX_DELAY_MS.
         """
         return pulumi.get(self, "retry_max_delay_ms")
 
     @retry_max_delay_ms.setter
-    def retry_max_delay_ms(self, value: pulumi.Input[Optional[_builtins.str]]):
+    def retry_max_delay_ms(self, value: pulumi.Input[Optional[_builtins.int]]):
         pulumi.set(self, "retry_max_delay_ms", value)
 
     @_builtins.property
     @pulumi.getter(name="timeoutSeconds")
-    def timeout_seconds(self) -> pulumi.Input[Optional[_builtins.str]]:
+    def timeout_seconds(self) -> pulumi.Input[Optional[_builtins.float]]:
         """
-        Falls back to the environment variable IRV_TIMEOUT_SECONDS.
+        Seconds to wait for each answer, fractions allowed (default 60). Falls back to the environment variable IRV_TIMEOUT_SECONDS.
         """
         return pulumi.get(self, "timeout_seconds")
 
     @timeout_seconds.setter
-    def timeout_seconds(self, value: pulumi.Input[Optional[_builtins.str]]):
+    def timeout_seconds(self, value: pulumi.Input[Optional[_builtins.float]]):
         pulumi.set(self, "timeout_seconds", value)
 
     @_builtins.property
@@ -303,7 +303,7 @@ class Provider(pulumi.ProviderResource):
     def __init__(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
-                 allow_insecure_http: pulumi.Input[Optional[_builtins.str]] = None,
+                 allow_insecure_http: pulumi.Input[Optional[_builtins.bool]] = None,
                  auth_url: pulumi.Input[Optional[_builtins.str]] = None,
                  base_url: pulumi.Input[Optional[_builtins.str]] = None,
                  identity: pulumi.Input[Optional[_builtins.str]] = None,
@@ -312,13 +312,13 @@ class Provider(pulumi.ProviderResource):
                  identity_token_file: pulumi.Input[Optional[_builtins.str]] = None,
                  identity_token_source: pulumi.Input[Optional[_builtins.str]] = None,
                  identity_token_variable: pulumi.Input[Optional[_builtins.str]] = None,
-                 max_rate_limit_wait_seconds: pulumi.Input[Optional[_builtins.str]] = None,
-                 max_requests_per_second: pulumi.Input[Optional[_builtins.str]] = None,
-                 max_retries: pulumi.Input[Optional[_builtins.str]] = None,
+                 max_rate_limit_wait_seconds: pulumi.Input[Optional[_builtins.float]] = None,
+                 max_requests_per_second: pulumi.Input[Optional[_builtins.float]] = None,
+                 max_retries: pulumi.Input[Optional[_builtins.int]] = None,
                  registry_host: pulumi.Input[Optional[_builtins.str]] = None,
-                 retry_delay_ms: pulumi.Input[Optional[_builtins.str]] = None,
-                 retry_max_delay_ms: pulumi.Input[Optional[_builtins.str]] = None,
-                 timeout_seconds: pulumi.Input[Optional[_builtins.str]] = None,
+                 retry_delay_ms: pulumi.Input[Optional[_builtins.int]] = None,
+                 retry_max_delay_ms: pulumi.Input[Optional[_builtins.int]] = None,
+                 timeout_seconds: pulumi.Input[Optional[_builtins.float]] = None,
                  token: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
@@ -326,7 +326,7 @@ class Provider(pulumi.ProviderResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[_builtins.str] allow_insecure_http: Falls back to the environment variable IRV_ALLOW_INSECURE_HTTP.
+        :param pulumi.Input[_builtins.bool] allow_insecure_http: Whether a plain-http URL of a non-loopback host is allowed. Falls back to the environment variable IRV_ALLOW_INSECURE_HTTP.
         :param pulumi.Input[_builtins.str] auth_url: Falls back to the environment variable IRV_AUTH_URL.
         :param pulumi.Input[_builtins.str] base_url: Falls back to the environment variable IRV_BASE_URL.
         :param pulumi.Input[_builtins.str] identity: Falls back to the environment variable IRV_IDENTITY.
@@ -335,13 +335,13 @@ class Provider(pulumi.ProviderResource):
         :param pulumi.Input[_builtins.str] identity_token_file: Falls back to the environment variable IRV_IDENTITY_TOKEN_FILE.
         :param pulumi.Input[_builtins.str] identity_token_source: Falls back to the environment variable IRV_IDENTITY_TOKEN_SOURCE.
         :param pulumi.Input[_builtins.str] identity_token_variable: Falls back to the environment variable IRV_IDENTITY_TOKEN_VARIABLE.
-        :param pulumi.Input[_builtins.str] max_rate_limit_wait_seconds: Falls back to the environment variable IRV_MAX_RATE_LIMIT_WAIT_SECONDS.
-        :param pulumi.Input[_builtins.str] max_requests_per_second: Falls back to the environment variable IRV_MAX_REQUESTS_PER_SECOND.
-        :param pulumi.Input[_builtins.str] max_retries: Falls back to the environment variable IRV_MAX_RETRIES.
+        :param pulumi.Input[_builtins.float] max_rate_limit_wait_seconds: A number of seconds from 0 to 86400. Falls back to the environment variable IRV_MAX_RATE_LIMIT_WAIT_SECONDS.
+        :param pulumi.Input[_builtins.float] max_requests_per_second: A number above 0. Falls back to the environment variable IRV_MAX_REQUESTS_PER_SECOND.
+        :param pulumi.Input[_builtins.int] max_retries: A whole number from 0 to 100. Falls back to the environment variable IRV_MAX_RETRIES.
         :param pulumi.Input[_builtins.str] registry_host: Falls back to the environment variable IRV_REGISTRY_HOST.
-        :param pulumi.Input[_builtins.str] retry_delay_ms: Falls back to the environment variable IRV_RETRY_DELAY_MS.
-        :param pulumi.Input[_builtins.str] retry_max_delay_ms: Falls back to the environment variable IRV_RETRY_MAX_DELAY_MS.
-        :param pulumi.Input[_builtins.str] timeout_seconds: Falls back to the environment variable IRV_TIMEOUT_SECONDS.
+        :param pulumi.Input[_builtins.int] retry_delay_ms: A whole number of milliseconds from 1 to 600000. Falls back to the environment variable IRV_RETRY_DELAY_MS.
+        :param pulumi.Input[_builtins.int] retry_max_delay_ms: A whole number of milliseconds from 1 to 600000. Falls back to the environment variable IRV_RETRY_MAX_DELAY_MS.
+        :param pulumi.Input[_builtins.float] timeout_seconds: Seconds to wait for each answer, fractions allowed (default 60). Falls back to the environment variable IRV_TIMEOUT_SECONDS.
         :param pulumi.Input[_builtins.str] token: Falls back to the environment variable IRV_TOKEN.
         """
         ...
@@ -368,7 +368,7 @@ class Provider(pulumi.ProviderResource):
     def _internal_init(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
-                 allow_insecure_http: pulumi.Input[Optional[_builtins.str]] = None,
+                 allow_insecure_http: pulumi.Input[Optional[_builtins.bool]] = None,
                  auth_url: pulumi.Input[Optional[_builtins.str]] = None,
                  base_url: pulumi.Input[Optional[_builtins.str]] = None,
                  identity: pulumi.Input[Optional[_builtins.str]] = None,
@@ -377,13 +377,13 @@ class Provider(pulumi.ProviderResource):
                  identity_token_file: pulumi.Input[Optional[_builtins.str]] = None,
                  identity_token_source: pulumi.Input[Optional[_builtins.str]] = None,
                  identity_token_variable: pulumi.Input[Optional[_builtins.str]] = None,
-                 max_rate_limit_wait_seconds: pulumi.Input[Optional[_builtins.str]] = None,
-                 max_requests_per_second: pulumi.Input[Optional[_builtins.str]] = None,
-                 max_retries: pulumi.Input[Optional[_builtins.str]] = None,
+                 max_rate_limit_wait_seconds: pulumi.Input[Optional[_builtins.float]] = None,
+                 max_requests_per_second: pulumi.Input[Optional[_builtins.float]] = None,
+                 max_retries: pulumi.Input[Optional[_builtins.int]] = None,
                  registry_host: pulumi.Input[Optional[_builtins.str]] = None,
-                 retry_delay_ms: pulumi.Input[Optional[_builtins.str]] = None,
-                 retry_max_delay_ms: pulumi.Input[Optional[_builtins.str]] = None,
-                 timeout_seconds: pulumi.Input[Optional[_builtins.str]] = None,
+                 retry_delay_ms: pulumi.Input[Optional[_builtins.int]] = None,
+                 retry_max_delay_ms: pulumi.Input[Optional[_builtins.int]] = None,
+                 timeout_seconds: pulumi.Input[Optional[_builtins.float]] = None,
                  token: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
@@ -394,7 +394,7 @@ class Provider(pulumi.ProviderResource):
                 raise TypeError('__props__ is only valid when passed in combination with a valid opts.id to get an existing resource')
             __props__ = ProviderArgs.__new__(ProviderArgs)
 
-            __props__.__dict__["allow_insecure_http"] = allow_insecure_http
+            __props__.__dict__["allow_insecure_http"] = pulumi.Output.from_input(allow_insecure_http).apply(pulumi.runtime.to_json) if allow_insecure_http is not None else None
             __props__.__dict__["auth_url"] = auth_url
             __props__.__dict__["base_url"] = base_url
             __props__.__dict__["identity"] = identity
@@ -403,13 +403,13 @@ class Provider(pulumi.ProviderResource):
             __props__.__dict__["identity_token_file"] = identity_token_file
             __props__.__dict__["identity_token_source"] = identity_token_source
             __props__.__dict__["identity_token_variable"] = identity_token_variable
-            __props__.__dict__["max_rate_limit_wait_seconds"] = max_rate_limit_wait_seconds
-            __props__.__dict__["max_requests_per_second"] = max_requests_per_second
-            __props__.__dict__["max_retries"] = max_retries
+            __props__.__dict__["max_rate_limit_wait_seconds"] = pulumi.Output.from_input(max_rate_limit_wait_seconds).apply(pulumi.runtime.to_json) if max_rate_limit_wait_seconds is not None else None
+            __props__.__dict__["max_requests_per_second"] = pulumi.Output.from_input(max_requests_per_second).apply(pulumi.runtime.to_json) if max_requests_per_second is not None else None
+            __props__.__dict__["max_retries"] = pulumi.Output.from_input(max_retries).apply(pulumi.runtime.to_json) if max_retries is not None else None
             __props__.__dict__["registry_host"] = registry_host
-            __props__.__dict__["retry_delay_ms"] = retry_delay_ms
-            __props__.__dict__["retry_max_delay_ms"] = retry_max_delay_ms
-            __props__.__dict__["timeout_seconds"] = timeout_seconds
+            __props__.__dict__["retry_delay_ms"] = pulumi.Output.from_input(retry_delay_ms).apply(pulumi.runtime.to_json) if retry_delay_ms is not None else None
+            __props__.__dict__["retry_max_delay_ms"] = pulumi.Output.from_input(retry_max_delay_ms).apply(pulumi.runtime.to_json) if retry_max_delay_ms is not None else None
+            __props__.__dict__["timeout_seconds"] = pulumi.Output.from_input(timeout_seconds).apply(pulumi.runtime.to_json) if timeout_seconds is not None else None
             __props__.__dict__["token"] = None if token is None else pulumi.Output.secret(token)
         super(Provider, __self__).__init__(
             'irv',

@@ -11,9 +11,9 @@ import (
 
 var _ = internal.GetEnvOrDefault
 
-// Falls back to the environment variable IRV_ALLOW_INSECURE_HTTP.
-func GetAllowInsecureHttp(ctx *pulumi.Context) string {
-	return config.Get(ctx, "irv:allowInsecureHttp")
+// Whether a plain-http URL of a non-loopback host is allowed. Falls back to the environment variable IRV_ALLOW_INSECURE_HTTP.
+func GetAllowInsecureHttp(ctx *pulumi.Context) bool {
+	return config.GetBool(ctx, "irv:allowInsecureHttp")
 }
 
 // Falls back to the environment variable IRV_AUTH_URL.
@@ -56,19 +56,19 @@ func GetIdentityTokenVariable(ctx *pulumi.Context) string {
 	return config.Get(ctx, "irv:identityTokenVariable")
 }
 
-// Falls back to the environment variable IRV_MAX_RATE_LIMIT_WAIT_SECONDS.
-func GetMaxRateLimitWaitSeconds(ctx *pulumi.Context) string {
-	return config.Get(ctx, "irv:maxRateLimitWaitSeconds")
+// A number of seconds from 0 to 86400. Falls back to the environment variable IRV_MAX_RATE_LIMIT_WAIT_SECONDS.
+func GetMaxRateLimitWaitSeconds(ctx *pulumi.Context) float64 {
+	return config.GetFloat64(ctx, "irv:maxRateLimitWaitSeconds")
 }
 
-// Falls back to the environment variable IRV_MAX_REQUESTS_PER_SECOND.
-func GetMaxRequestsPerSecond(ctx *pulumi.Context) string {
-	return config.Get(ctx, "irv:maxRequestsPerSecond")
+// A number above 0. Falls back to the environment variable IRV_MAX_REQUESTS_PER_SECOND.
+func GetMaxRequestsPerSecond(ctx *pulumi.Context) float64 {
+	return config.GetFloat64(ctx, "irv:maxRequestsPerSecond")
 }
 
-// Falls back to the environment variable IRV_MAX_RETRIES.
-func GetMaxRetries(ctx *pulumi.Context) string {
-	return config.Get(ctx, "irv:maxRetries")
+// A whole number from 0 to 100. Falls back to the environment variable IRV_MAX_RETRIES.
+func GetMaxRetries(ctx *pulumi.Context) int {
+	return config.GetInt(ctx, "irv:maxRetries")
 }
 
 // Falls back to the environment variable IRV_REGISTRY_HOST.
@@ -76,19 +76,19 @@ func GetRegistryHost(ctx *pulumi.Context) string {
 	return config.Get(ctx, "irv:registryHost")
 }
 
-// Falls back to the environment variable IRV_RETRY_DELAY_MS.
-func GetRetryDelayMs(ctx *pulumi.Context) string {
-	return config.Get(ctx, "irv:retryDelayMs")
+// A whole number of milliseconds from 1 to 600000. Falls back to the environment variable IRV_RETRY_DELAY_MS.
+func GetRetryDelayMs(ctx *pulumi.Context) int {
+	return config.GetInt(ctx, "irv:retryDelayMs")
 }
 
-// Falls back to the environment variable IRV_RETRY_MAX_DELAY_MS.
-func GetRetryMaxDelayMs(ctx *pulumi.Context) string {
-	return config.Get(ctx, "irv:retryMaxDelayMs")
+// A whole number of milliseconds from 1 to 600000. Falls back to the environment variable IRV_RETRY_MAX_DELAY_MS.
+func GetRetryMaxDelayMs(ctx *pulumi.Context) int {
+	return config.GetInt(ctx, "irv:retryMaxDelayMs")
 }
 
-// Falls back to the environment variable IRV_TIMEOUT_SECONDS.
-func GetTimeoutSeconds(ctx *pulumi.Context) string {
-	return config.Get(ctx, "irv:timeoutSeconds")
+// Seconds to wait for each answer, fractions allowed (default 60). Falls back to the environment variable IRV_TIMEOUT_SECONDS.
+func GetTimeoutSeconds(ctx *pulumi.Context) float64 {
+	return config.GetFloat64(ctx, "irv:timeoutSeconds")
 }
 
 // Falls back to the environment variable IRV_TOKEN.

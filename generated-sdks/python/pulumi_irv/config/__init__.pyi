@@ -14,9 +14,9 @@ else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from .. import _utilities
 
-allowInsecureHttp: Optional[str]
+allowInsecureHttp: Optional[bool]
 """
-Falls back to the environment variable IRV_ALLOW_INSECURE_HTTP.
+Whether a plain-http URL of a non-loopback host is allowed. Falls back to the environment variable IRV_ALLOW_INSECURE_HTTP.
 """
 
 authUrl: Optional[str]
@@ -59,19 +59,19 @@ identityTokenVariable: Optional[str]
 Falls back to the environment variable IRV_IDENTITY_TOKEN_VARIABLE.
 """
 
-maxRateLimitWaitSeconds: Optional[str]
+maxRateLimitWaitSeconds: Optional[float]
 """
-Falls back to the environment variable IRV_MAX_RATE_LIMIT_WAIT_SECONDS.
-"""
-
-maxRequestsPerSecond: Optional[str]
-"""
-Falls back to the environment variable IRV_MAX_REQUESTS_PER_SECOND.
+A number of seconds from 0 to 86400. Falls back to the environment variable IRV_MAX_RATE_LIMIT_WAIT_SECONDS.
 """
 
-maxRetries: Optional[str]
+maxRequestsPerSecond: Optional[float]
 """
-Falls back to the environment variable IRV_MAX_RETRIES.
+A number above 0. Falls back to the environment variable IRV_MAX_REQUESTS_PER_SECOND.
+"""
+
+maxRetries: Optional[int]
+"""
+A whole number from 0 to 100. Falls back to the environment variable IRV_MAX_RETRIES.
 """
 
 registryHost: Optional[str]
@@ -79,19 +79,19 @@ registryHost: Optional[str]
 Falls back to the environment variable IRV_REGISTRY_HOST.
 """
 
-retryDelayMs: Optional[str]
+retryDelayMs: Optional[int]
 """
-Falls back to the environment variable IRV_RETRY_DELAY_MS.
-"""
-
-retryMaxDelayMs: Optional[str]
-"""
-Falls back to the environment variable IRV_RETRY_MAX_DELAY_MS.
+A whole number of milliseconds from 1 to 600000. Falls back to the environment variable IRV_RETRY_DELAY_MS.
 """
 
-timeoutSeconds: Optional[str]
+retryMaxDelayMs: Optional[int]
 """
-Falls back to the environment variable IRV_TIMEOUT_SECONDS.
+A whole number of milliseconds from 1 to 600000. Falls back to the environment variable IRV_RETRY_MAX_DELAY_MS.
+"""
+
+timeoutSeconds: Optional[float]
+"""
+Seconds to wait for each answer, fractions allowed (default 60). Falls back to the environment variable IRV_TIMEOUT_SECONDS.
 """
 
 token: Optional[str]

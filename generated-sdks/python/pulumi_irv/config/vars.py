@@ -21,11 +21,11 @@ __config__ = pulumi.Config('irv')
 
 class _ExportableConfig(types.ModuleType):
     @_builtins.property
-    def allow_insecure_http(self) -> Optional[str]:
+    def allow_insecure_http(self) -> Optional[bool]:
         """
-        Falls back to the environment variable IRV_ALLOW_INSECURE_HTTP.
+        Whether a plain-http URL of a non-loopback host is allowed. Falls back to the environment variable IRV_ALLOW_INSECURE_HTTP.
         """
-        return __config__.get('allowInsecureHttp')
+        return __config__.get_bool('allowInsecureHttp')
 
     @_builtins.property
     def auth_url(self) -> Optional[str]:
@@ -84,25 +84,25 @@ class _ExportableConfig(types.ModuleType):
         return __config__.get('identityTokenVariable')
 
     @_builtins.property
-    def max_rate_limit_wait_seconds(self) -> Optional[str]:
+    def max_rate_limit_wait_seconds(self) -> Optional[float]:
         """
-        Falls back to the environment variable IRV_MAX_RATE_LIMIT_WAIT_SECONDS.
+        A number of seconds from 0 to 86400. Falls back to the environment variable IRV_MAX_RATE_LIMIT_WAIT_SECONDS.
         """
-        return __config__.get('maxRateLimitWaitSeconds')
+        return __config__.get_float('maxRateLimitWaitSeconds')
 
     @_builtins.property
-    def max_requests_per_second(self) -> Optional[str]:
+    def max_requests_per_second(self) -> Optional[float]:
         """
-        Falls back to the environment variable IRV_MAX_REQUESTS_PER_SECOND.
+        A number above 0. Falls back to the environment variable IRV_MAX_REQUESTS_PER_SECOND.
         """
-        return __config__.get('maxRequestsPerSecond')
+        return __config__.get_float('maxRequestsPerSecond')
 
     @_builtins.property
-    def max_retries(self) -> Optional[str]:
+    def max_retries(self) -> Optional[int]:
         """
-        Falls back to the environment variable IRV_MAX_RETRIES.
+        A whole number from 0 to 100. Falls back to the environment variable IRV_MAX_RETRIES.
         """
-        return __config__.get('maxRetries')
+        return __config__.get_int('maxRetries')
 
     @_builtins.property
     def registry_host(self) -> Optional[str]:
@@ -112,25 +112,25 @@ class _ExportableConfig(types.ModuleType):
         return __config__.get('registryHost')
 
     @_builtins.property
-    def retry_delay_ms(self) -> Optional[str]:
+    def retry_delay_ms(self) -> Optional[int]:
         """
-        Falls back to the environment variable IRV_RETRY_DELAY_MS.
+        A whole number of milliseconds from 1 to 600000. Falls back to the environment variable IRV_RETRY_DELAY_MS.
         """
-        return __config__.get('retryDelayMs')
+        return __config__.get_int('retryDelayMs')
 
     @_builtins.property
-    def retry_max_delay_ms(self) -> Optional[str]:
+    def retry_max_delay_ms(self) -> Optional[int]:
         """
-        Falls back to the environment variable IRV_RETRY_MAX_DELAY_MS.
+        A whole number of milliseconds from 1 to 600000. Falls back to the environment variable IRV_RETRY_MAX_DELAY_MS.
         """
-        return __config__.get('retryMaxDelayMs')
+        return __config__.get_int('retryMaxDelayMs')
 
     @_builtins.property
-    def timeout_seconds(self) -> Optional[str]:
+    def timeout_seconds(self) -> Optional[float]:
         """
-        Falls back to the environment variable IRV_TIMEOUT_SECONDS.
+        Seconds to wait for each answer, fractions allowed (default 60). Falls back to the environment variable IRV_TIMEOUT_SECONDS.
         """
-        return __config__.get('timeoutSeconds')
+        return __config__.get_float('timeoutSeconds')
 
     @_builtins.property
     def token(self) -> Optional[str]:
