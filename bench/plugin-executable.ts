@@ -116,7 +116,7 @@ await runBench({ pulumi: false, emulator: false }, async (session) => {
         ],
       ),
     ].join("\n");
-    session.save({ markdown, goalsMet: true, data: { runs: RUNS, bytes, starts } });
+    session.save({ markdown, data: { runs: RUNS, bytes, starts } });
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
