@@ -16,6 +16,7 @@ import {
 } from "pulumi-irv/sdk";
 import type { EngineContext } from "./engine-context.js";
 import { engineContext, exportStack, stackOfUrn } from "./engine-context.js";
+import { rolesOfStack } from "./stack-roles.js";
 
 /**
  * Configuration of {@link accessBroadening}.
@@ -32,7 +33,10 @@ export interface AccessBroadeningConfig {
   approvalsFile?: string;
   /** Approvals given inline, in the file's entry format. */
   approvals?: Approval[];
-  /** Roles outside the stack with their capabilities (the built-ins at least), as the API lists them. */
+  /**
+   * Roles outside the stack with their capabilities (the built-ins at least), as the API lists them.
+   * Default (neither this nor `rolesFile`): read from the API with the stack's own settings.
+   */
   roles?: KnownRole[];
   /** A JSON file of such roles (what `pulumi-irv access-review --gate-inputs DIR` writes as `roles.json`). */
   rolesFile?: string;
@@ -90,6 +94,28 @@ const resourcesOf = (doc: Deployment): StackResource[] =>
 // files the config leaves out. An empty variable counts as unset.
 const fromEnv = (name: string): string | undefined => process.env[name] || undefined;
 
+// The roles: those configured, else the organization's read from the API with the stack's settings
+// (a new binding's role is known to the preview only by uid); or why they could not be read.
+async function rolesFor(
+  config: AccessBroadeningConfig,
+  rolesFile: string | undefined,
+  ctx: EngineContext,
+  urn: string | undefined,
+): Promise<{ roles: KnownRole[]; missing?: string }> {
+  const configured = [
+    ...(config.roles ?? []),
+    ...(rolesFile === undefined ? [] : (JSON.parse(readFileSync(rolesFile, "utf8")) as KnownRole[])),
+  ];
+  if (configured.length > 0 || rolesFile !== undefined) return { roles: configured };
+  const at = urn === undefined ? undefined : stackOfUrn(urn);
+  if (at === undefined) return { roles: [], missing: "no resource names the stack" };
+  try {
+    return { roles: await rolesOfStack(ctx, at.stack) };
+  } catch (err) {
+    return { roles: [], missing: err instanceof Error ? err.message : String(err) };
+  }
+}
+
 // The state before the change: the `before` file, else the stack's own state read through the CLI
 // running the pack; or why neither could be had.
 function stateBefore(
@@ -119,7 +145,9 @@ let advisoryNotes: string[] = [];
  * counts: the state before is the `before` file when given, else the stack's own state, read with
  * the `pulumi` command running the pack (`pulumi stack export`, so any backend works). When neither
  * can be had, nothing here blocks: {@link accessBroadeningAdvisory} reports the findings as
- * advisory with one line saying how to give `before`. Approvals: `approvalsFile`, else
+ * advisory with one line saying how to give `before`. Roles the stack does not manage: `roles` and
+ * `rolesFile`, else read from the API with the stack's own settings (its `irv:*` config through the
+ * same `pulumi`, then `IRV_*`), as `pulumi-irv access-review` reads them. Approvals: `approvalsFile`, else
  * `IRV_ACCESS_APPROVALS_FILE`, else `access-approvals.yaml` in the project directory (where the CLI
  * looks too); relative paths are read from the directory pulumi runs in. For a shadow roll-out set
  * its `enforcementLevel` to `advisory`. Both type token families are read
@@ -144,7 +172,7 @@ export const accessBroadening: StackValidationPolicy = {
       riskClasses: { type: "array", items: { type: "string", enum: [...RISK_CLASSES] } },
     },
   },
-  validateStack: (args: StackValidationArgs, reportViolation) => {
+  validateStack: async (args: StackValidationArgs, reportViolation) => {
     advisoryNotes = [];
     const config = args.getConfig<AccessBroadeningConfig>();
     const ctx = engineContext();
@@ -167,12 +195,12 @@ export const accessBroadening: StackValidationPolicy = {
       ctx,
       args.resources[0]?.urn,
     );
-    const roles = [
-      ...(config.roles ?? []),
-      ...(rolesFile === undefined
-        ? []
-        : (JSON.parse(readFileSync(within(rolesFile), "utf8")) as KnownRole[])),
-    ];
+    const { roles, missing: rolesMissing } = await rolesFor(
+      config,
+      rolesFile === undefined ? undefined : within(rolesFile),
+      ctx,
+      args.resources[0]?.urn,
+    );
     const beforeResources = "resources" in before ? before.resources : [];
     const uidIndex = uidIndexOf([...beforeResources, ...after]);
     const review = reviewAccess(
@@ -205,6 +233,10 @@ export const accessBroadening: StackValidationPolicy = {
         `${u.what}: not approved (row ${u.row}${u.expired.length > 0 ? `; approvals expired ${u.expired.join(", ")}` : ""}). Narrow the change, or approve it in ${where}: ${approvalHint(u)}`,
     );
     advisoryNotes = deprecations(fileApprovals, approvalsFile);
+    if (rolesMissing !== undefined && messages.length > 0)
+      advisoryNotes.push(
+        `access-broadening could not read the organization's roles from the API (${rolesMissing}), so a role the stack does not manage is known only by name on existing bindings and a new binding to it may grant anything: give the roles with \`pulumi-irv access-review --gate-inputs DIR\` and \`rolesFile\` in the policy config (or IRV_ACCESS_ROLES_FILE).`,
+      );
     if ("missing" in before) {
       if (messages.length > 0)
         advisoryNotes.push(

@@ -79,6 +79,27 @@ export function stackOfUrn(urn: string): { stack: string; project: string } | un
   return m === null ? undefined : { stack: m[1] as string, project: m[2] as string };
 }
 
+// Runs the CLI that runs the pack, in its directory and environment; one line saying why it failed.
+// Only stderr's first line reaches the message: stdout may hold secrets (`config --show-secrets`).
+function runCli(ctx: EngineContext, args: readonly string[]): string {
+  if (ctx.cli === undefined || ctx.cwd === undefined)
+    throw new Error("the pulumi command running this pack was not found");
+  try {
+    return execFileSync(ctx.cli, [...args, "--non-interactive"], {
+      cwd: ctx.cwd,
+      encoding: "utf8",
+      maxBuffer: 1024 * 1024 * 1024,
+      timeout: 300_000,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+  } catch (err) {
+    const e = err as { stderr?: string; code?: string };
+    throw new Error(
+      `pulumi ${args.join(" ")} failed: ${(e.stderr || e.code || "no output").trim().split("\n")[0]}`,
+    );
+  }
+}
+
 /**
  * The stack's current state as `pulumi stack export` prints it, read with the same CLI, directory
  * and environment as the command running the pack — so it works with every backend the CLI does
@@ -88,22 +109,24 @@ export function stackOfUrn(urn: string): { stack: string; project: string } | un
  * const state = exportStack(engineContext(), "dev");
  */
 export function exportStack(ctx: EngineContext, stack: string): unknown {
-  if (ctx.cli === undefined || ctx.cwd === undefined)
-    throw new Error("the pulumi command running this pack was not found");
-  let out: string;
-  try {
-    out = execFileSync(ctx.cli, ["stack", "export", "--stack", stack, "--non-interactive"], {
-      cwd: ctx.cwd,
-      encoding: "utf8",
-      maxBuffer: 1024 * 1024 * 1024,
-      timeout: 300_000,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-  } catch (err) {
-    const e = err as { stderr?: string; message?: string };
-    throw new Error(
-      `pulumi stack export --stack ${stack} failed: ${(e.stderr || e.message || "").trim().split("\n")[0]}`,
-    );
-  }
-  return JSON.parse(out);
+  return JSON.parse(runCli(ctx, ["stack", "export", "--stack", stack]));
+}
+
+/**
+ * The stack's config values by key (`irv:baseUrl` → its value), secrets decrypted, as `pulumi config
+ * --json --show-secrets` prints them through the CLI running the pack: what the provider is given.
+ * Throws one line saying why it could not, never holding a value.
+ *
+ * @example
+ * const config = stackConfig(engineContext(), "dev");
+ * config["irv:baseUrl"]; // "https://irv.example.com"
+ */
+export function stackConfig(ctx: EngineContext, stack: string): Record<string, string> {
+  const out = JSON.parse(runCli(ctx, ["config", "--json", "--show-secrets", "--stack", stack])) as Record<
+    string,
+    { value?: unknown }
+  >;
+  const values: Record<string, string> = {};
+  for (const [key, v] of Object.entries(out)) if (typeof v.value === "string") values[key] = v.value;
+  return values;
 }

@@ -3,7 +3,7 @@ export { accessBroadening, accessBroadeningAdvisory } from "./access-broadening.
 export { customRoleLeastPrivilege } from "./custom-role-least-privilege.js";
 export { descriptionRequired } from "./description-required.js";
 export type { EngineContext } from "./engine-context.js";
-export { engineContext, exportStack, projectDirOf, stackOfUrn } from "./engine-context.js";
+export { engineContext, exportStack, projectDirOf, stackConfig, stackOfUrn } from "./engine-context.js";
 export { groupNamePattern } from "./group-name-pattern.js";
 export type { IdentityIssuerConfig } from "./identity-issuer-https.js";
 export { identityIssuerHttps } from "./identity-issuer-https.js";
@@ -17,3 +17,4 @@ export type { OwnerBindingConfig } from "./no-broad-owner-binding.js";
 export { noBroadOwnerBinding } from "./no-broad-owner-binding.js";
 export type { PullTokenTtlConfig } from "./pull-token-ttl-bounded.js";
 export { pullTokenTtlBounded } from "./pull-token-ttl-bounded.js";
+export { rolesOfStack } from "./stack-roles.js";

@@ -90,7 +90,9 @@ describe("pulumi-irv access-review and the access-broadening gate", () => {
   // The gate as a team turns it on: the pack with the roles only — no `before` (the policy reads the
   // stack's state itself) and no approvals path (it reads access-approvals.yaml in the project
   // directory, where the entries given here are written for this preview).
-  async function policyGate(entries: string[] = [], others: object = {}) {
+  // `bare`: the pack as docs/policy-pack.md's two lines run it, with no policy config at all (the
+  // roles, too, are the policy's to find).
+  async function policyGate(entries: string[] = [], others: object = {}, bare = false) {
     const approvalsFile = path.join(stack.projectDir, "access-approvals.yaml");
     if (entries.length > 0)
       writeFileSync(
@@ -102,7 +104,7 @@ describe("pulumi-irv access-review and the access-broadening gate", () => {
     try {
       const result = await stack.preview({
         policyPacks: [PACK],
-        policyPackConfigs: [config],
+        ...(bare ? {} : { policyPackConfigs: [config] }),
         allowFailure: true,
       });
       const all = policyViolations(result.events);
@@ -191,6 +193,25 @@ describe("pulumi-irv access-review and the access-broadening gate", () => {
     } finally {
       rmSync(path.join(stack.projectDir, "access-approvals.yaml"));
     }
+  });
+
+  it("the pack with no config reads the roles with the stack's own credentials: a harmless new binding passes, owner at the root is approved by role name", async () => {
+    // editor is bound nowhere in the state: without the roles, its uid could grant anything.
+    await review(
+      edit((s) =>
+        s.bindings.push({ key: "ci-editor-shared", group: "shared", identity: "ci", role: "editor" }),
+      ),
+    );
+    expect(await policyGate([], {}, true)).toEqual({ exitCode: 0, messages: [], advisory: [] });
+    await review(
+      edit((s) => s.bindings.push({ key: "ci-owner-root", group: "org", identity: "ci", role: "owner" })),
+    );
+    const blocked = await policyGate([], {}, true);
+    expect(blocked.messages).toEqual([
+      expect.stringMatching(/^ci gained all of owner \(\d+\) on \/ through ci-owner-root → owner /m),
+    ]);
+    const approved = await policyGate(["identity: ci\n    group: /\n    role: owner"], {}, true);
+    expect(approved).toEqual({ exitCode: 0, messages: [], advisory: [] });
   });
 
   it("binding editor at the root: ci gains at / (risky: root); blocked until approved", async () => {
