@@ -238,10 +238,14 @@ async function readLive(
   after: readonly StackResource[],
 ): Promise<{ resources: StackResource[]; summary: LiveSummary }> {
   const all = [...before, ...after];
+  // A pull token's binding is the stack's too (the token's `bindingUid`).
   const stackUids = new Set(
-    all
-      .filter((r) => irvClassOf(r.type) === "RoleBinding")
-      .flatMap((r) => [r.props.uid, r.id].filter((u): u is string => typeof u === "string")),
+    all.flatMap((r) => {
+      const cls = irvClassOf(r.type);
+      const uids =
+        cls === "RoleBinding" ? [r.props.uid, r.id] : cls === "PullToken" ? [r.props.bindingUid] : [];
+      return uids.filter((u): u is string => typeof u === "string");
+    }),
   );
   const live = await liveBindings(client, touchedGroups(all), stackUids);
   const name = (v: unknown, uid: unknown) =>

@@ -42,7 +42,7 @@ export function touchedGroups(resources: readonly StackResource[]): { subtrees: 
       if (uid !== undefined) managed.add(uid);
       const parent = uid === undefined ? known(r.props.parentUid) : parentUidOf(uid);
       if (parent) points.add(parent);
-    } else if (cls === "RoleBinding") {
+    } else if (cls === "RoleBinding" || cls === "PullToken") {
       const g = known(r.props.groupUid);
       if (g !== undefined) points.add(g);
     }

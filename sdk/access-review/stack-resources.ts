@@ -33,19 +33,22 @@ export interface KnownRole {
   capabilities: readonly string[];
 }
 
-const CLASSES = ["Group", "Identity", "Role", "RoleBinding"] as const;
+// A pull token (`irv.registry.PullToken`) is an identity and its one binding: both are modelled.
+const CLASSES = ["Group", "Identity", "Role", "RoleBinding", "PullToken"] as const;
 type IamClass = (typeof CLASSES)[number];
 
 /**
  * The pulumi-irv class of a type token of either family — the dynamic providers'
- * `pulumi-nodejs:dynamic/irv:<Class>` or the native plugin's `irv:iam:<Class>` — or undefined.
+ * `pulumi-nodejs:dynamic/irv:<Class>` or the native plugin's `irv:<module>:<Class>` (`irv:iam:…`,
+ * `irv:registry:PullToken`) — or undefined.
  *
  * @example
  * irvClassOf("irv:iam:RoleBinding"); // "RoleBinding"
  * irvClassOf("pulumi-nodejs:dynamic/irv:Group"); // "Group"
+ * irvClassOf("irv:registry:PullToken"); // "PullToken"
  */
 export function irvClassOf(type: string): string | undefined {
-  const m = /^(?:pulumi-nodejs:dynamic\/irv|irv:iam):([A-Za-z]+)$/.exec(type);
+  const m = /^(?:pulumi-nodejs:dynamic\/irv|irv:iam|irv:registry):([A-Za-z]+)$/.exec(type);
   return m?.[1];
 }
 
@@ -54,6 +57,9 @@ const builtInCapabilities = (name: string | undefined): readonly string[] | unde
   name !== undefined && Object.hasOwn(BUILT_IN_ROLE_CAPABILITIES, name)
     ? BUILT_IN_ROLE_CAPABILITIES[name as keyof typeof BUILT_IN_ROLE_CAPABILITIES]
     : undefined;
+
+/** The role of a pull token whose `roleUid` is left out (`irv.registry.PullToken`). */
+const PULL_TOKEN_ROLE = "registry.pull";
 
 const known = (v: unknown): string | undefined =>
   typeof v === "string" && v !== "" && v !== PREVIEW_UNKNOWN ? v : undefined;
@@ -147,6 +153,15 @@ export function orgModelOf(
     }
   };
 
+  // A built-in role named where its uid is not known: the API's, else the published set.
+  const builtInRoleRef = (roleName: string): Ref => {
+    for (const role of roles.values()) if (role.builtIn && role.name === roleName) return role.ref;
+    const ref = `built-in:${roleName}`;
+    const published = builtInCapabilities(roleName);
+    roles.set(ref, { ref, name: roleName, capabilities: published && [...published], builtIn: true });
+    return ref;
+  };
+
   for (const r of options.roles ?? []) {
     const ref = refOf(r.uid);
     if (!classOf.has(ref))
@@ -190,6 +205,19 @@ export function orgModelOf(
                 : undefined,
           builtIn: false,
         });
+        break;
+      }
+      case "PullToken": {
+        // Its identity holds a key pair only the resource had (no matcher to judge); its binding is
+        // in the token's group, to `roleUid` or, left out, the built-in registry.pull.
+        identities.set(r.urn, { ref: r.urn, uid, name, matcher: { pullToken: name }, inStack: true });
+        const role =
+          r.props.roleUid === undefined && r.propertyDependencies?.roleUid === undefined
+            ? builtInRoleRef(PULL_TOKEN_ROLE)
+            : resolve(r, "roleUid", "Role");
+        bindings.push({ ref: r.urn, name, group: resolve(r, "groupUid", "Group"), identity: r.urn, role });
+        const groupUid = known(r.props.groupUid);
+        if (groupUid !== undefined && !classOf.has(refOf(groupUid))) externalGroup(groupUid);
         break;
       }
       case "RoleBinding": {

@@ -1,13 +1,15 @@
 // irv.registry.PullToken on the real engine against a fresh emulator: a pull token in a team group
 // whose password logs in at the emulator's STS and lists the group's repos but may not create a
-// group; the credentials nowhere in plain text; a ttl change replaced new-first; rotateBefore
+// group (and the access review of that first up listing it); the credentials nowhere in plain text; a ttl change replaced new-first; rotateBefore
 // rotating under a moved clock; destroy leaving no identity or binding.
 import { decodeJwt } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ReviewJson } from "../../../provider/review/index.js";
 import type { OperationResult, TestStack } from "../harness/index.js";
 import { createStack, diagnostics, fixtureDir } from "../harness/index.js";
 import type { TestEmulator } from "../support/irv-emulator.js";
 import { seedRepo, startTestEmulator } from "../support/irv-emulator.js";
+import { runOpsCli } from "../support/ops-cli.js";
 
 type Outputs = {
   groupUid: string;
@@ -33,6 +35,7 @@ describe("irv.registry.PullToken on the real engine", () => {
   const runs: OperationResult[] = [];
   const passwords: string[] = [];
   let outputs: Outputs;
+  let teamUid: string;
 
   const up = async (env?: Record<string, string>) => {
     const result = await stack.up(env ? { env } : {});
@@ -53,6 +56,7 @@ describe("irv.registry.PullToken on the real engine", () => {
     irv = await startTestEmulator();
     // The team's group and its repos exist already: the stack manages only the token.
     const team = await irv.admin.groups.create(irv.emulator.orgUid, { name: "team" });
+    teamUid = team.uid;
     await seedRepo(irv, team.uid, "app");
     stack = await createStack({
       program,
@@ -63,6 +67,18 @@ describe("irv.registry.PullToken on the real engine", () => {
   afterAll(async () => {
     await stack?.dispose();
     await irv?.close();
+  });
+
+  it("the access review of the first up shows the token: a new identity gaining all of registry.pull in its group (outside the stack: named by uid)", async () => {
+    const args = ["access-review", "--stack", stack.stackName, "--cwd", stack.projectDir, "--format", "json"];
+    const json = await runOpsCli(args, { env: stack.env });
+    expect(json.stderr).toBe("");
+    const diff = (JSON.parse(json.stdout) as ReviewJson).stacks[0]!.diff;
+    expect(
+      diff.map((r) => [r.state, r.identity.name, r.subtree.path, r.grant.binding, r.grant.role, r.risks]),
+    ).toEqual([["gained", "ci-pull", `/${teamUid}`, "ci-pull", "registry.pull", ["new-identity"]]]);
+    const pull = (await irv.admin.roles.collect({ name: "registry.pull" }))[0]!;
+    expect(diff[0]!.allOf).toEqual({ role: "registry.pull", count: pull.capabilities.length });
   });
 
   it("creates a pull token whose password lists the group's repos at the emulator and may not create a group", async () => {

@@ -4,6 +4,7 @@
 import { describe, expect, test } from "vitest";
 import type { KnownRole, StackResource } from "../../../sdk/index.js";
 import {
+  BUILT_IN_ROLE_CAPABILITIES,
   CAPABILITIES,
   deprecations,
   findingId,
@@ -274,6 +275,57 @@ test("both type-token families are read", () => {
   ];
   const r = review(native, after);
   expect(r.rows[0]?.risks).toEqual(["owner-equivalent", "escalation", "root"]);
+});
+
+describe("pull tokens (irv.registry.PullToken: an identity and its binding)", () => {
+  const pull = BUILT_IN_ROLE_CAPABILITIES["registry.pull"];
+  const token = (family: "pulumi-nodejs:dynamic/irv" | "irv:registry", props: Record<string, unknown>) => ({
+    urn: urn("PullToken", "k8s-pull", family),
+    type: `${family}:PullToken`,
+    props: { groupUid: payments, name: "k8s-pull", ...props },
+  });
+
+  test("a new pull token without roleUid gains registry.pull in its group, as a new identity, in both token families", () => {
+    for (const family of ["pulumi-nodejs:dynamic/irv", "irv:registry"] as const) {
+      const r = review(base(), [...base(), token(family, { uid: PREVIEW_UNKNOWN })]);
+      expect(
+        r.rows.map((x) => [x.state, x.identity.name, x.subtree.path, x.grant.binding, x.grant.role, x.risks]),
+      ).toEqual([
+        ["gained", "k8s-pull", "/platform/payments", "k8s-pull", "registry.pull", ["new-identity"]],
+      ]);
+      expect(r.rows[0]?.capabilities).toEqual([...pull].sort());
+      expect(r.rows[0]?.allOf).toEqual({ role: "registry.pull", count: pull.length });
+    }
+  });
+
+  test("an existing pull token is no change; its removal loses its access; a hand-made binding to its identity is found by uid", () => {
+    const uid = `${payments}/${seg(9)}`;
+    const REGISTRY_PULL = "4".repeat(40);
+    const roles = [...ROLES, { uid: REGISTRY_PULL, name: "registry.pull", capabilities: [...pull] }];
+    const existing = token("irv:registry", {
+      uid,
+      roleUid: REGISTRY_PULL,
+      bindingUid: `${payments}/${seg(10)}`,
+    });
+    const models = (before: StackResource[], after: StackResource[]) => {
+      const uidIndex = uidIndexOf([...before, ...after]);
+      return reviewAccess(orgModelOf(before, { roles, uidIndex }), orgModelOf(after, { roles, uidIndex }));
+    };
+    expect(models([...base(), existing], [...base(), existing]).rows).toEqual([]);
+    expect(models([...base(), existing], base()).rows.map((x) => [x.state, x.identity.name])).toEqual([
+      ["lost", "k8s-pull"],
+    ]);
+    const byHand = res("RoleBinding", "k8s-pull-viewer-root", {
+      groupUid: ORG,
+      identityUid: uid,
+      roleUid: VIEWER,
+    });
+    const r = models([...base(), existing], [...base(), existing, byHand]);
+    expect(r.rows.map((x) => [x.identity.name, x.subtree.path, x.grant.role])).toEqual([
+      ["k8s-pull", "/", "viewer"],
+    ]);
+    expect(r.rows[0]?.risks).toEqual(["root"]);
+  });
 });
 
 describe("finding ids and approvals", () => {
