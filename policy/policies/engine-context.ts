@@ -18,9 +18,9 @@ export interface EngineContext {
 }
 
 // The parent pid of a process, from /proc/<pid>/stat (the field after the command name).
-function parentOf(pid: number): number | undefined {
+function parentOf(proc: string, pid: number): number | undefined {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const stat = readFileSync(`${proc}/${pid}/stat`, "utf8");
     const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
     return Number.isInteger(ppid) && ppid > 1 ? ppid : undefined;
   } catch {
@@ -49,21 +49,26 @@ export function projectDirOf(dir: string): string | undefined {
  * Where there is no `/proc` it falls back to `PWD` and the `pulumi` on `PATH` when `PWD` holds a
  * project.
  *
+ * `from` is for tests: another `/proc`, environment or process.
+ *
  * @example
  * const { cli, projectDir } = engineContext();
  */
-export function engineContext(): EngineContext {
-  for (let pid = parentOf(process.pid), n = 0; pid !== undefined && n < 12; pid = parentOf(pid), n++) {
+export function engineContext(
+  from: { proc?: string; env?: NodeJS.ProcessEnv; pid?: number } = {},
+): EngineContext {
+  const { proc = "/proc", env = process.env, pid: self = process.pid } = from;
+  for (let pid = parentOf(proc, self), n = 0; pid !== undefined && n < 12; pid = parentOf(proc, pid), n++) {
     try {
-      const exe = readlinkSync(`/proc/${pid}/exe`);
+      const exe = readlinkSync(`${proc}/${pid}/exe`);
       if (basename(exe) !== "pulumi" && basename(exe) !== "pulumi.exe") continue;
-      const cwd = readlinkSync(`/proc/${pid}/cwd`);
+      const cwd = readlinkSync(`${proc}/${pid}/cwd`);
       return { cli: exe, cwd, projectDir: projectDirOf(cwd) };
     } catch {}
   }
   // On Linux the walk is the answer: no `pulumi` among the parents means none runs this pack.
-  if (existsSync("/proc/self/stat")) return {};
-  const pwd = process.env.PWD;
+  if (existsSync(`${proc}/${self}/stat`)) return {};
+  const pwd = env.PWD;
   const projectDir = pwd === undefined ? undefined : projectDirOf(pwd);
   return projectDir === undefined ? {} : { cli: "pulumi", cwd: pwd, projectDir };
 }
