@@ -14,7 +14,6 @@
 //
 // Run: npm run bench -- access-review
 // Options: --rounds=N (IRV_BENCH_ROUNDS, default 5).
-import type * as Cli from "../provider/cli/index.ts";
 import type * as Review from "../provider/review/index.ts";
 import type * as Sdk from "../sdk/index.ts";
 import type { KnownRole, StackResource } from "../sdk/index.ts";
@@ -27,12 +26,12 @@ const {
   BUILT_IN_ROLE_CAPABILITIES,
   CAPABILITIES,
   effectiveAccess,
+  liveBindings,
   orgModelOf,
   PREVIEW_UNKNOWN,
   reviewAccess,
   uidIndexOf,
 } = await loadDist<typeof Sdk>("sdk/index.js");
-const { liveBindings } = await loadDist<typeof Cli>("provider/cli/index.js");
 
 const rounds = numberOption("rounds", "IRV_BENCH_ROUNDS", 5);
 const ORG = "a".repeat(40);

@@ -16,7 +16,7 @@ import {
 } from "pulumi-irv/sdk";
 import type { EngineContext } from "./engine-context.js";
 import { engineContext, exportStack, stackOfUrn } from "./engine-context.js";
-import { rolesOfStack } from "./stack-roles.js";
+import { liveAccessOfStack, rolesOfStack } from "./stack-api.js";
 
 /**
  * Configuration of {@link accessBroadening}.
@@ -45,6 +45,13 @@ export interface AccessBroadeningConfig {
    * the stack itself through the `pulumi` command running it; when it cannot, findings are advisory.
    */
   before?: string;
+  /**
+   * `true`: also read the bindings outside the stack where its resources are, with the stack's own
+   * settings (`pulumi-irv access-review --live`'s read), so a new binding granting what one made
+   * elsewhere already grants is no gain — the gate then judges as the `--live` comment shows. Default
+   * false (`IRV_ACCESS_LIVE=true` sets it).
+   */
+  live?: boolean;
   /** `risky` (default): risky gains; `any`: every gain. */
   failOn?: "risky" | "any";
   /** The risk classes that gate (default: all). */
@@ -116,6 +123,21 @@ async function rolesFor(
   }
 }
 
+// The bindings outside the stack (`live`), or why they could not be read.
+async function liveFor(
+  ctx: EngineContext,
+  urn: string | undefined,
+  resources: StackResource[],
+): Promise<{ resources: StackResource[] } | { missing: string }> {
+  const at = urn === undefined ? undefined : stackOfUrn(urn);
+  if (at === undefined) return { missing: "no resource names the stack" };
+  try {
+    return { resources: (await liveAccessOfStack(ctx, at.stack, resources)).resources };
+  } catch (err) {
+    return { missing: err instanceof Error ? err.message : String(err) };
+  }
+}
+
 // The state before the change: the `before` file, else the stack's own state read through the CLI
 // running the pack; or why neither could be had.
 function stateBefore(
@@ -168,6 +190,7 @@ export const accessBroadening: StackValidationPolicy = {
       roles: { type: "array", default: [] },
       rolesFile: { type: "string" },
       before: { type: "string" },
+      live: { type: "boolean" },
       failOn: { type: "string", enum: ["risky", "any"], default: "risky" },
       riskClasses: { type: "array", items: { type: "string", enum: [...RISK_CLASSES] } },
     },
@@ -202,10 +225,15 @@ export const accessBroadening: StackValidationPolicy = {
       args.resources[0]?.urn,
     );
     const beforeResources = "resources" in before ? before.resources : [];
-    const uidIndex = uidIndexOf([...beforeResources, ...after]);
+    const live =
+      (config.live ?? fromEnv("IRV_ACCESS_LIVE") === "true")
+        ? await liveFor(ctx, args.resources[0]?.urn, [...beforeResources, ...after])
+        : undefined;
+    const outside = live !== undefined && "resources" in live ? live.resources : [];
+    const uidIndex = uidIndexOf([...beforeResources, ...after, ...outside]);
     const review = reviewAccess(
-      orgModelOf(beforeResources, { roles, uidIndex }),
-      orgModelOf(after, { roles, uidIndex }),
+      orgModelOf([...beforeResources, ...outside], { roles, uidIndex }),
+      orgModelOf([...after, ...outside], { roles, uidIndex }),
     );
     const classes = new Set(config.riskClasses ?? RISK_CLASSES);
     const gated = {
@@ -233,6 +261,10 @@ export const accessBroadening: StackValidationPolicy = {
         `${u.what}: not approved (row ${u.row}${u.expired.length > 0 ? `; approvals expired ${u.expired.join(", ")}` : ""}). Narrow the change, or approve it in ${where}: ${approvalHint(u)}`,
     );
     advisoryNotes = deprecations(fileApprovals, approvalsFile);
+    if (live !== undefined && "missing" in live && messages.length > 0)
+      advisoryNotes.push(
+        `access-broadening could not read the bindings outside the stack (live: ${live.missing}), so it judged without them: a new binding granting what another already grants counts as a gain. The caller needs role_bindings.list on the stack's groups and those above.`,
+      );
     if (rolesMissing !== undefined && messages.length > 0)
       advisoryNotes.push(
         `access-broadening could not read the organization's roles from the API (${rolesMissing}), so a role the stack does not manage is known only by name on existing bindings and a new binding to it may grant anything: give the roles with \`pulumi-irv access-review --gate-inputs DIR\` and \`rolesFile\` in the policy config (or IRV_ACCESS_ROLES_FILE).`,

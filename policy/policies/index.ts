@@ -17,4 +17,4 @@ export type { OwnerBindingConfig } from "./no-broad-owner-binding.js";
 export { noBroadOwnerBinding } from "./no-broad-owner-binding.js";
 export type { PullTokenTtlConfig } from "./pull-token-ttl-bounded.js";
 export { pullTokenTtlBounded } from "./pull-token-ttl-bounded.js";
-export { rolesOfStack } from "./stack-roles.js";
+export { liveAccessOfStack, rolesOfStack, stackClient } from "./stack-api.js";

@@ -7,7 +7,7 @@ import type { StackResource, UnapprovedChange } from "../../sdk/index.js";
 import {
   approvalHint,
   deprecations,
-  irvClassOf,
+  liveAccessOf,
   orgModelOf,
   parseApprovals,
   reviewAccess,
@@ -25,7 +25,6 @@ import {
   stackResourceOf,
 } from "../review/index.js";
 import { CliError } from "./cli-error.js";
-import { liveBindings, touchedGroups } from "./live-access.js";
 import { Deployment } from "./stack-state.js";
 
 /**
@@ -237,17 +236,7 @@ async function readLive(
   before: readonly StackResource[],
   after: readonly StackResource[],
 ): Promise<{ resources: StackResource[]; summary: LiveSummary }> {
-  const all = [...before, ...after];
-  // A pull token's binding is the stack's too (the token's `bindingUid`).
-  const stackUids = new Set(
-    all.flatMap((r) => {
-      const cls = irvClassOf(r.type);
-      const uids =
-        cls === "RoleBinding" ? [r.props.uid, r.id] : cls === "PullToken" ? [r.props.bindingUid] : [];
-      return uids.filter((u): u is string => typeof u === "string");
-    }),
-  );
-  const live = await liveBindings(client, touchedGroups(all), stackUids);
+  const live = await liveAccessOf(client, [...before, ...after]);
   const name = (v: unknown, uid: unknown) =>
     String((v as { name?: unknown } | undefined)?.name ?? uid ?? "(unknown)");
   return {

@@ -5,8 +5,6 @@ export { accessReview } from "./access-review.js";
 export { CliError } from "./cli-error.js";
 export type { ImportOrgOptions, ImportOrgReport } from "./import-org.js";
 export { importOrg } from "./import-org.js";
-export type { LiveAccess } from "./live-access.js";
-export { liveBindings, touchedGroups } from "./live-access.js";
 export type { RecoverOptions, RecoveryReport } from "./recover.js";
 export { RECOVER_CLOCK_MARGIN_MS, recover } from "./recover.js";
 export { runCli } from "./run-cli.js";

@@ -1,6 +1,7 @@
 // Public face of the access review's computation: effective capabilities per identity and group
 // subtree, before/after rows with provenance and risk classes, finding ids and approvals. Pure (no
-// I/O): the CLI and the policy pack both call it.
+// I/O) but for the live read (`liveAccessOf`), which reads bindings through the client it is given:
+// the CLI and the policy pack both call it.
 export type {
   AccessReview,
   AccessRow,
@@ -34,6 +35,8 @@ export {
   ownerBindingsAtRoot,
 } from "./effective-access.js";
 export { findingId, grantRowId } from "./finding-id.js";
+export type { LiveAccess } from "./live-access.js";
+export { liveAccessOf, liveBindings, touchedGroups } from "./live-access.js";
 export type { BindingNode, GroupNode, IdentityNode, OrgModel, Ref, RoleNode } from "./org-model.js";
 export { PREVIEW_UNKNOWN, parentUidOf } from "./org-model.js";
 export type { RiskClass } from "./risk.js";

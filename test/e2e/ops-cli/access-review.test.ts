@@ -92,7 +92,11 @@ describe("pulumi-irv access-review and the access-broadening gate", () => {
   // directory, where the entries given here are written for this preview).
   // `bare`: the pack as docs/policy-pack.md's two lines run it, with no policy config at all (the
   // roles, too, are the policy's to find).
-  async function policyGate(entries: string[] = [], others: object = {}, bare = false) {
+  async function policyGate(
+    entries: string[] = [],
+    others: { "access-broadening"?: object; [policy: string]: object | undefined } = {},
+    bare = false,
+  ) {
     const approvalsFile = path.join(stack.projectDir, "access-approvals.yaml");
     if (entries.length > 0)
       writeFileSync(
@@ -100,7 +104,10 @@ describe("pulumi-irv access-review and the access-broadening gate", () => {
         `approvals:\n${entries.map((e) => `  - ${e}\n    approvedBy: e2e\n    until: 2999-12-31\n`).join("")}`,
       );
     const config = path.join(work, "policy-config.json");
-    writeFileSync(config, JSON.stringify({ ...others, "access-broadening": { roles } }));
+    writeFileSync(
+      config,
+      JSON.stringify({ ...others, "access-broadening": { roles, ...others["access-broadening"] } }),
+    );
     try {
       const result = await stack.preview({
         policyPacks: [PACK],
@@ -368,6 +375,34 @@ describe("pulumi-irv access-review and the access-broadening gate", () => {
       expect(live.requests).toBe(3);
       expect(gate.stdout).toContain("**Access from outside the stack** (read live: 1 bindings");
       expect(gate.stdout).toContain(`\`ci\` → \`editor\` on \`payments\` (\`${byHand.uid}\`)`);
+    } finally {
+      await irv.admin.roleBindings.delete(byHand.uid);
+    }
+  });
+
+  it("the gate with live: true judges as the --live comment: a stack binding duplicating a hand-made owner binding is no gain", async () => {
+    const org = irv.emulator.orgUid;
+    const shared = (await irv.admin.groups.collect({ childrenOf: org, name: "shared" }))[0]!;
+    const auditor = (await irv.admin.identities.collect({ childrenOf: shared.uid, name: "auditor" }))[0]!;
+    const owner = (await irv.admin.roles.collect({ name: "owner" }))[0]!;
+    const byHand = await irv.admin.roleBindings.create(shared.uid, {
+      identityUid: auditor.uid,
+      roleUid: owner.uid,
+    });
+    try {
+      await review(
+        edit((s) =>
+          s.bindings.push({ key: "auditor-owner", group: "shared", identity: "auditor", role: "owner" }),
+        ),
+      );
+      // Without live the gate cannot know: owner on /shared looks gained.
+      expect((await policyGate()).messages).toEqual([
+        expect.stringMatching(
+          /^auditor gained .* on \/shared through auditor-owner → owner \[owner-equivalent/m,
+        ),
+      ]);
+      const live = { "access-broadening": { live: true } };
+      expect(await policyGate([], live)).toEqual({ exitCode: 0, messages: [], advisory: [] });
     } finally {
       await irv.admin.roleBindings.delete(byHand.uid);
     }

@@ -2,9 +2,8 @@
 // into them (its bindings' groups outside those subtrees, its groups' parents and everything above)
 // one level at a time.
 import { expect, test } from "vitest";
-import { touchedGroups } from "../../../../provider/cli/index.js";
-import { PREVIEW_UNKNOWN } from "../../../../sdk/index.js";
-import { iamResource, ORG, seg } from "../iam-resource.js";
+import { PREVIEW_UNKNOWN, touchedGroups } from "../../../sdk/index.js";
+import { iamResource, ORG, seg } from "../provider/iam-resource.js";
 
 const res = iamResource;
 const platform = `${ORG}/${seg(1)}`;

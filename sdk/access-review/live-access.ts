@@ -1,5 +1,7 @@
-import type { IrvClient, StackResource } from "../../sdk/index.js";
-import { irvClassOf, PREVIEW_UNKNOWN, parentUidOf } from "../../sdk/index.js";
+import type { IrvClient } from "../client/index.js";
+import { PREVIEW_UNKNOWN, parentUidOf } from "./org-model.js";
+import type { StackResource } from "./stack-resources.js";
+import { irvClassOf } from "./stack-resources.js";
 
 /**
  * The bindings the API holds in the subtrees a stack touches, as stack resources marked
@@ -115,4 +117,29 @@ export async function liveBindings(
     for (const s of subtrees) for (let p = parentUidOf(s); p !== null; p = parentUidOf(p)) above.add(p);
   for (const g of [...above].filter((a) => !subtrees.includes(a)).sort()) await read({ childrenOf: g });
   return { resources: [...seen.values()], requests, subtrees: [...subtrees], groups: [...above].sort() };
+}
+
+/**
+ * The live access of a stack's resources (its state and planned state together): the bindings the
+ * API holds where the stack's groups and bindings are ({@link touchedGroups}), without the stack's
+ * own (its role bindings and its pull tokens' bindings). What `pulumi-irv access-review --live` and
+ * the `access-broadening` policy's `live` read.
+ *
+ * @example
+ * const live = await liveAccessOf(client, [...before, ...after]);
+ * const after = orgModelOf([...planned, ...live.resources], { roles });
+ */
+export async function liveAccessOf(
+  client: IrvClient,
+  resources: readonly StackResource[],
+): Promise<LiveAccess> {
+  const stackUids = new Set(
+    resources.flatMap((r) => {
+      const cls = irvClassOf(r.type);
+      const uids =
+        cls === "RoleBinding" ? [r.props.uid, r.id] : cls === "PullToken" ? [r.props.bindingUid] : [];
+      return uids.filter((u): u is string => typeof u === "string");
+    }),
+  );
+  return liveBindings(client, touchedGroups(resources), stackUids);
 }
