@@ -1,0 +1,140 @@
+// The access review and the access-broadening gate on Python and Go programs written with the
+// generated SDKs, run by their language hosts on the native plugin (irv:iam:* tokens and their input
+// names as each SDK sends them): the same CI identity bound at the root as the YAML program of
+// yaml-access-review.test.ts. The unchanged stack passes the pack with no before file; the risky edit
+// (viewer to owner at the root) is one row in the review, blocked by the pack, and let through by one
+// approval entry naming the grant in the project's access-approvals.yaml.
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ReviewJson } from "../../../provider/review/index.js";
+import type { TestStack } from "../harness/index.js";
+import { createStack, fixtureDir, policyViolations, pulumiBinDir } from "../harness/index.js";
+import type { PreparedGoProgram } from "../support/go-program.js";
+import { prepareGoProgram } from "../support/go-program.js";
+import type { TestEmulator } from "../support/irv-emulator.js";
+import { startTestEmulator } from "../support/irv-emulator.js";
+import { runOpsCli } from "../support/ops-cli.js";
+import type { PreparedPythonProgram } from "../support/python-project.js";
+import { preparePythonProgram } from "../support/python-project.js";
+
+const root = path.resolve(import.meta.dirname, "../../..");
+const PACK = path.join(root, "node_modules", "pulumi-irv-policy");
+
+type Prepared = PreparedPythonProgram | PreparedGoProgram;
+
+const PROGRAMS: { language: string; prepare: () => Promise<Prepared> }[] = [
+  {
+    language: "Python",
+    // The copy runs from a temp dir. The policy pack needs no Node.js in it with Pulumi's own language
+    // host; the toolchain's stand-in (scripts/pulumi-language-nodejs.mjs, docs/toolchain.md) loads
+    // its gRPC stubs from the program directory, so NODE_PATH names the repository's @pulumi/pulumi.
+    prepare: async () => {
+      const program = await preparePythonProgram(fixtureDir("python-access-program"), pulumiBinDir());
+      return { ...program, env: { ...program.env, NODE_PATH: path.join(root, "node_modules") } };
+    },
+  },
+  { language: "Go", prepare: () => prepareGoProgram(fixtureDir("go-access-program"), pulumiBinDir()) },
+];
+
+for (const { language, prepare } of PROGRAMS) {
+  describe(`access review of a ${language} program on pulumi-resource-irv`, () => {
+    let irv: TestEmulator;
+    let stack: TestStack;
+    let program: Prepared;
+    let roles: { name: string; capabilities: string[] }[];
+    let policyConfig: string;
+
+    beforeAll(async () => {
+      program = await prepare();
+      irv = await startTestEmulator();
+      stack = await createStack({ program: program.program, config: irv.config, env: program.env });
+      await program.beforeUp(stack);
+      await stack.up();
+      roles = await irv.admin.roles.collect();
+      policyConfig = path.join(stack.workDir, "policy-config.json");
+      writeFileSync(policyConfig, JSON.stringify({ "access-broadening": { roles } }));
+    });
+
+    afterAll(async () => {
+      await stack?.dispose();
+      await irv?.close();
+      program?.dispose();
+    });
+
+    // The pack as a team turns it on: no before file, no approvals path (the project directory's
+    // access-approvals.yaml is read when there).
+    const gate = async () => {
+      const result = await stack.preview({
+        policyPacks: [PACK],
+        policyPackConfigs: [policyConfig],
+        allowFailure: true,
+      });
+      const violations = policyViolations(result.events);
+      // A preview that fails with no violation failed for another reason: show the engine's words.
+      if (result.exitCode !== 0 && violations.length === 0)
+        throw new Error(`pulumi preview failed with no policy violation:\n${result.stderr}`);
+      return {
+        exitCode: result.exitCode,
+        messages: violations.map((v) => `${v.policyName}: ${v.message}`),
+      };
+    };
+    const review = (format: "json" | "markdown") =>
+      runOpsCli(
+        ["access-review", "--stack", stack.stackName, "--cwd", stack.projectDir, "--format", format],
+        { env: stack.env },
+      );
+
+    it("the unchanged stack (viewer at the root) passes the pack with no before file", async () => {
+      expect(await gate()).toEqual({ exitCode: 0, messages: [] });
+    });
+
+    it("the CI identity made owner at the root: one row gaining the rest of owner, risky, in the JSON and the comment", async () => {
+      await stack.setConfig({ ciRole: "owner" });
+      const json = await review("json");
+      expect(json.stderr).toBe("");
+      const diff = (JSON.parse(json.stdout) as ReviewJson).stacks[0]!.diff;
+      expect(diff).toMatchObject([
+        {
+          state: "gained",
+          identity: { name: "ci" },
+          subtree: { path: "/" },
+          grant: { binding: "ciAtRoot", role: "owner", group: "/" },
+          risks: expect.arrayContaining(["owner-equivalent", "root"]),
+        },
+      ]);
+      // Owner holds every capability of viewer: the edit gains the rest, which is no known role's set.
+      const capabilitiesOf = (name: string) => roles.find((r) => r.name === name)?.capabilities ?? [];
+      const rest = capabilitiesOf("owner").filter((c) => !capabilitiesOf("viewer").includes(c));
+      expect([...diff[0]!.capabilities].sort()).toEqual(rest.sort());
+      expect(diff[0]!.allOf).toBeUndefined();
+      // The comment a reviewer reads: that one row, its grant and its risks.
+      const markdown = await review("markdown");
+      const rows = markdown.stdout.split("\n").filter((l) => l.startsWith("| ➕"));
+      expect(rows).toEqual([
+        expect.stringMatching(
+          new RegExp(
+            `^\\| ➕ gained \\| \`ci\` .*\\| \`/\` \\| \`ciAtRoot\` → \`owner\` on \`/\` \\| .*\\| ⚠️ .*owner-equivalent.* \\| \`${diff[0]!.id}\` \\|$`,
+          ),
+        ),
+      ]);
+    });
+
+    it("the pack blocks the edit, naming the project's approvals file; one entry by grant there lets it pass", async () => {
+      const approvals = path.join(stack.projectDir, "access-approvals.yaml");
+      const blocked = await gate();
+      expect(blocked.exitCode).not.toBe(0);
+      expect(blocked.messages).toEqual([
+        expect.stringMatching(
+          /^access-broadening: [\s\S]*\nci gained .* on \/ through ciAtRoot → owner \[owner-equivalent[^\]]*\]: not approved/,
+        ),
+      ]);
+      expect(blocked.messages[0]).toContain(`approve it in ${approvals} (not there yet)`);
+      writeFileSync(
+        approvals,
+        "approvals:\n  - identity: ci\n    group: /\n    role: owner\n    approvedBy: e2e\n    until: 2999-12-31\n",
+      );
+      expect(await gate()).toEqual({ exitCode: 0, messages: [] });
+    });
+  });
+}
