@@ -1,9 +1,9 @@
 // The access review and the access-broadening gate on Python and Go programs written with the
 // generated SDKs, run by their language hosts on the native plugin (irv:iam:* tokens and their input
 // names as each SDK sends them): the same CI identity bound at the root as the YAML program of
-// yaml-access-review.test.ts. The unchanged stack passes the pack with no before file; the risky edit
-// (viewer to owner at the root) is one row in the review, blocked by the pack, and let through by one
-// approval entry naming the grant in the project's access-approvals.yaml.
+// yaml-access-review.test.ts. The unchanged stack passes the pack given no config (no before file, no
+// roles); the risky edit (viewer to owner at the root) is one row in the review, blocked by the pack,
+// and let through by one approval entry naming the grant in the project's access-approvals.yaml.
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -43,7 +43,6 @@ for (const { language, prepare } of PROGRAMS) {
     let stack: TestStack;
     let program: Prepared;
     let roles: { name: string; capabilities: string[] }[];
-    let policyConfig: string;
 
     beforeAll(async () => {
       program = await prepare();
@@ -52,8 +51,6 @@ for (const { language, prepare } of PROGRAMS) {
       await program.beforeUp(stack);
       await stack.up();
       roles = await irv.admin.roles.collect();
-      policyConfig = path.join(stack.workDir, "policy-config.json");
-      writeFileSync(policyConfig, JSON.stringify({ "access-broadening": { roles } }));
     });
 
     afterAll(async () => {
@@ -62,12 +59,11 @@ for (const { language, prepare } of PROGRAMS) {
       program?.dispose();
     });
 
-    // The pack as a team turns it on: no before file, no approvals path (the project directory's
-    // access-approvals.yaml is read when there).
+    // The pack as a team turns it on, with no config: it reads the state before and the roles
+    // itself, and the approvals from access-approvals.yaml in the project directory when there.
     const gate = async () => {
       const result = await stack.preview({
         policyPacks: [PACK],
-        policyPackConfigs: [policyConfig],
         allowFailure: true,
       });
       const violations = policyViolations(result.events);
@@ -85,7 +81,7 @@ for (const { language, prepare } of PROGRAMS) {
         { env: stack.env },
       );
 
-    it("the unchanged stack (viewer at the root) passes the pack with no before file", async () => {
+    it("the unchanged stack (viewer at the root) passes the pack with no config: no before file, no roles", async () => {
       expect(await gate()).toEqual({ exitCode: 0, messages: [] });
     });
 
