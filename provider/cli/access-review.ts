@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { LocalWorkspace, PulumiCommand, Stack } from "@pulumi/pulumi/automation/index.js";
-import type { StackResource, UnapprovedChange } from "../../sdk/index.js";
+import type { KnownRole, StackResource, UnapprovedChange } from "../../sdk/index.js";
 import {
   approvalHint,
   deprecations,
@@ -88,14 +88,26 @@ export interface AccessReviewResult {
  */
 export async function accessReview(options: AccessReviewOptions = {}): Promise<AccessReviewResult> {
   const cwd = resolve(options.cwd ?? process.cwd());
-  const sides = await readSides(options, cwd);
-  const { stackName, config, deployment } = sides;
-  const client = clientOf(config);
-  const roles = (await client.roles.collect()).map((r) => ({
-    uid: r.uid,
-    name: r.name,
-    capabilities: r.capabilities,
-  }));
+  const read = await readSides(options, cwd);
+  const { stackName, config, deployment } = read;
+  // The preview is the long pole: the roles are read while it runs, and a failure stops it.
+  let roles: KnownRole[];
+  let planned: StackResource[];
+  let client: ReturnType<typeof clientOf>;
+  read.after.catch(() => {});
+  try {
+    client = clientOf(config);
+    [roles, planned] = await Promise.all([
+      client.roles
+        .collect()
+        .then((rs) => rs.map((r) => ({ uid: r.uid, name: r.name, capabilities: r.capabilities }))),
+      read.after,
+    ]);
+  } catch (err) {
+    read.stop();
+    throw err;
+  }
+  const sides = { before: read.before, after: planned };
   if (options.gateInputs !== undefined) {
     if (deployment === undefined)
       throw new CliError("--gate-inputs needs a stack (not --plan): it writes the stack's state", 2);
@@ -154,7 +166,10 @@ async function readSides(
 ): Promise<{
   stackName: string;
   before: StackResource[];
-  after: StackResource[];
+  /** The planned state: a preview still running when the rest is read. */
+  after: Promise<StackResource[]>;
+  /** Stops the preview (when the review fails before it ends). */
+  stop: () => void;
   config: (k: string) => string | undefined;
   /** The exported state, when the review read the stack. */
   deployment?: unknown;
@@ -173,25 +188,43 @@ async function readSides(
         `--plan ${options.plan} is not the output of "pulumi preview --json" (a plan saved by --save-plan holds input diffs, not the planned state)`,
         2,
       );
-    return { stackName: options.stack ?? "plan", ...sidesOfPreview(digest.data), config: () => undefined };
+    const { before, after } = sidesOfPreview(digest.data);
+    return {
+      stackName: options.stack ?? "plan",
+      before,
+      after: Promise.resolve(after),
+      stop: () => {},
+      config: () => undefined,
+    };
   }
   const pulumiCommand = await PulumiCommand.get({ skipVersionCheck: true });
   const workspace = await LocalWorkspace.create({ workDir: cwd, pulumiCommand });
   const stackName = options.stack ?? (await workspace.stack())?.name;
   if (stackName === undefined) throw new CliError("no stack is selected here: pass --stack NAME", 2);
   const stack = await Stack.select(stackName, workspace);
-  const exported = (await stack.exportStack()).deployment;
+  // The preview runs while the state and the config are read (reads only: no lock is taken).
+  const abort = new AbortController();
+  const previewing = previewJson(pulumiCommand.command, stackName, cwd, abort.signal);
+  previewing.catch(() => {});
+  const stop = () => abort.abort();
+  const [exported, all] = await Promise.all([
+    stack.exportStack().then((d) => d.deployment),
+    stack.getAllConfig(),
+  ]).catch((err: unknown) => {
+    stop();
+    throw err;
+  });
   const deployment = Deployment.parse(exported);
   const before = (deployment.resources ?? []).map((r) =>
     stackResourceOf(r as Parameters<typeof stackResourceOf>[0]),
   );
-  const digest = PreviewDigest.parse(JSON.parse(await previewJson(pulumiCommand.command, stackName, cwd)));
-  const { after } = sidesOfPreview(digest, before);
-  const all = await stack.getAllConfig();
-  return { stackName, before, after, config: (k) => all[k]?.value, deployment: exported };
+  const after = previewing.then(
+    (json) => sidesOfPreview(PreviewDigest.parse(JSON.parse(json)), before).after,
+  );
+  return { stackName, before, after, stop, config: (k) => all[k]?.value, deployment: exported };
 }
 
-async function previewJson(pulumi: string, stack: string, cwd: string): Promise<string> {
+async function previewJson(pulumi: string, stack: string, cwd: string, signal: AbortSignal): Promise<string> {
   try {
     const { stdout } = await promisify(execFile)(
       pulumi,
@@ -199,6 +232,7 @@ async function previewJson(pulumi: string, stack: string, cwd: string): Promise<
       {
         cwd,
         maxBuffer: 512 * 1024 * 1024,
+        signal,
       },
     );
     return stdout;

@@ -408,6 +408,21 @@ describe("pulumi-irv access-review and the access-broadening gate", () => {
     }
   });
 
+  it("a program that fails at preview: one line naming the stack and the program's error, exit 1, no report", async () => {
+    await stack.setConfig({ spec: "{not json" });
+    const args = ["access-review", "--stack", stack.stackName, "--cwd", stack.projectDir];
+    const failed = await runOpsCli([...args, "--format", "json"], { env: stack.env });
+    expect(failed.exitCode).toBe(1);
+    expect(failed.stdout).toBe("");
+    expect(failed.stderr.trim().split("\n")).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^pulumi-irv access-review: pulumi preview of stack ${stack.stackName} failed, so there is no planned state to review: .*irv-org:spec. value .\\{not json. is not a valid JSON object$`,
+        ),
+      ),
+    ]);
+  });
+
   it("the admin token (a secret config value) appears in neither the comment nor the JSON", async () => {
     const token = String((irv.config["irv:token"] as { value: string }).value);
     const { doc, gate } = await review(BASE);
