@@ -198,29 +198,40 @@ async function readSides(
     };
   }
   const pulumiCommand = await PulumiCommand.get({ skipVersionCheck: true });
-  const workspace = await LocalWorkspace.create({ workDir: cwd, pulumiCommand });
-  const stackName = options.stack ?? (await workspace.stack())?.name;
-  if (stackName === undefined) throw new CliError("no stack is selected here: pass --stack NAME", 2);
-  const stack = await Stack.select(stackName, workspace);
-  // The preview runs while the state and the config are read (reads only: no lock is taken).
+  // The preview is the long pole: it starts as soon as the stack is named, and the workspace, the
+  // state and the config are read while it runs (reads only: no lock is taken).
   const abort = new AbortController();
-  const previewing = previewJson(pulumiCommand.command, stackName, cwd, abort.signal);
-  previewing.catch(() => {});
   const stop = () => abort.abort();
-  const [exported, all] = await Promise.all([
-    stack.exportStack().then((d) => d.deployment),
-    stack.getAllConfig(),
-  ]).catch((err: unknown) => {
+  const start = (name: string) => {
+    const p = previewJson(pulumiCommand.command, name, cwd, abort.signal);
+    p.catch(() => {});
+    return p;
+  };
+  let previewing = options.stack === undefined ? undefined : start(options.stack);
+  let stackName: string;
+  let exported: unknown;
+  let all: Awaited<ReturnType<Stack["getAllConfig"]>>;
+  try {
+    const workspace = await LocalWorkspace.create({ workDir: cwd, pulumiCommand });
+    const name = options.stack ?? (await workspace.stack())?.name;
+    if (name === undefined) throw new CliError("no stack is selected here: pass --stack NAME", 2);
+    stackName = name;
+    previewing ??= start(name);
+    const stack = await Stack.select(name, workspace);
+    [exported, all] = await Promise.all([
+      stack.exportStack().then((d) => d.deployment),
+      stack.getAllConfig(),
+    ]);
+  } catch (err) {
     stop();
     throw err;
-  });
+  }
+  const planning = previewing;
   const deployment = Deployment.parse(exported);
   const before = (deployment.resources ?? []).map((r) =>
     stackResourceOf(r as Parameters<typeof stackResourceOf>[0]),
   );
-  const after = previewing.then(
-    (json) => sidesOfPreview(PreviewDigest.parse(JSON.parse(json)), before).after,
-  );
+  const after = planning.then((json) => sidesOfPreview(PreviewDigest.parse(JSON.parse(json)), before).after);
   return { stackName, before, after, stop, config: (k) => all[k]?.value, deployment: exported };
 }
 
