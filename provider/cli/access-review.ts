@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
-import { LocalWorkspace, PulumiCommand, Stack } from "@pulumi/pulumi/automation/index.js";
+import { LocalWorkspace, PulumiCommand } from "@pulumi/pulumi/automation/index.js";
 import type { KnownRole, StackResource, UnapprovedChange } from "../../sdk/index.js";
 import {
   approvalHint,
@@ -210,17 +210,18 @@ async function readSides(
   let previewing = options.stack === undefined ? undefined : start(options.stack);
   let stackName: string;
   let exported: unknown;
-  let all: Awaited<ReturnType<Stack["getAllConfig"]>>;
+  let all: Awaited<ReturnType<LocalWorkspace["getAllConfig"]>>;
   try {
     const workspace = await LocalWorkspace.create({ workDir: cwd, pulumiCommand });
     const name = options.stack ?? (await workspace.stack())?.name;
     if (name === undefined) throw new CliError("no stack is selected here: pass --stack NAME", 2);
     stackName = name;
     previewing ??= start(name);
-    const stack = await Stack.select(name, workspace);
+    // By name, without `stack select` (which would change the user's selected stack); the state as
+    // stored, secrets still encrypted: the review reads no secret of it (and --gate-inputs writes none).
     [exported, all] = await Promise.all([
-      stack.exportStack().then((d) => d.deployment),
-      stack.getAllConfig(),
+      stackExport(pulumiCommand.command, name, cwd, abort.signal),
+      workspace.getAllConfig(name),
     ]);
   } catch (err) {
     stop();
@@ -233,6 +234,27 @@ async function readSides(
   );
   const after = planning.then((json) => sidesOfPreview(PreviewDigest.parse(JSON.parse(json)), before).after);
   return { stackName, before, after, stop, config: (k) => all[k]?.value, deployment: exported };
+}
+
+async function stackExport(
+  pulumi: string,
+  stack: string,
+  cwd: string,
+  signal: AbortSignal,
+): Promise<unknown> {
+  try {
+    const { stdout } = await promisify(execFile)(
+      pulumi,
+      ["stack", "export", "--stack", stack, "--non-interactive"],
+      { cwd, maxBuffer: 1024 * 1024 * 1024, signal },
+    );
+    return (JSON.parse(stdout) as { deployment?: unknown }).deployment;
+  } catch (err) {
+    const e = err as { stderr?: string; message?: string };
+    throw new CliError(
+      `pulumi stack export --stack ${stack} failed: ${(e.stderr || e.message || "").trim().split("\n")[0]}`,
+    );
+  }
 }
 
 async function previewJson(pulumi: string, stack: string, cwd: string, signal: AbortSignal): Promise<string> {

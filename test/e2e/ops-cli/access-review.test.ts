@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ReviewJson } from "../../../provider/review/index.js";
 import { mermaidBlocks, parseMermaid } from "../../support/mermaid-parse.js";
 import type { TestStack } from "../harness/index.js";
-import { createStack, fixtureDir, policyViolations } from "../harness/index.js";
+import { createStack, fixtureDir, policyViolations, pulumiBinDir, runPulumi } from "../harness/index.js";
 import type { TestEmulator } from "../support/irv-emulator.js";
 import { startTestEmulator } from "../support/irv-emulator.js";
 import { runOpsCli } from "../support/ops-cli.js";
@@ -421,6 +421,29 @@ describe("pulumi-irv access-review and the access-broadening gate", () => {
         ),
       ),
     ]);
+  });
+
+  it("reviewing a named stack leaves the project's selected stack as it was (regression: it ran `pulumi stack select`)", async () => {
+    const cli = (args: string[]) =>
+      runPulumi(pulumiBinDir(), args, { cwd: stack.projectDir, env: stack.env as Record<string, string> });
+    await review(BASE);
+    await cli(["stack", "init", "other", "--non-interactive"]);
+    try {
+      const args = [
+        "access-review",
+        "--stack",
+        stack.stackName,
+        "--cwd",
+        stack.projectDir,
+        "--format",
+        "json",
+      ];
+      expect((await runOpsCli(args, { env: stack.env })).exitCode).toBe(0);
+      expect((await cli(["stack", "--show-name", "--non-interactive"])).stdout.trim()).toBe("other");
+    } finally {
+      await cli(["stack", "select", stack.stackName, "--non-interactive"]);
+      await cli(["stack", "rm", "other", "--yes", "--non-interactive"]);
+    }
   });
 
   it("the admin token (a secret config value) appears in neither the comment nor the JSON", async () => {
