@@ -13,7 +13,7 @@
 // and, to say where the review's time beyond its preview goes, the parts it adds, timed alike:
 //   cli start       `pulumi-irv --help`: Node's start and the CLI's imports, nothing run
 //   pulumi calls    the other `pulumi` commands the review runs besides its preview (version, stack
-//                   select, stack export --show-secrets, config --show-secrets --json), one after the
+//                   export, config --show-secrets --json), one after the
 //                   other: the review runs them while its preview runs, so they cost it CPU, and
 //                   wall time only where they outlast the preview or the cores are busy
 // Reported: the medians, review ÷ preview --json (goal ≤ 1.15×) and ÷ preview, --live ÷ both, the
@@ -79,16 +79,11 @@ function review(stack: TestStack, extra: readonly string[]): Promise<CommandResu
   return opsCli(stack, [...args, "--format", "markdown", ...extra]);
 }
 
-/** The `pulumi` commands the review runs besides its preview (through the Automation API), in its order. */
+/** The `pulumi` commands the review runs besides its preview, in its order. */
 async function pulumiCalls(stack: TestStack): Promise<CommandResult> {
   const s = ["--stack", stack.stackName];
   const { durationMs } = await timed(async () => {
-    for (const args of [
-      ["version"],
-      ["stack", "select", ...s],
-      ["stack", "export", "--show-secrets", ...s],
-      ["config", "--show-secrets", "--json", ...s],
-    ])
+    for (const args of [["version"], ["stack", "export", ...s], ["config", "--show-secrets", "--json", ...s]])
       await stack.run(args);
   });
   return { args: ["(pulumi calls)"], exitCode: 0, stdout: "", stderr: "", durationMs };
@@ -198,8 +193,8 @@ await runBench({}, async (session) => {
     `bindings) up against the in-process emulator (setup up ${ms(setup.durationMs)}, with \`PULUMI_SKIP_CHECKPOINTS\`); the`,
     `change adds ${CHANGE} \`owner\` bindings (preview: ${JSON.stringify(summary)}); the review says "${headline}".`,
     "Each command is a plain process timed from spawn to exit (median of the rounds), as a pipeline runs",
-    "it. The review runs `pulumi preview --json` itself (plus `pulumi version`, `stack select`, `stack",
-    "export --show-secrets` and `config --json` through the Automation API, and the roles list), so",
+    "it. The review runs `pulumi preview --json` itself (plus `pulumi version`, `stack export` and",
+    "`config --show-secrets --json` beside it, and the roles list), so",
     "`preview --json` is its like-for-like divisor; plain `preview` is what a pipeline without the review",
     "prints. CPU from /proc while each command ran (bench/support/process-sampler.ts): engine = every",
     "`pulumi` process, review = the `pulumi-irv` node process; API requests of the first round.",
