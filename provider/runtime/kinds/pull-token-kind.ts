@@ -24,7 +24,6 @@ export const PULL_TOKEN_DEFAULT_ROLE = "registry.pull";
 export const PULL_TOKEN_ISSUER = "https://pulumi-irv.invalid/pull-token";
 const PULL_TOKEN_SUBJECT = "pull-token";
 
-const TTL_RULE = `${DURATION_RULE}, from 1h to 8760h (365 days)`;
 const ttlInput = (what: string) =>
   z.string().refine((t) => durationMs(t) !== undefined, { message: `${DURATION_RULE}: ${what}` });
 

@@ -10,7 +10,7 @@ import { installedDistributions } from "../../../scripts/python-sdk.ts";
 import type { TestStack } from "../harness/index.js";
 import { createStack, diagnostics, fixtureDir, pulumiBinDir, summary } from "../harness/index.js";
 import type { TestEmulator } from "../support/irv-emulator.js";
-import { resourceRoutes, startTestEmulator } from "../support/irv-emulator.js";
+import { startTestEmulator } from "../support/irv-emulator.js";
 import { expectOnePatchEdit } from "../support/one-field-edit.js";
 import { orgSnapshot } from "../support/org-snapshot.js";
 import type { PythonProject, PythonToolchain } from "../support/python-project.js";
