@@ -1,8 +1,10 @@
 #!/usr/bin/env node
-// `npm test`: lint, build, type-check, then every vitest project. Prints one plain closing line
+// `npm test`: lint, build, type-check, then every vitest project. `npm run test:quick` (`--quick`):
+// the same checks, then only the unit and integration projects (no engine, minutes not tens of them). Prints one plain closing line
 // ("vitest: N passed, N failed, N skipped") so CI can read the count whatever the reporter prints.
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, rmSync } from "node:fs";
+import path from "node:path";
 
 const run = (cmd, args) => {
   console.log(`\n> ${cmd} ${args.join(" ")}`);
@@ -19,9 +21,25 @@ run("node", ["scripts/biome.mjs", "ci", "."]);
 run("npm", ["run", "--silent", "build"]);
 run("npx", ["tsc", "-p", "tsconfig.json", "--noEmit"]);
 
+/** The ten slowest test files of a vitest JSON report: where the next minute of CI is to be won. */
+function printSlowest(report) {
+  const files = (report.testResults ?? [])
+    .map((f) => ({ file: path.relative(process.cwd(), f.name), s: (f.endTime - f.startTime) / 1000 }))
+    .sort((a, b) => b.s - a.s);
+  const total = files.reduce((sum, f) => sum + f.s, 0);
+  console.log(
+    `\nThe ten slowest test files (of ${files.length}, ${Math.round(total)} s of file time in all):`,
+  );
+  for (const f of files.slice(0, 10)) console.log(`${f.s.toFixed(1).padStart(8)} s  ${f.file}`);
+}
+
 const results = ".vitest-results.json";
 rmSync(results, { force: true });
-const extra = process.argv.slice(2);
+const quick = process.argv.includes("--quick");
+const extra = [
+  ...(quick ? ["--project", "unit", "--project", "integration"] : []),
+  ...process.argv.slice(2).filter((a) => a !== "--quick"),
+];
 const r = spawnSync(
   "npx",
   ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${results}`, ...extra],
@@ -30,6 +48,7 @@ const r = spawnSync(
 if (existsSync(results)) {
   const j = JSON.parse(readFileSync(results, "utf8"));
   const skipped = (j.numPendingTests ?? 0) + (j.numTodoTests ?? 0);
+  printSlowest(j);
   console.log(`\nvitest: ${j.numPassedTests} passed, ${j.numFailedTests} failed, ${skipped} skipped`);
 }
 process.exit(r.status ?? 1);

@@ -1,3 +1,5 @@
+import { recordTiming } from "./timings.js";
+
 /** How long an operation interrupted at its deadline may take to cancel before the harness gives up on it. */
 export const CANCEL_GRACE_MS = 15_000;
 
@@ -46,9 +48,11 @@ export async function withDeadline<T>(
   const guarded = work(controller.signal).catch((err: unknown) => {
     throw controller.signal.aborted ? timedOut(err) : err;
   });
+  const started = performance.now();
   try {
     return await Promise.race([guarded, deadline]);
   } finally {
+    recordTiming(typeof what === "string" ? what : what(), performance.now() - started);
     clearTimeout(abortTimer);
     clearTimeout(giveUpTimer);
   }
