@@ -35,6 +35,7 @@ export {
   ownerBindingsAtRoot,
 } from "./effective-access.js";
 export { findingId, grantRowId } from "./finding-id.js";
+export { knownRolesOf } from "./known-roles.js";
 export type { LiveAccess } from "./live-access.js";
 export { liveAccessOf, liveBindings, touchedGroups } from "./live-access.js";
 export type { BindingNode, GroupNode, IdentityNode, OrgModel, Ref, RoleNode } from "./org-model.js";
