@@ -33,15 +33,16 @@ const cell = (s: string) =>
   s.replace(/\\/g, "\\\\").replace(/\|/g, "\\|").replace(/`/g, "'").replace(/\n/g, " ");
 const code = (s: string) => `\`${cell(s)}\``;
 
+// The identity's uid (or "(new)") and its matcher, in code spans.
+const uidOf = (r: AccessRow) => (r.identity.uid === undefined ? "(new)" : code(r.identity.uid));
+const matcherOf = (r: AccessRow) =>
+  Object.entries(r.identity.matcher ?? {})
+    .map(([k, v]) => `${k}: ${code(v)}`)
+    .join(", ");
+
 function identityCell(r: AccessRow): string {
-  const m = r.identity.matcher;
-  const who = `${code(r.identity.name)}${r.identity.uid === undefined ? " (new)" : ` ${code(r.identity.uid)}`}`;
-  const matcher =
-    m === undefined
-      ? ""
-      : `<br>${Object.entries(m)
-          .map(([k, v]) => `${k}: ${code(v)}`)
-          .join(", ")}`;
+  const who = `${code(r.identity.name)} ${uidOf(r)}`;
+  const matcher = r.identity.matcher === undefined ? "" : `<br>${matcherOf(r)}`;
   const changed = r.matcherChanged === undefined ? "" : " (matcher changed)";
   return `${who}${changed}${matcher}`;
 }
@@ -64,7 +65,8 @@ function rowLine(r: AccessRow): string {
 
 function provenanceLine(r: AccessRow): string {
   const caps = r.findings.map((f) => `${f.capability} (${code(f.id)})`).join(", ");
-  return `- ${code(r.id)} **${cell(r.identity.name)}** ${r.state} on ${code(r.subtree.path)} through ${grantCell(r)}: ${caps}`;
+  const matcher = r.identity.matcher === undefined ? "" : `; ${matcherOf(r)}`;
+  return `- ${code(r.id)} **${cell(r.identity.name)}** (${uidOf(r)}${matcher}) ${r.state} on ${code(r.subtree.path)} through ${grantCell(r)}: ${caps}`;
 }
 
 const LIVE_CAP = 30;

@@ -4,7 +4,16 @@ import type { StackReview } from "./stack-review.js";
 import { summarize } from "./stack-review.js";
 
 /**
- * How a row names its identity: name, uid (or "new") and matcher.
+ * The width the text report fits: a terminal of 120 columns shows every line whole.
+ *
+ * @example
+ * renderText(stacks).split("\n").every((l) => l.length <= TEXT_WIDTH); // true
+ */
+export const TEXT_WIDTH = 120;
+
+/**
+ * How a row names its identity in full: name, uid (or "new") and matcher — what the JSON and the
+ * markdown comment's details say; the text table names it by name alone.
  *
  * @example
  * identityLabel(row); // "ci (aaaa…/0000000000000003) issuer=https://… subject=repo:acme/app:…"
@@ -20,8 +29,51 @@ export function identityLabel(row: AccessRow): string {
   return `${row.identity.name} (${row.identity.uid ?? "new"})${matcher}`;
 }
 
+// The widest a name or a path gets in its column; longer ones are cut with "…" (the JSON has them
+// whole): a path keeps its end, the group that is granted.
+const IDENTITY_MAX = 24;
+const SUBTREE_MAX = 30;
+const cut = (s: string, max: number) => (s.length <= max ? s : `${s.slice(0, max - 1)}…`);
+const cutStart = (s: string, max: number) => (s.length <= max ? s : `…${s.slice(s.length - max + 1)}`);
+
+// `text` in lines of at most `width` characters, broken after a ", " or a space (a longer word is
+// broken where it must); the first line starts at `first`, the others at `indent`.
+function wrap(text: string, width: number, indent: string, first = indent): string[] {
+  const lines: string[] = [];
+  let line = first;
+  let empty = true;
+  for (const word of text.split(/(?<=[ ,])(?=\S)/)) {
+    if (!empty && line.length + word.trimEnd().length > width) {
+      lines.push(line.trimEnd());
+      line = indent;
+      empty = true;
+    }
+    let w = word;
+    while (line.length + w.trimEnd().length > width) {
+      const room = Math.max(1, width - line.length);
+      lines.push(line + w.slice(0, room));
+      line = indent;
+      w = w.slice(room);
+    }
+    line += w;
+    empty = false;
+  }
+  lines.push(line.trimEnd());
+  return lines;
+}
+
+// Any other line (summary, tree, live bindings) wrapped at the width, its continuation indented.
+const fit = (line: string): string[] => {
+  if (line.length <= TEXT_WIDTH) return [line];
+  const indent = `${/^ */.exec(line)?.[0] ?? ""}    `;
+  return wrap(line.trimStart(), TEXT_WIDTH, indent, indent.slice(4));
+};
+
 /**
- * The review as a plain-text table for a terminal: one line per row, then the lock-out.
+ * The review as a plain-text report for a terminal, every line at most {@link TEXT_WIDTH} columns:
+ * the affected tree, then per row one line (row id, state, identity by name, subtree, risks) and,
+ * below it, the grant and the capabilities; then the lock-out. Uids and matchers are in
+ * `--format json` and the markdown comment.
  *
  * @example
  * console.log(renderText([{ stack: "dev", review }]));
@@ -46,25 +98,26 @@ export function renderText(stacks: readonly StackReview[]): string {
     }
     lines.push(...renderTree(review.rows).map((l) => `  ${l}`), "");
     const table = [
-      ["ROW", "STATE", "IDENTITY", "SUBTREE", "GRANT", "CAPABILITIES", "RISK"],
+      ["ROW", "STATE", "IDENTITY", "SUBTREE"],
       ...review.rows.map((r) => [
         r.id,
         r.state,
-        identityLabel(r),
-        r.subtree.path,
-        `${r.grant.binding} -> ${r.grant.role}${r.grant.roleEdited ? " (edited)" : ""} on ${r.grant.group}${r.grant.external ? " (outside the stack)" : ""}`,
-        r.allOf === undefined ? r.capabilities.join(",") : `all of ${r.allOf.role} (${r.allOf.count})`,
-        r.risks.join(",") || "-",
+        cut(`${r.identity.name}${r.identity.uid === undefined ? " (new)" : ""}`, IDENTITY_MAX),
+        cutStart(r.subtree.path, SUBTREE_MAX),
       ]),
     ];
     const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
-    for (const row of table)
-      lines.push(
-        `  ${row
-          .map((cell, i) => cell.padEnd(widths[i]!))
-          .join("  ")
-          .trimEnd()}`,
-      );
+    const lead = (row: string[]) => `  ${row.map((cell, i) => cell.padEnd(widths[i]!)).join("  ")}  `;
+    const detail = " ".repeat(2 + widths[0]! + 2);
+    lines.push(`${lead(table[0]!)}RISK`);
+    review.rows.forEach((r, i) => {
+      const head = lead(table[i + 1]!);
+      lines.push(...wrap(r.risks.join(", ") || "-", TEXT_WIDTH, " ".repeat(head.length), head));
+      const grant = `${r.grant.binding} -> ${r.grant.role}${r.grant.roleEdited ? " (edited)" : ""} on ${r.grant.group}${r.grant.external ? " (outside the stack)" : ""}`;
+      const what =
+        r.allOf === undefined ? r.capabilities.join(", ") : `all of ${r.allOf.role} (${r.allOf.count})`;
+      lines.push(...wrap(`${grant}: ${what}`, TEXT_WIDTH, `${detail}  `, detail));
+    });
   }
-  return lines.join("\n");
+  return lines.flatMap(fit).join("\n");
 }

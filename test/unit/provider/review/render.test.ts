@@ -7,6 +7,7 @@ import {
   renderText,
   reviewJson,
   sidesOfPreview,
+  TEXT_WIDTH,
 } from "../../../../provider/review/index.js";
 import type { AccessReview, AccessRow } from "../../../../sdk/index.js";
 import { PREVIEW_UNKNOWN } from "../../../../sdk/index.js";
@@ -100,7 +101,7 @@ test("over the size cap: provenance goes first, then non-risky rows; risky rows 
   expect(tiny).not.toContain("`identity-5`");
 });
 
-test("JSON: versioned, before/after/diff per stack; text: one line per row", () => {
+test("JSON: versioned, before/after/diff per stack; text: a line per row, its grant and capabilities below", () => {
   const r = review([row(1, { risks: ["root"] })]);
   const doc = reviewJson([{ stack: "dev", review: r }]);
   expect(doc).toMatchObject({
@@ -111,7 +112,7 @@ test("JSON: versioned, before/after/diff per stack; text: one line per row", () 
   expect(doc.stacks[0]?.diff[0]?.findings).toHaveLength(2);
   const text = renderText([{ stack: "dev", review: r }]);
   expect(text).toMatch(
-    /ag-0{15}1\s+gained\s+identity-1 \(a{40}\/0{15}1\)\s+\/team-1\s+b-1 -> editor on \/team-1\s+groups\.create,groups\.list\s+root/,
+    /^ {2}ag-0{15}1 {2}gained {2}identity-1 {2}\/team-1 {2}root\n {23}b-1 -> editor on \/team-1: groups\.create, groups\.list$/m,
   );
   expect(renderText([{ stack: "dev", review: review([]) }])).toContain("no access change");
 });
@@ -169,4 +170,69 @@ test("with the stack's state, resources the preview does not list stay in the pl
   );
   expect(before.map((r) => r.urn)).toEqual(["u:e", "u:b"]);
   expect(after).toEqual([untouched]);
+});
+
+// Issue 40: the text table was as wide as its longest cell (uid, matcher, capability list: over
+// 400 columns on a real review), so a terminal wrapped every row into an unreadable mess.
+test("the text report fits 120 columns: identities by name, uids and matchers in the JSON and the comment's details", () => {
+  const uid = `${"a".repeat(40)}/${"b".repeat(16)}/${"c".repeat(16)}`;
+  const matcher = {
+    issuer: "https://token.actions.githubusercontent.com",
+    subjectPattern: "repo:acme/payments-service:environment:(production|staging)",
+  };
+  const wide = row(7, {
+    identity: {
+      ref: "urn:w",
+      name: "payments-deployer-with-a-very-long-name-indeed",
+      uid,
+      isNew: false,
+      matcher,
+    },
+    subtree: { ref: "urn:g", path: "/platform/payments/core/ci-runners/very-deep-group/leaf", root: false },
+    capabilities: Array.from({ length: 40 }, (_, i) => `capability.number_${i}`),
+    risks: ["owner-equivalent", "escalation", "root", "broad-matcher", "new-identity"],
+    grant: {
+      binding: "a-binding-whose-name-goes-on-and-on",
+      role: "custom-deployer",
+      group: "/platform/payments/core",
+      roleEdited: true,
+    },
+  });
+  const r = review([row(1, { risks: ["root"] }), wide]);
+  const text = renderText([
+    {
+      stack: "prod",
+      review: r,
+      live: {
+        requests: 3,
+        subtrees: ["x"],
+        outside: [
+          {
+            uid,
+            identity: "auditor",
+            role: "viewer",
+            group: "/platform/payments/core/ci-runners/very-deep-group",
+          },
+        ],
+      },
+    },
+  ]);
+  const lines = text.split("\n");
+  expect(lines.filter((l) => l.length > TEXT_WIDTH)).toEqual([]);
+  expect(TEXT_WIDTH).toBe(120);
+  // By name; every capability and risk still there (wrapped); the uid and the matcher are not.
+  expect(text).toContain("  payments-deployer-with-…  ");
+  expect(text).toContain("  …-runners/very-deep-group/leaf  ");
+  for (const c of wide.capabilities) expect(text).toMatch(new RegExp(`${c.replace(".", "\\.")}(,|$)`, "m"));
+  for (const risk of wide.risks) expect(text).toContain(risk);
+  const table = lines.slice(lines.findIndex((l) => l.startsWith("  ROW")));
+  expect(table.join("\n")).not.toContain(uid);
+  expect(text).not.toContain("subjectPattern");
+  // Where they are: the JSON row, and the comment's per-capability details.
+  const json = reviewJson([{ stack: "prod", review: r }]).stacks[0]?.diff[1];
+  expect(json?.identity).toMatchObject({ uid, matcher });
+  const details = renderMarkdown([{ stack: "prod", review: r }]).split("<details>")[1] ?? "";
+  expect(details).toContain(
+    `**payments-deployer-with-a-very-long-name-indeed** (\`${uid}\`; issuer: \`https://token.actions.githubusercontent.com\`, subjectPattern: \`repo:acme/payments-service:environment:(production\\|staging)\``,
+  );
 });
