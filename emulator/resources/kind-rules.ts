@@ -170,8 +170,8 @@ export const KIND_RULES: Readonly<Record<KindName, KindRules>> = {
   }),
   roleBindings: iamChild("roleBindings", "role_bindings", {
     uniqueNames: false,
-    validate: RoleBindingCreateSchema.pick({ roleUid: true }),
-    required: ["roleUid"],
+    validate: RoleBindingCreateSchema,
+    required: ["identityUid", "roleUid"],
     hooks: ROLE_BINDING_HOOKS,
   }),
   identityProviders: iamChild("identityProviders", "identity_providers", {

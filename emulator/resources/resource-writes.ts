@@ -225,6 +225,8 @@ export class ResourceWrites {
       const updated = {
         ...row,
         name: typeof next.name === "string" ? next.name : "",
+        // A binding's identity and role are both updatable (role_bindings.proto, UpdateRoleBindingRequest).
+        refIdentity: rules.hooks.refs?.(next).identity ?? row.refIdentity,
         refRole: rules.hooks.refs?.(next).role ?? row.refRole,
         data: JSON.stringify(orderKeys(next)),
       };

@@ -110,9 +110,13 @@ export const ROLE_BINDING_HOOKS: KindHooks = {
     checkBinding(ctx, w.caller, w.parentUid, w.fields as RoleBindingCreate, undefined);
     return w.fields;
   },
+  // Both references may change (published UpdateRoleBindingRequest: "set identity_uid and/or
+  // role_uid"): the new pair is checked as a create would check it, so moving a binding to another
+  // identity needs the same right as binding the role to that identity.
   beforeUpdate(ctx, u) {
     const next = u.next as unknown as StoredBinding;
-    if (next.roleUid !== u.row.refRole) checkBinding(ctx, u.caller, next.groupUid, next, u.row.uid);
+    if (next.roleUid !== u.row.refRole || next.identityUid !== u.row.refIdentity)
+      checkBinding(ctx, u.caller, next.groupUid, next, u.row.uid);
   },
   stored: (uid, parentUid, fields, now) => {
     const { identityUid, roleUid } = fields as RoleBindingCreate;

@@ -108,16 +108,22 @@ export class ResourceTable {
   }
 
   /**
-   * Replaces the mutable columns of a row.
+   * Replaces the mutable columns of a row (a binding's identity too: its identity is updatable).
    *
    * @example
-   * table.update("groups", uid, { name, refRole: null, data });
+   * table.update("groups", uid, { name, refIdentity: null, refRole: null, data });
    */
-  update(kind: string, uid: string, change: { name: string; refRole: string | null; data: string }): void {
+  update(
+    kind: string,
+    uid: string,
+    change: { name: string; refIdentity: string | null; refRole: string | null; data: string },
+  ): void {
     this.generation++;
     this.db
-      .statement("UPDATE resources SET name = ?, ref_role = ?, data = ? WHERE kind = ? AND uid = ?")
-      .run(change.name, change.refRole, change.data, kind, uid);
+      .statement(
+        "UPDATE resources SET name = ?, ref_identity = ?, ref_role = ?, data = ? WHERE kind = ? AND uid = ?",
+      )
+      .run(change.name, change.refIdentity, change.refRole, change.data, kind, uid);
   }
 
   /**

@@ -11,7 +11,7 @@ import { IrvResource } from "../resource/index.js";
 export interface RoleBindingArgs {
   /** The group in which the role is granted (and its descendants). Changing it replaces the binding. */
   groupUid: pulumi.Input<string>;
-  /** The identity that gets the role. Changing it replaces the binding. */
+  /** The identity that gets the role. Changing it updates the binding in place (one PATCH). */
   identityUid: pulumi.Input<string>;
   /** The role (see {@link getRole}). Changed in place. */
   roleUid: pulumi.Input<string>;

@@ -54,11 +54,11 @@ export const RoleBindingCreate = z.object({
 export type RoleBindingCreate = z.infer<typeof RoleBindingCreate>;
 
 /**
- * The mutable fields of a role binding, as PATCH paths (not shown in the spec; see decisions).
+ * The mutable fields of a role binding, as PATCH paths: its identity and its role (published
+ * `UpdateRoleBindingRequest`, iam/v2beta1/role_bindings.proto: "set identity_uid and/or role_uid").
+ * The group is not: moving a binding to another group is a delete and a create.
  *
  * @example
- * await client.roleBindings.update(b.uid, { roleUid: editor.uid }, {
- *   updateMask: ROLE_BINDING_MUTABLE_FIELDS,
- * });
+ * await client.roleBindings.update(b.uid, { identityUid: deployer.uid }, { updateMask: ["identityUid"] });
  */
-export const ROLE_BINDING_MUTABLE_FIELDS = ["roleUid"] as const;
+export const ROLE_BINDING_MUTABLE_FIELDS = ["identityUid", "roleUid"] as const;

@@ -31,7 +31,8 @@ const inputsOf = (b: RoleBinding) => ({
 });
 
 /**
- * `irv.iam.RoleBinding`: the role changes in place; another group or identity replaces it.
+ * `irv.iam.RoleBinding`: the identity and the role change in place (one PATCH, as the published
+ * `UpdateRoleBinding` allows); another group replaces it.
  *
  * @example
  * makeProvider(roleBindingKind, getClient);
@@ -41,8 +42,8 @@ export const roleBindingKind = defineKind({
   singular: "role binding",
   inputs: RoleBindingInputs,
   inputKeys: ["groupUid", "identityUid", "roleUid"],
-  replaceKeys: ["groupUid", "identityUid"],
-  mutableKeys: ["roleUid"],
+  replaceKeys: ["groupUid"],
+  mutableKeys: ["identityUid", "roleUid"],
   outputs: RoleBindingSchema.pick({ uid: true, identity: true, group: true, role: true, createTime: true }),
   create: (client, { groupUid, identityUid, roleUid }) =>
     client.roleBindings.create(

@@ -84,7 +84,7 @@ describe("preview announces exactly what up does", () => {
     // top groups stay.
     expect(await previewChanges(stack)).toEqual([
       "replace ci [groupUid]",
-      "replace ci-viewer [groupUid, identityUid]",
+      "replace ci-viewer [groupUid]",
       "replace leaf [parentUid]",
       "replace middle [parentUid]",
     ]);

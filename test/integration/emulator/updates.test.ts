@@ -267,9 +267,10 @@ describe("roles and role bindings", () => {
     expect(a.body.description).toBe(""); // cleared: "" on the wire (EmitUnpopulated)
   });
 
-  test("a role binding's role can be changed; its identity and group cannot", async () => {
+  test("a role binding's role and identity can be changed; its group cannot", async () => {
     const g = await freshGroup();
     const id = await emu.identity(g.uid, "bound");
+    const other = await emu.identity(g.uid, "other");
     const b = await emu.ok<{ uid: string; createTime: string }>(
       "POST",
       `/iam/v2beta1/roleBindings/${g.uid}`,
@@ -286,9 +287,49 @@ describe("roles and role bindings", () => {
     );
     expect(a.body.role.name).toBe("editor");
     expect(a.body.createTime).toBe(b.createTime);
-    const moved = await patch(`/iam/v2beta1/roleBindings/${b.uid}`, { identityUid: "x" }, "identityUid");
-    expect(moved.body.code).toBe(3);
+    type Bound = { identity: { uid: string; name: string }; identityUid: string; role: { name: string } };
+    const moved = await patch<Bound>(
+      `/iam/v2beta1/roleBindings/${b.uid}`,
+      { identityUid: other.uid },
+      "identityUid",
+    );
+    expect(moved.status).toBe(200);
+    expect(moved.body).toMatchObject({ identityUid: other.uid, identity: { uid: other.uid, name: "other" } });
+    expect(moved.body.role.name).toBe("editor");
+    // The binding is now the other identity's: listing the first identity's bindings finds none.
+    const all = await emu.ok<{ roleBindings: Bound[] }>("GET", "/iam/v2beta1/roleBindings", {
+      query: { "uidp.children_of": g.uid },
+    });
+    expect(all.roleBindings.map((x) => x.identity.uid)).toEqual([other.uid]);
+    const unknownIdentity = await patch(
+      `/iam/v2beta1/roleBindings/${b.uid}`,
+      { identityUid: `${g.uid}/0123456789abcdef` },
+      "identityUid",
+    );
+    expect(unknownIdentity.body.code).toBe(3);
+    expect(JSON.stringify(unknownIdentity.body)).toMatch(/identityUid/);
+    const cleared = await patch(`/iam/v2beta1/roleBindings/${b.uid}`, {}, "identityUid");
+    expect(cleared.body.code).toBe(3);
+    const regrouped = await patch(`/iam/v2beta1/roleBindings/${b.uid}`, {}, "group");
+    expect(regrouped.body.code).toBe(3);
     const unknownRole = await patch(`/iam/v2beta1/roleBindings/${b.uid}`, { roleUid: "abc" });
     expect(unknownRole.body.code).toBe(3);
+  });
+
+  test("regression (a PATCH without a mask dropped identityUid and answered 200: data lost): a present identityUid is applied", async () => {
+    const g = await freshGroup();
+    const id = await emu.identity(g.uid, "first");
+    const other = await emu.identity(g.uid, "second");
+    const b = await emu.ok<{ uid: string }>("POST", `/iam/v2beta1/roleBindings/${g.uid}`, {
+      body: { identityUid: id.uid, roleUid: await emu.roleUid("viewer") },
+    });
+    const a = await patch<{ identity: { uid: string }; identityUid: string }>(
+      `/iam/v2beta1/roleBindings/${b.uid}`,
+      { identityUid: other.uid },
+    );
+    expect(a.status).toBe(200);
+    expect(a.body.identity.uid).toBe(other.uid);
+    const read = await emu.ok<{ identityUid: string }>("GET", `/iam/v2beta1/roleBindings/${b.uid}`);
+    expect(read.identityUid).toBe(other.uid);
   });
 });

@@ -148,10 +148,11 @@ describe("diff", () => {
     ).toEqual(["parentUid"]);
   });
 
-  it("replaces a binding given to another identity but changes its role in place", async () => {
+  it("changes a binding's identity and role in place and replaces it only in another group", async () => {
     const b = { groupUid: "g", identityUid: "i", roleUid: "r" };
-    expect((await binding.diff("id", b, { ...b, identityUid: "j" })).replaces).toEqual(["identityUid"]);
+    expect((await binding.diff("id", b, { ...b, identityUid: "j" })).replaces).toEqual([]);
     expect((await binding.diff("id", b, { ...b, roleUid: "r2" })).replaces).toEqual([]);
+    expect((await binding.diff("id", b, { ...b, groupUid: "h" })).replaces).toEqual(["groupUid"]);
   });
 
   it("sees a change of the claimMatch subject", async () => {

@@ -209,6 +209,31 @@ test("what stays unknown is maybe-gained, with every capability possible, and co
   );
 });
 
+test("a binding's identity changed in place (one update, the same binding uid): the old identity loses the role, the new one gains it, and the gate counts the gain", () => {
+  const deployer = `${platform}/${seg(9)}`;
+  const withDeployer = [
+    ...base(),
+    res("Identity", "deployer", {
+      uid: deployer,
+      groupUid: platform,
+      name: "deployer",
+      claimMatch: { issuer: gh, subject: "repo:acme/deploy:ref:refs/heads/main" },
+    }),
+  ];
+  const after = replace(withDeployer, "ci-viewer", { identityUid: deployer });
+  const r = review(withDeployer, after);
+  expect(r.rows.map((x) => [x.identity.name, x.state, x.subtree.path, x.grant.binding])).toEqual([
+    ["deployer", "gained", "/platform", "ci-viewer"],
+    ["ci", "lost", "/platform", "ci-viewer"],
+  ]);
+  const lost = r.rows.find((x) => x.state === "lost");
+  expect(lost?.capabilities).toEqual([...ROLES[2]!.capabilities].sort());
+  const gained = r.rows.find((x) => x.state === "gained");
+  const blocked = unapprovedChanges(r, [], { failOn: "any", now: new Date() }).flatMap((u) => u.ids);
+  expect(gained?.findings.length).toBeGreaterThan(0);
+  for (const f of gained?.findings ?? []) expect(blocked).toContain(f.id);
+});
+
 test("removing the last owner binding at the root is a lock-out, and the owner's losses are rows", () => {
   const after = base().filter((x) => !x.urn.endsWith("::admin-owner"));
   const r = review(base(), after);

@@ -30,7 +30,7 @@ type RoleBinding struct {
 	// The group in which the role is granted (and its descendants). Changing it replaces the binding.
 	GroupUid pulumi.StringOutput       `pulumi:"groupUid"`
 	Identity RoleBindingIdentityOutput `pulumi:"identity"`
-	// The identity that gets the role. Changing it replaces the binding.
+	// The identity that gets the role. Changing it updates the binding in place (one PATCH).
 	IdentityUid pulumi.StringOutput   `pulumi:"identityUid"`
 	Role        RoleBindingRoleOutput `pulumi:"role"`
 	// The role (see `getRole`). Changed in place.
@@ -57,7 +57,6 @@ func NewRoleBinding(ctx *pulumi.Context,
 	}
 	replaceOnChanges := pulumi.ReplaceOnChanges([]string{
 		"groupUid",
-		"identityUid",
 	})
 	opts = append(opts, replaceOnChanges)
 	opts = internal.PkgResourceDefaultOpts(opts)
@@ -95,7 +94,7 @@ func (RoleBindingState) ElementType() reflect.Type {
 type roleBindingArgs struct {
 	// The group in which the role is granted (and its descendants). Changing it replaces the binding.
 	GroupUid string `pulumi:"groupUid"`
-	// The identity that gets the role. Changing it replaces the binding.
+	// The identity that gets the role. Changing it updates the binding in place (one PATCH).
 	IdentityUid string `pulumi:"identityUid"`
 	// The role (see `getRole`). Changed in place.
 	RoleUid string `pulumi:"roleUid"`
@@ -105,7 +104,7 @@ type roleBindingArgs struct {
 type RoleBindingArgs struct {
 	// The group in which the role is granted (and its descendants). Changing it replaces the binding.
 	GroupUid pulumi.StringInput
-	// The identity that gets the role. Changing it replaces the binding.
+	// The identity that gets the role. Changing it updates the binding in place (one PATCH).
 	IdentityUid pulumi.StringInput
 	// The role (see `getRole`). Changed in place.
 	RoleUid pulumi.StringInput
@@ -215,7 +214,7 @@ func (o RoleBindingOutput) Identity() RoleBindingIdentityOutput {
 	return o.ApplyT(func(v *RoleBinding) RoleBindingIdentityOutput { return v.Identity }).(RoleBindingIdentityOutput)
 }
 
-// The identity that gets the role. Changing it replaces the binding.
+// The identity that gets the role. Changing it updates the binding in place (one PATCH).
 func (o RoleBindingOutput) IdentityUid() pulumi.StringOutput {
 	return o.ApplyT(func(v *RoleBinding) pulumi.StringOutput { return v.IdentityUid }).(pulumi.StringOutput)
 }

@@ -27,7 +27,7 @@ class RoleBindingArgs:
         The set of arguments for constructing a RoleBinding resource.
 
         :param pulumi.Input[_builtins.str] group_uid: The group in which the role is granted (and its descendants). Changing it replaces the binding.
-        :param pulumi.Input[_builtins.str] identity_uid: The identity that gets the role. Changing it replaces the binding.
+        :param pulumi.Input[_builtins.str] identity_uid: The identity that gets the role. Changing it updates the binding in place (one PATCH).
         :param pulumi.Input[_builtins.str] role_uid: The role (see `getRole`). Changed in place.
         """
         pulumi.set(__self__, "group_uid", group_uid)
@@ -50,7 +50,7 @@ class RoleBindingArgs:
     @pulumi.getter(name="identityUid")
     def identity_uid(self) -> pulumi.Input[_builtins.str]:
         """
-        The identity that gets the role. Changing it replaces the binding.
+        The identity that gets the role. Changing it updates the binding in place (one PATCH).
         """
         return pulumi.get(self, "identity_uid")
 
@@ -96,7 +96,7 @@ class RoleBinding(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] group_uid: The group in which the role is granted (and its descendants). Changing it replaces the binding.
-        :param pulumi.Input[_builtins.str] identity_uid: The identity that gets the role. Changing it replaces the binding.
+        :param pulumi.Input[_builtins.str] identity_uid: The identity that gets the role. Changing it updates the binding in place (one PATCH).
         :param pulumi.Input[_builtins.str] role_uid: The role (see `getRole`). Changed in place.
         """
         ...
@@ -158,7 +158,7 @@ class RoleBinding(pulumi.CustomResource):
             __props__.__dict__["identity"] = None
             __props__.__dict__["role"] = None
             __props__.__dict__["uid"] = None
-        replace_on_changes = pulumi.ResourceOptions(replace_on_changes=["groupUid", "identityUid"])
+        replace_on_changes = pulumi.ResourceOptions(replace_on_changes=["groupUid"])
         opts = pulumi.ResourceOptions.merge(opts, replace_on_changes)
         super(RoleBinding, __self__).__init__(
             'irv:iam:RoleBinding',
@@ -219,7 +219,7 @@ class RoleBinding(pulumi.CustomResource):
     @pulumi.getter(name="identityUid")
     def identity_uid(self) -> pulumi.Output[_builtins.str]:
         """
-        The identity that gets the role. Changing it replaces the binding.
+        The identity that gets the role. Changing it updates the binding in place (one PATCH).
         """
         return pulumi.get(self, "identity_uid")
 
