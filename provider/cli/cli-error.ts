@@ -5,11 +5,11 @@
  * throw new CliError("no stack is selected here: pass --stack NAME");
  */
 export class CliError extends Error {
-  constructor(
-    message: string,
-    readonly exitCode = 1,
-  ) {
+  // A field, not a parameter property: the bin's entry files stay plain erasable TypeScript.
+  readonly exitCode: number;
+  constructor(message: string, exitCode = 1) {
     super(message);
     this.name = "CliError";
+    this.exitCode = exitCode;
   }
 }

@@ -1,4 +1,4 @@
-import type { IrvClient } from "../../sdk/index.js";
+import type { Identity, IrvClient, RoleBinding } from "../../sdk/index.js";
 import type { KindDefinition, Props } from "../runtime/index.js";
 import {
   accountAssociationsKind,
@@ -6,6 +6,8 @@ import {
   groupKind,
   identityKind,
   identityProviderKind,
+  PULL_TOKEN_ISSUER,
+  pullTokenKind,
   roleBindingKind,
   roleKind,
 } from "../runtime/index.js";
@@ -37,7 +39,7 @@ export type Arg =
  */
 export interface OrgObject {
   uid: string;
-  /** `irv.iam.<className>`. */
+  /** The class in the kind table (`irv.<module>.<className>`: `Group`, `PullToken`, …). */
   className: string;
   /** Kebab-case name before it is made unique. */
   baseName: string;
@@ -151,6 +153,41 @@ function orgKind<Inputs extends Props, Server extends { uid: string }>(
   };
 }
 
+// Identities and role bindings are each listed once per client and root: the pull tokens are
+// identities, and their bindings are theirs (adopted with the token, never as a RoleBinding).
+const shared = new WeakMap<IrvClient, Map<string, Promise<unknown>>>();
+function once<T>(client: IrvClient, key: string, read: () => Promise<T>): Promise<T> {
+  const reads = shared.get(client) ?? new Map<string, Promise<unknown>>();
+  shared.set(client, reads);
+  const p = (reads.get(key) as Promise<T> | undefined) ?? read();
+  reads.set(key, p);
+  return p;
+}
+const identitiesBelow = (client: IrvClient, root: string) =>
+  once(client, `identities ${root}`, () => client.identities.collectParallel({ descendantsOf: root }, PAGES));
+const bindingsBelow = (client: IrvClient, root: string) =>
+  once(client, `bindings ${root}`, () => client.roleBindings.collectParallel({ descendantsOf: root }, PAGES));
+const isPullToken = (i: Identity) => i.staticKeys?.issuer === PULL_TOKEN_ISSUER;
+
+/** A pull token as `irv.registry.PullToken` reads it: its identity and its one binding. */
+interface PullTokenObject {
+  uid: string;
+  identity: Identity;
+  binding: RoleBinding | undefined;
+}
+
+async function listPullTokens(client: IrvClient, root: string): Promise<PullTokenObject[]> {
+  const [identities, bindings] = await Promise.all([
+    identitiesBelow(client, root),
+    bindingsBelow(client, root),
+  ]);
+  return identities.filter(isPullToken).map((identity) => ({
+    uid: identity.uid,
+    identity,
+    binding: bindings.find((b) => b.identity.uid === identity.uid),
+  }));
+}
+
 /**
  * Why `import-org` lists group invites instead of generating them: an adopted invite would be a
  * resource whose one useful output (the code) is empty forever, and whose every edit replaces it
@@ -164,7 +201,7 @@ export const INVITE_NOT_GENERATED =
 
 /**
  * The kinds `import-org` generates, in declaration order (a kind refers only to earlier ones:
- * bindings and identity providers to custom roles, everything to groups).
+ * bindings, pull tokens and identity providers to custom roles, everything to groups).
  *
  * @example
  * ORG_KINDS.map((k) => k.kind); // ["groups", "roles", "identities", …]
@@ -189,7 +226,8 @@ export const ORG_KINDS: readonly OrgKind[] = [
   orgKind({
     kind: "identities",
     definition: identityKind,
-    list: (client, root) => client.identities.collectParallel({ descendantsOf: root }, PAGES),
+    // Pull tokens are identities too: they are the pullTokens kind's.
+    list: async (client, root) => (await identitiesBelow(client, root)).filter((i) => !isPullToken(i)),
     refs: ["groupUid"],
     baseName: (i) => slug(i.name),
   }),
@@ -213,10 +251,26 @@ export const ORG_KINDS: readonly OrgKind[] = [
   orgKind({
     kind: "roleBindings",
     definition: roleBindingKind,
-    list: (client, root) => client.roleBindings.collectParallel({ descendantsOf: root }, PAGES),
+    // A pull token's binding is the token's (its delete removes it): not a RoleBinding of its own.
+    list: async (client, root) => {
+      const [bindings, identities] = await Promise.all([
+        bindingsBelow(client, root),
+        identitiesBelow(client, root),
+      ]);
+      const tokens = new Set(identities.filter(isPullToken).map((i) => i.uid));
+      return bindings.filter((b) => !tokens.has(b.identity.uid));
+    },
     refs: ["groupUid", "identityUid", "roleUid"],
     baseName: (b) => `${slug(b.identity.name)}-${slug(b.role.name)}`,
     parentUid: (b) => b.group.uid,
+  }),
+  orgKind({
+    kind: "pullTokens",
+    definition: pullTokenKind,
+    list: listPullTokens,
+    refs: ["groupUid", "roleUid"],
+    // The token's name (its identity's, without the expiration stamp).
+    baseName: (t) => slug(String(pullTokenKind.inputsOf(t).name)),
   }),
   orgKind({
     kind: "groupInvites",

@@ -1,6 +1,20 @@
 import type { Role } from "../../sdk/index.js";
+import { moduleOf } from "../plugin/index.js";
+import { isStubType } from "../stub/index.js";
 import { logicalNames, variableName } from "./logical-names.js";
 import type { Arg, OrgObject } from "./org-kinds.js";
+
+/**
+ * Where a class of the kind table lives in the package: `<module>.<class>` (`iam.Group`,
+ * `registry.PullToken`), the TypeScript namespace path and the middle of the native token alike.
+ *
+ * @example
+ * classPath("PullToken"); // "registry.PullToken"
+ */
+export function classPath(className: string): string {
+  if (!isStubType(className)) throw new Error(`pulumi-irv: no resource type ${className}`);
+  return `${moduleOf(className)}.${className}`;
+}
 
 /**
  * What a program renderer needs: the root, the objects in declaration order, the roles they may
@@ -119,7 +133,7 @@ export class ProgramPlan {
         const key = `${this.objectVars.get(owner)}${arg.secret[0]?.toUpperCase()}${arg.secret.slice(1)}`;
         this.secrets.set(
           key,
-          `the ${arg.secret} of \`irv.iam.${owner.className}\` "${this.names.get(owner)}" (\`${owner.uid}\`)`,
+          `the ${arg.secret} of \`irv.${classPath(owner.className)}\` "${this.names.get(owner)}" (\`${owner.uid}\`)`,
         );
         return syntax.secret(key);
       }
@@ -202,7 +216,7 @@ const isList = (arg: Arg): arg is readonly Arg[] => Array.isArray(arg);
 function notGenerated(skipped: readonly OrgObject[]): string[] {
   const byReason = new Map<string, string[]>();
   for (const o of skipped) {
-    const key = `\`irv.iam.${o.className}\`: ${o.unsupported}`;
+    const key = `\`irv.${classPath(o.className)}\`: ${o.unsupported}`;
     byReason.set(key, [...(byReason.get(key) ?? []), o.uid]);
   }
   return [...byReason].flatMap(([reason, uids]) => [`${reason}.`, "", ...uids.map((u) => `- \`${u}\``), ""]);

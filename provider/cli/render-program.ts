@@ -1,5 +1,5 @@
 import type { ArgSyntax, ProgramInput } from "./program-plan.js";
-import { ProgramPlan } from "./program-plan.js";
+import { classPath, ProgramPlan } from "./program-plan.js";
 
 export type { ProgramInput } from "./program-plan.js";
 
@@ -34,7 +34,7 @@ export function renderProgram(input: ProgramInput): Record<string, string> {
       .args(o, TS)
       .map(([k, a]) => `${k}: ${a}`)
       .join(", ");
-    return `const ${v} = new irv.iam.${o.className}(${JSON.stringify(names.get(o))}, { ${args} }, { import: ${JSON.stringify(o.uid)} });`;
+    return `const ${v} = new irv.${classPath(o.className)}(${JSON.stringify(names.get(o))}, { ${args} }, { import: ${JSON.stringify(o.uid)} });`;
   });
 
   const index = [
@@ -54,7 +54,7 @@ export function renderProgram(input: ProgramInput): Record<string, string> {
 
   const readme = plan.readme({
     file: "index.ts",
-    resource: (c) => `irv.iam.${c}`,
+    resource: (c) => `irv.${classPath(c)}`,
     lookup: "`irv.iam.getRoleOutput`",
     setup: ["npm install"],
   });

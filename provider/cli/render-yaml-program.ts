@@ -71,7 +71,7 @@ export function renderYamlProgram(input: ProgramInput): Record<string, string> {
     "Pulumi.yaml": `${header.join("\n")}\n${stringify(program, { lineWidth: 0 })}`,
     "README.md": plan.readme({
       file: "Pulumi.yaml",
-      resource: (c) => `irv:iam:${c}`,
+      resource: (c) => resourceToken(c as Parameters<typeof resourceToken>[0]),
       lookup: "the `irv:iam:getRole` invoke",
       setup: [
         "pulumi plugin install resource irv <version> --file pulumi-resource-irv-v<version>-<os>-<arch>.tar.gz",

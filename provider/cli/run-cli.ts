@@ -1,11 +1,13 @@
+import { createRequire } from "node:module";
 import { parseArgs } from "node:util";
-import { accessReview } from "./access-review.js";
 import { CliError } from "./cli-error.js";
-import { importOrg } from "./import-org.js";
-import { ORG_KINDS } from "./org-kinds.js";
-import { recover } from "./recover.js";
+
+// Each command loads its own modules when it runs (`await import`): `--help`, `--version` and a
+// usage error load none of them (the Automation API alone took a second of CPU), and a command
+// loads only what it needs.
 
 const USAGE = `Usage: pulumi-irv <command> [flags]
+       pulumi-irv --version
 
 Commands:
   recover      repair a stack after an interrupted (killed) pulumi up
@@ -38,7 +40,11 @@ Flags:
                  backend, else the end of the stack's last update)
   -h, --help     show this help`;
 
-const IMPORT_ORG_HELP = `Usage: pulumi-irv import-org --root UID [--out DIR] [--kinds LIST] [--project NAME] [--format F]
+// The kinds --kinds takes come from the kind table, which loads the resource kinds: this help is
+// written when it is asked for.
+const importOrgHelp = (
+  kinds: readonly string[],
+) => `Usage: pulumi-irv import-org --root UID [--out DIR] [--kinds LIST] [--project NAME] [--format F]
                                [--language typescript|yaml]
 
 Reads the subtree of group UID (every kind, every page, pages fetched concurrently) and writes a
@@ -57,16 +63,16 @@ Flags:
   --root UID       uid of the group whose subtree is adopted (required)
   --out DIR        where to write the project (default: the current directory)
   --kinds LIST     comma list of kinds to include (default: all):
-                   ${ORG_KINDS.map((k) => k.kind).join(", ")}
+                   ${kinds.join(", ")}
   --project NAME   name in Pulumi.yaml and package.json, and the namespace of the secret config
                    entries (default: irv-org)
   --format FORMAT  typescript (default: the project above) or pulumi-import: only import.json,
-                   Pulumi's bulk import file for the native plugin (irv:iam:* tokens, uids as ids);
+                   Pulumi's bulk import file for the native plugin (irv:<module>:* tokens, uids as ids);
                    in a project of any language, \`pulumi import --file import.json\` adopts the
                    objects and writes their code (identity providers are left out: their client
                    secret is write-only)
   --language LANG  typescript (default) or yaml: a Pulumi YAML program on the native plugin
-                   (irv:iam:* tokens, the import option on every resource; see README.md there)
+                   (irv:<module>:* tokens, the import option on every resource; see README.md there)
   -h, --help       show this help`;
 
 const ACCESS_REVIEW_HELP = `Usage: pulumi-irv access-review [--stack NAME] [--cwd DIR] [--plan FILE]
@@ -126,6 +132,7 @@ export async function runCli(
           help: { type: "boolean", short: "h" },
         });
         if (values.help === true) return done(io.out, RECOVER_HELP);
+        const { recover } = await import("./recover.js");
         const since = values.since === undefined ? undefined : new Date(String(values.since));
         if (since !== undefined && Number.isNaN(since.getTime()))
           throw new CliError(`--since must be an RFC 3339 time, got ${JSON.stringify(values.since)}`, 2);
@@ -148,7 +155,10 @@ export async function runCli(
           language: { type: "string" },
           help: { type: "boolean", short: "h" },
         });
-        if (values.help === true) return done(io.out, IMPORT_ORG_HELP);
+        if (values.help === true) {
+          const { ORG_KINDS } = await import("./org-kinds.js");
+          return done(io.out, importOrgHelp(ORG_KINDS.map((k) => k.kind)));
+        }
         const root = str(values.root);
         if (root === undefined) throw new CliError("--root is required: the uid of the group to adopt", 2);
         const format = str(values.format);
@@ -163,6 +173,7 @@ export async function runCli(
         const kinds = str(values.kinds)
           ?.split(",")
           .map((k) => k.trim());
+        const { importOrg } = await import("./import-org.js");
         await importOrg({
           root,
           out: str(values.out),
@@ -196,6 +207,7 @@ export async function runCli(
             `--max-chars must be a positive integer, got ${JSON.stringify(values["max-chars"])}`,
             2,
           );
+        const { accessReview } = await import("./access-review.js");
         const result = await accessReview({
           stack: str(values.stack),
           cwd: str(values.cwd),
@@ -211,6 +223,10 @@ export async function runCli(
         });
         return result.exitCode;
       }
+      case "version":
+      case "--version":
+      case "-v":
+        return done(io.out, packageVersion());
       case undefined:
       case "help":
       case "--help":
@@ -243,6 +259,17 @@ function oneOf<T extends string>(v: unknown, flag: string, allowed: readonly T[]
   if (v === undefined) return undefined;
   if (allowed.includes(v as T)) return v as T;
   throw new CliError(`${flag} must be one of ${allowed.join(", ")}, got ${JSON.stringify(v)}`, 2);
+}
+
+/**
+ * The version of the installed pulumi-irv package (its package.json, read through the package's own
+ * name: the bin runs from the package's dist folder).
+ *
+ * @example
+ * packageVersion(); // "0.1.0"
+ */
+export function packageVersion(): string {
+  return (createRequire(import.meta.url)("pulumi-irv/package.json") as { version: string }).version;
 }
 
 function done(print: Print, text: string): number {

@@ -30,6 +30,7 @@ export {
   identityKind,
   identityProviderKind,
   KIND_DEFINITIONS,
+  PULL_TOKEN_ISSUER,
   pullTokenKind,
   roleBindingKind,
   roleKind,

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../../../../provider/cli/index.js";
 import { ORG_KINDS } from "../../../../provider/cli/org-kinds.js";
@@ -48,7 +49,7 @@ describe("pulumi-irv", () => {
     const r = await run(["import-org", "--root", "0".repeat(40), "--kinds", "groups,repos"]);
     expect(r.code).toBe(2);
     expect(r.err).toContain(
-      "unknown kind repos; known: groups, roles, identities, identityProviders, accountAssociations, roleBindings, groupInvites",
+      "unknown kind repos; known: groups, roles, identities, identityProviders, accountAssociations, roleBindings, pullTokens, groupInvites",
     );
   });
 
@@ -63,4 +64,18 @@ describe("pulumi-irv", () => {
     expect(r.code).toBe(2);
     expect(r.err).toContain('--since must be an RFC 3339 time, got "yesterday"');
   });
+});
+
+describe("pulumi-irv --version", () => {
+  it.each([["--version"], ["-v"], ["version"]])(
+    "%s prints the package's version and exits 0",
+    async (flag) => {
+      const { version } = JSON.parse(
+        readFileSync(new URL("../../../../package.json", import.meta.url), "utf8"),
+      ) as {
+        version: string;
+      };
+      expect(await run([flag])).toEqual({ code: 0, out: version, err: "" });
+    },
+  );
 });
