@@ -24,8 +24,11 @@ export const USAGE = `Usage: irv-emulator [options]
   --token-ttl SECONDS     lifetime of exchanged API tokens (default 3600, at most 86400)
   --trusted-issuer URL    another OIDC issuer the STS accepts (repeatable)
   --org-uid UID           root organization uid of a new database (40 hex digits)
+  --tls-cert FILE         PEM certificate: the port speaks TLS, ALPN choosing h2 (gRPC) or http/1.1
+  --tls-key FILE          PEM private key of --tls-cert (both or neither)
   --log                   log requests to stderr (also IRV_EMULATOR_LOG=1)
   --help                  this text
+The same port serves gRPC (h2c, or h2 over TLS) at the host:port of baseUrl.
 When ready, prints one JSON line: {"baseUrl","authUrl","issuerUrl","orgUid","adminToken"}.`;
 
 /**
@@ -75,6 +78,8 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
         "token-ttl": { type: "string" },
         "trusted-issuer": { type: "string", multiple: true },
         "org-uid": { type: "string" },
+        "tls-cert": { type: "string" },
+        "tls-key": { type: "string" },
         log: { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
@@ -122,6 +127,13 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
       throw new UsageError(`--trusted-issuer must be an http(s) URL, got ${JSON.stringify(i)}`);
     }
   }
+  const tlsCert = str("tls-cert");
+  const tlsKey = str("tls-key");
+  if ((tlsCert === undefined) !== (tlsKey === undefined)) {
+    throw new UsageError(
+      `--tls-cert and --tls-key go together: ${tlsCert === undefined ? "--tls-cert" : "--tls-key"} is missing`,
+    );
+  }
   const options: EmulatorOptions = {};
   const set = <K extends keyof EmulatorOptions>(k: K, v: EmulatorOptions[K]) => {
     if (v !== undefined) options[k] = v;
@@ -136,6 +148,8 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   set("rateLimit", rateLimit);
   set("tokenTtlSeconds", int("token-ttl", 1, MAX_TOKEN_TTL_SECONDS));
   set("orgUid", orgUid);
+  set("tlsCert", tlsCert);
+  set("tlsKey", tlsKey);
   if (issuers.length > 0) options.trustedIssuers = issuers;
   if (values.log === true) options.log = true;
   return { help: false, options };

@@ -34,6 +34,13 @@ export interface EmulatorOptions {
   clock?: Clock | undefined;
   /** Random source of the fault dice. Default `Math.random`. */
   random?: (() => number) | undefined;
+  /**
+   * TLS certificate (PEM text, or a file holding it) for the one port: with {@link tlsKey} the port
+   * speaks TLS only, and ALPN chooses HTTP/2 (gRPC) or HTTP/1.1 (the JSON API). Default: plain TCP.
+   */
+  tlsCert?: string | undefined;
+  /** TLS private key (PEM text, or a file holding it) matching {@link tlsCert}. */
+  tlsKey?: string | undefined;
   /** Log requests as JSON lines on stderr. Default: the `IRV_EMULATOR_LOG` environment variable is `1`. */
   log?: boolean | undefined;
 }
@@ -59,8 +66,9 @@ export const ISSUER_PATH = "/oidc";
  *
  * @example
  * originOf("0.0.0.0", 8080); // "http://127.0.0.1:8080"
+ * originOf("::", 8443, "https"); // "https://[::1]:8443"
  */
-export function originOf(host: string, port: number): string {
+export function originOf(host: string, port: number, scheme: "http" | "https" = "http"): string {
   const h = host === "0.0.0.0" || host === "" ? "127.0.0.1" : host === "::" ? "::1" : host;
-  return `http://${h.includes(":") ? `[${h}]` : h}:${port}`;
+  return `${scheme}://${h.includes(":") ? `[${h}]` : h}:${port}`;
 }

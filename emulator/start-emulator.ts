@@ -13,7 +13,8 @@ import {
 } from "./auth/index.js";
 import type { FaultSpec, RateLimitSpec } from "./core/index.js";
 import { NO_FAULTS, parseFaultSpec, parseRateLimit, ROOT_UID_PATTERN } from "./core/index.js";
-import type { StatsSnapshot } from "./http/index.js";
+import { attachProtocolDispatch, createGrpcServer } from "./grpc/index.js";
+import type { StatsSnapshot, TlsFiles } from "./http/index.js";
 import { buildApp, createAppContext, FaultInjector, RateLimiter, RequestStats } from "./http/index.js";
 import { PageTokens } from "./lists/index.js";
 import type { EmulatorOptions } from "./options.js";
@@ -45,6 +46,11 @@ export interface ReadyInfo {
  * await emu.close();
  */
 export interface EmulatorHandle extends ReadyInfo {
+  /**
+   * Where gRPC clients dial: the `host:port` of {@link ReadyInfo.baseUrl} (one port serves both), in
+   * plain text (h2c) unless the emulator was started with TLS.
+   */
+  grpcTarget: string;
   /** Stops listening, closes connections and the database. */
   close(): Promise<void>;
   /** Replaces the injected faults (`"503=1"`, `"none"` or a parsed spec); returns the spec in force. */
@@ -95,6 +101,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     faultSpec = { ...faultSpec, latencyMs: options.latencyMs };
   }
   const rateLimit = rateLimitOf(options.rateLimit);
+  const tls = tlsOf(options.tlsCert, options.tlsKey);
   const fixtures = readFixtures(options.fixtures);
 
   const db = new Database(options.data);
@@ -126,10 +133,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       log: options.log ?? process.env.IRV_EMULATOR_LOG === "1",
       clock,
     });
-    const app = buildApp(ctx);
+    const app = buildApp(ctx, tls);
+    // One port, two transports: HTTP/1.1 JSON and gRPC (HTTP/2), told apart per connection.
+    const dispatch = attachProtocolDispatch(app.server, createGrpcServer(ctx), tls !== undefined);
     await app.listen({ host: options.host ?? "127.0.0.1", port: options.port ?? 0 });
     const address = app.server.address() as AddressInfo;
-    const baseUrl = originOf(address.address, address.port);
+    const baseUrl = originOf(address.address, address.port, tls === undefined ? "http" : "https");
     const authUrl = `${baseUrl}${AUTH_PATH}`;
     const issuerUrl = `${baseUrl}${ISSUER_PATH}`;
     const apiTokens = new ApiTokens({
@@ -159,8 +168,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       issuerUrl,
       orgUid: service.orgUid,
       adminToken,
+      grpcTarget: new URL(baseUrl).host,
       close: () => {
-        closing ??= app.close().finally(() => db.close());
+        if (closing === undefined) {
+          const closed = app.close();
+          // The HTTP/2 connections are ours, not the HTTP server's: end them so that it can close.
+          dispatch.close();
+          closing = closed.finally(() => db.close());
+        }
         return closing;
       },
       setFaults: (spec) => {
@@ -191,6 +206,23 @@ function rateLimitOf(spec: string | RateLimitSpec | undefined): RateLimitSpec | 
     );
   }
   return spec;
+}
+
+// The certificate and key, each PEM text or a file holding it; both or neither.
+function tlsOf(cert: string | undefined, key: string | undefined): TlsFiles | undefined {
+  if (cert === undefined && key === undefined) return undefined;
+  if (cert === undefined || key === undefined) {
+    throw new Error("tlsCert and tlsKey go together: give both or neither");
+  }
+  const pem = (what: string, v: string) => {
+    if (v.includes("-----BEGIN ")) return v;
+    try {
+      return readFileSync(v, "utf8");
+    } catch (e) {
+      throw new Error(`${what} ${v}: ${(e as Error).message}`);
+    }
+  };
+  return { cert: pem("tlsCert", cert), key: pem("tlsKey", key) };
 }
 
 function readFixtures(source: string | Fixtures | undefined): Fixtures | undefined {

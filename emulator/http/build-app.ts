@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { setTimeout as sleep } from "node:timers/promises";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import Fastify from "fastify";
 import { Code } from "pulumi-irv/sdk";
 import { ApiFault, invalidArgument, notFound } from "../core/index.js";
 import { RULES_BY_COLLECTION } from "../resources/index.js";
+import { admitCall } from "./admit-call.js";
 import { registerApiRoutes } from "./api-routes.js";
 import type { AppContext } from "./app-context.js";
 import { BODY_LIMIT, discardRest, isBodyTooLarge } from "./body-limit.js";
@@ -15,7 +15,18 @@ import "./request-context.js";
 import { sendFault, toFault } from "./send-fault.js";
 
 /**
- * Builds the fastify app: JSON-only bodies up to 1 MiB (a larger one is read to its end, up to a
+ * A certificate and its key, PEM.
+ *
+ * @example
+ * const tls: TlsFiles = { cert: readFileSync("cert.pem"), key: readFileSync("key.pem") };
+ */
+export interface TlsFiles {
+  cert: string | Buffer;
+  key: string | Buffer;
+}
+
+/**
+ * Builds the fastify app (served over TLS when `tls` is given): JSON-only bodies up to 1 MiB (a larger one is read to its end, up to a
  * cap, and answered code 3), request ids, stats and faults for the API and STS, bearer
  * authentication, AIP-193 errors for everything that goes wrong (including unknown routes and
  * framework errors), and the routes of every surface.
@@ -24,7 +35,7 @@ import { sendFault, toFault } from "./send-fault.js";
  * const app = buildApp(ctx);
  * await app.listen({ host: "127.0.0.1", port: 0 });
  */
-export function buildApp(ctx: AppContext): FastifyInstance {
+export function buildApp(ctx: AppContext, tls?: TlsFiles): FastifyInstance {
   const idPrefix = randomBytes(4).toString("hex");
   let nextId = 0;
   const app = Fastify({
@@ -35,6 +46,10 @@ export function buildApp(ctx: AppContext): FastifyInstance {
     routerOptions: { maxParamLength: 8192 },
     return503OnClosing: false,
     forceCloseConnections: true,
+    // With TLS the port offers HTTP/2 (gRPC, handed over by the protocol dispatch) and HTTP/1.1.
+    ...(tls === undefined
+      ? {}
+      : { https: { cert: tls.cert, key: tls.key, ALPNProtocols: ["h2", "http/1.1"] } }),
     // Router-level failures (a malformed URL) answer in the same AIP-193 shape as everything else.
     frameworkErrors: (error, req, reply) => {
       sendFault(reply, toFault(error, req));
@@ -61,44 +76,27 @@ export function buildApp(ctx: AppContext): FastifyInstance {
     if (surface === "api" || surface === "sts") {
       const q = req.query as Record<string, unknown>;
       const m = q.updateMask ?? q.update_mask;
-      const mask = typeof m === "string" ? m : undefined;
-      ctx.stats.record(req.method, req.routeOptions.url ?? req.url, mask);
-      if (ctx.faults.active) {
-        const spec = ctx.faults.spec;
-        if (spec.latencyMs > 0) await sleep(spec.latencyMs);
-        const action = ctx.faults.decide();
-        const retry = { "retry-after": String(spec.retryAfterSeconds) };
-        if (action === "unavailable") {
-          throw new ApiFault(
-            Code.UNAVAILABLE,
-            "injected fault: the service is unavailable, retry later",
-            [],
-            retry,
-          );
-        }
-        if (action === "exhausted") {
-          throw new ApiFault(
-            Code.RESOURCE_EXHAUSTED,
-            "injected fault: too many requests, retry later",
-            [],
-            retry,
-          );
-        }
-        if (action === "reset-before") {
-          reply.hijack();
-          req.raw.socket.destroy();
-          return;
-        }
-        if (action === "reset-after") req.resetAfter = true;
+      const admitted = await admitCall(ctx, {
+        surface,
+        method: req.method,
+        pattern: req.routeOptions.url ?? req.url,
+        updateMask: typeof m === "string" ? m : undefined,
+        authorization: req.headers.authorization,
+      });
+      if (admitted.reset === "before") {
+        reply.hijack();
+        req.raw.socket.destroy();
+        return;
       }
+      if (admitted.reset === "after") req.resetAfter = true;
+      if (admitted.caller !== undefined) req.caller = admitted.caller;
     }
-    if (surface === "api" || surface === "control") {
+    if (surface === "control") {
       const principal = await ctx.auth.apiTokens.authenticate(req.headers.authorization);
-      if (surface === "control" && principal.kind !== "admin") {
+      if (principal.kind !== "admin") {
         throw new ApiFault(Code.PERMISSION_DENIED, "the control API needs the admin token");
       }
       req.caller = ctx.service.callerOf(principal);
-      if (surface === "api") ctx.rateLimiter.admit(principal);
     }
   });
 

@@ -1,6 +1,9 @@
+export type { Admission, ApiCall } from "./admit-call.js";
+export { admitCall } from "./admit-call.js";
 export type { AppContext, AuthServices } from "./app-context.js";
 export { createAppContext } from "./app-context.js";
 export { BODY_LIMIT, DRAIN_LIMIT, discardRest, isBodyTooLarge } from "./body-limit.js";
+export type { TlsFiles } from "./build-app.js";
 export { buildApp } from "./build-app.js";
 export type { FaultAction } from "./fault-injector.js";
 export { FaultInjector } from "./fault-injector.js";

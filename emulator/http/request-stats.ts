@@ -9,7 +9,7 @@ export interface StatsSnapshot {
   total: number;
   /** Count per `"<METHOD> <route pattern>"`, e.g. `"PATCH /iam/v2beta1/groups/*"` (no query). */
   requests: Record<string, number>;
-  /** Count of PATCH requests per `updateMask` value as sent, e.g. `{"description": 1}`. */
+  /** Count of PATCH requests (and gRPC updates) per `updateMask` value as sent, e.g. `{"description": 1}`. */
   updateMasks: Record<string, number>;
   /** Requests refused with 429 by the per-caller rate limit (counted in `total` and `requests` too). */
   rateLimited: number;
@@ -39,7 +39,7 @@ export class RequestStats {
     this.total++;
     const key = `${method} ${pattern}`;
     this.requests.set(key, (this.requests.get(key) ?? 0) + 1);
-    if (method === "PATCH" && updateMask !== undefined) {
+    if ((method === "PATCH" || method === "GRPC") && updateMask !== undefined) {
       this.updateMasks.set(updateMask, (this.updateMasks.get(updateMask) ?? 0) + 1);
     }
   }

@@ -1,0 +1,230 @@
+import type { Http2ServerRequest } from "node:http2";
+import type {
+  DescMessage,
+  DescMethod,
+  DescService,
+  JsonObject,
+  JsonValue,
+  Message,
+} from "@bufbuild/protobuf";
+import { create, fromJsonString, toJson } from "@bufbuild/protobuf";
+import type { FieldMask } from "@bufbuild/protobuf/wkt";
+import { EmptySchema } from "@bufbuild/protobuf/wkt";
+import type { ConnectRouter, HandlerContext } from "@connectrpc/connect";
+import { Code, ConnectError, createContextKey } from "@connectrpc/connect";
+import type { KindName } from "pulumi-irv/sdk";
+import type { Caller } from "../auth/index.js";
+import { invalidArgument } from "../core/index.js";
+import type { AppContext } from "../http/index.js";
+import { admitCall, bodyViolation } from "../http/index.js";
+import type { QueryValues } from "../lists/index.js";
+import { toConnectError } from "./grpc-faults.js";
+import { API_SERVICES, WIRE_REGISTRY } from "./wire-types.js";
+
+/**
+ * The Node request of a gRPC call (its HTTP/2 stream), for the connection-level faults.
+ *
+ * @example
+ * connectNodeAdapter({ routes, contextValues: (req) => createContextValues().set(RAW_REQUEST, req) });
+ */
+export const RAW_REQUEST = createContextKey<Http2ServerRequest | undefined>(undefined);
+
+/**
+ * The kind each resource service of the contract serves.
+ *
+ * @example
+ * SERVICE_KINDS["chainguard.platform.iam.v2beta1.GroupsService"]; // "groups"
+ */
+export const SERVICE_KINDS: Readonly<Record<string, KindName>> = {
+  "chainguard.platform.iam.v2beta1.GroupsService": "groups",
+  "chainguard.platform.iam.v2beta1.IdentitiesService": "identities",
+  "chainguard.platform.iam.v2beta1.RolesService": "roles",
+  "chainguard.platform.iam.v2beta1.RoleBindingsService": "roleBindings",
+  "chainguard.platform.iam.v2beta1.IdentityProvidersService": "identityProviders",
+  "chainguard.platform.iam.v2beta1.AccountAssociationsService": "accountAssociations",
+  "chainguard.platform.iam.v2beta1.GroupInvitesService": "groupInvites",
+  "chainguard.platform.registry.v2beta1.ReposService": "repos",
+  "chainguard.platform.registry.v2beta1.TagsService": "tags",
+  "chainguard.platform.vulnerabilities.v2beta1.AdvisoriesService": "advisories",
+};
+
+const STS_SERVICE = "chainguard.platform.oidc.SecurityTokenService";
+
+/** What an rpc does with the service core, given the request and the admitted caller. */
+type Step = (
+  request: Message,
+  caller: Caller | undefined,
+  authorization: string | undefined,
+) => string | Promise<string>;
+
+type Verb = "Get" | "List" | "Create" | "Update" | "Delete";
+
+/**
+ * The verb of a resource rpc, from its published name (`GetGroup`, `ListGroups`, …).
+ *
+ * @example
+ * verbOf("UpdateRoleBinding"); // "Update"
+ */
+export function verbOf(rpcName: string): Verb {
+  const verb = /^(Get|List|Create|Update|Delete)[A-Z]/.exec(rpcName)?.[1];
+  if (verb === undefined) throw new Error(`rpc ${rpcName} is not one of the contract's verbs`);
+  return verb as Verb;
+}
+
+/**
+ * Registers every rpc of the contract's services on a Connect router. Each rpc runs the steps the
+ * HTTP route runs (the same {@link admitCall}: stats, faults, bearer token from the `authorization`
+ * metadata, rate limit) and then the same service-core call as the route, with the request message
+ * in its protojson form; the core's JSON answer is decoded into the rpc's response message. Errors
+ * are the same faults, with the same codes and details ({@link toConnectError}).
+ *
+ * @example
+ * connectNodeAdapter({ routes: (router) => registerApiRpcs(router, ctx) });
+ */
+export function registerApiRpcs(router: ConnectRouter, ctx: AppContext, nextRequestId: () => string): void {
+  for (const service of API_SERVICES) {
+    for (const method of service.methods) {
+      const step = stepOf(ctx, service, method);
+      const pattern = `/${service.typeName}/${method.name}`;
+      const surface = service.typeName === STS_SERVICE ? "sts" : "api";
+      router.rpc(method, (async (request: Message, hctx: HandlerContext) => {
+        const requestId = nextRequestId();
+        hctx.responseHeader.set("x-request-id", requestId);
+        try {
+          const authorization = hctx.requestHeader.get("authorization") ?? undefined;
+          const admitted = await admitCall(ctx, {
+            surface,
+            method: "GRPC",
+            pattern,
+            updateMask: maskOf(request),
+            authorization,
+          });
+          if (admitted.reset === "before") resetConnection(hctx);
+          const json = await step(request, admitted.caller, authorization);
+          // The change is made; the client sees its connection die instead of the answer.
+          if (admitted.reset === "after") resetConnection(hctx);
+          return decodeAnswer(method.output, json);
+        } catch (e) {
+          throw toConnectError(e, requestId, (bug) => {
+            process.stderr.write(
+              `irv-emulator: unexpected error on gRPC ${pattern}: ${String((bug as Error).stack ?? bug)}\n`,
+            );
+          });
+        }
+      }) as never);
+    }
+  }
+}
+
+function stepOf(ctx: AppContext, service: DescService, method: DescMethod): Step {
+  const s = ctx.service;
+  if (service.typeName === STS_SERVICE) {
+    return async (request, _caller, authorization) => {
+      const r = request as Message & { aud: string[]; identity: string };
+      const aud = r.aud.length <= 1 ? r.aud[0] : r.aud;
+      const token = await ctx.auth.sts.exchange(authorization, { aud, identity: r.identity || undefined });
+      return JSON.stringify({ token });
+    };
+  }
+  const kind = SERVICE_KINDS[service.typeName];
+  if (kind === undefined) throw new Error(`no kind serves ${service.typeName}`);
+  const callerOf = (c: Caller | undefined): Caller => {
+    if (c === undefined) throw new Error("rpc without authentication");
+    return c;
+  };
+  switch (verbOf(method.name)) {
+    case "Get":
+      return (request, caller) => s.get(callerOf(caller), kind, (request as Message & { uid: string }).uid);
+    case "Delete":
+      return (request, caller) => {
+        s.delete(callerOf(caller), kind, (request as Message & { uid: string }).uid);
+        return "{}";
+      };
+    case "List":
+      return (request, caller) => s.list(callerOf(caller), kind, listQuery(method.input, request));
+    case "Create": {
+      const field = resourceField(method);
+      return (request, caller) => {
+        const r = request as Message & Record<string, unknown>;
+        return s.create(callerOf(caller), kind, String(r.parent ?? ""), resourceBody(field, r));
+      };
+    }
+    case "Update": {
+      const field = resourceField(method);
+      return (request, caller) => {
+        const r = request as Message & Record<string, unknown>;
+        const body = resourceBody(field, r);
+        const uid = typeof body.uid === "string" ? body.uid : "";
+        // The uid names the resource (the HTTP route's path); it is not a field to change.
+        delete body.uid;
+        return s.update(callerOf(caller), kind, uid, body, maskOf(request));
+      };
+    }
+  }
+}
+
+// The request field that carries the resource (`group` of CreateGroupRequest): the one whose type is
+// the rpc's output message.
+function resourceField(method: DescMethod): { localName: string; message: DescMessage } {
+  const f = method.input.fields.find((x) => x.message?.typeName === method.output.typeName);
+  if (f?.message === undefined) throw new Error(`${method.name} has no ${method.output.name} field`);
+  return { localName: f.localName, message: f.message };
+}
+
+// The resource in its protojson form (lowerCamel names, fields left at their default omitted: the
+// "fields present" of an update without a mask), checked as the HTTP body is.
+function resourceBody(
+  field: { localName: string; message: DescMessage },
+  request: Record<string, unknown>,
+): JsonObject {
+  const value = request[field.localName] as Message | undefined;
+  const body =
+    value === undefined ? {} : (toJson(field.message, value, { registry: WIRE_REGISTRY }) as JsonObject);
+  const violation = bodyViolation(body);
+  if (violation !== undefined) throw invalidArgument([violation]);
+  return body;
+}
+
+function maskOf(request: Message): string | undefined {
+  const mask = (request as Message & { updateMask?: FieldMask }).updateMask;
+  return mask === undefined || mask.paths.length === 0 ? undefined : mask.paths.join(",");
+}
+
+/**
+ * The query string the HTTP route of a List would get for this request: the request's fields in
+ * their proto names (as grpc-gateway maps them), nested messages as dotted names
+ * (`uidp.descendants_of`), repeated fields as repeated parameters.
+ *
+ * @example
+ * listQuery(ListGroupsRequestSchema, create(ListGroupsRequestSchema, { pageSize: 5, uidp: { childrenOf: org } }));
+ * // { "uidp.children_of": org, page_size: "5" }
+ */
+export function listQuery(schema: DescMessage, request: Message): QueryValues {
+  const json = toJson(schema, request, { useProtoFieldName: true, registry: WIRE_REGISTRY }) as JsonObject;
+  const query: QueryValues = {};
+  const flatten = (prefix: string, value: JsonValue) => {
+    if (Array.isArray(value)) query[prefix] = value.map((v) => String(v));
+    else if (value !== null && typeof value === "object") {
+      for (const [k, v] of Object.entries(value)) flatten(`${prefix}.${k}`, v);
+    } else if (value !== null) query[prefix] = String(value);
+  };
+  for (const [k, v] of Object.entries(json)) flatten(k, v);
+  return query;
+}
+
+function decodeAnswer(schema: DescMessage, json: string): Message {
+  if (schema.typeName === EmptySchema.typeName) return create(EmptySchema);
+  try {
+    return fromJsonString(schema, json, { registry: WIRE_REGISTRY });
+  } catch (e) {
+    // The service core answered something the published message cannot hold: a bug of ours.
+    throw new Error(`the answer does not decode as ${schema.typeName}: ${(e as Error).message}`);
+  }
+}
+
+// An injected reset: the connection dies (as the HTTP transport's socket does).
+function resetConnection(hctx: HandlerContext): never {
+  const raw = hctx.values.get(RAW_REQUEST);
+  raw?.stream.session?.destroy();
+  throw new ConnectError("injected fault: connection reset", Code.Unavailable);
+}

@@ -1,0 +1,47 @@
+// The emulator's gRPC code is generated from proto/ by `npm run proto` (buf + protoc-gen-es) and
+// checked in: generating it again into a temporary folder must give the same files, byte for byte.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+
+const root = path.resolve(import.meta.dirname, "../../..");
+const checkedIn = path.join(root, "emulator/grpc/gen");
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)))
+    .sort();
+}
+
+describe("generated gRPC code", () => {
+  const out = mkdtempSync(path.join(tmpdir(), "irv-proto-gen-"));
+  afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+  it("is what `npm run proto` generates from proto/ now", () => {
+    const template = JSON.stringify({
+      version: "v2",
+      plugins: [
+        {
+          local: path.join(root, "node_modules/.bin/protoc-gen-es"),
+          out,
+          opt: ["target=ts", "import_extension=js"],
+        },
+      ],
+    });
+    execFileSync(path.join(root, "node_modules/.bin/buf"), ["generate", "--template", template], {
+      cwd: path.join(root, "proto"),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const fresh = filesUnder(out);
+    expect(filesUnder(checkedIn), "the files of emulator/grpc/gen (run `npm run proto`)").toEqual(fresh);
+    for (const f of fresh) {
+      expect(readFileSync(path.join(checkedIn, f), "utf8"), `${f} (run \`npm run proto\`)`).toBe(
+        readFileSync(path.join(out, f), "utf8"),
+      );
+    }
+    // buf compiles every file and runs the plugin: seconds on a loaded machine.
+  }, 60_000);
+});
