@@ -49,6 +49,11 @@ export interface TestStackOptions {
   timeoutMs?: number;
   /** Give up on the stack's setup (workspace, `stack init`, config) after this many milliseconds: default 2 minutes. */
   setupTimeoutMs?: number;
+  /**
+   * {@link TestStack.dispose} destroys what the stack still has before deleting its files: for a
+   * stack whose service outlives the test. Default false: a test's emulator goes with the test.
+   */
+  destroyOnDispose?: boolean;
 }
 
 /** Options for one engine operation. */
@@ -146,6 +151,7 @@ export class TestStack {
   readonly automation: Stack;
   private readonly policyPacks: string[];
   private readonly timeoutMs: number;
+  private readonly destroyOnDispose: boolean;
   private disposed = false;
 
   /** @internal use {@link createStack}. */
@@ -160,6 +166,7 @@ export class TestStack {
     automation: Stack;
     policyPacks: string[];
     timeoutMs: number;
+    destroyOnDispose: boolean;
   }) {
     this.workDir = init.workDir;
     this.projectDir = init.projectDir;
@@ -171,6 +178,7 @@ export class TestStack {
     this.automation = init.automation;
     this.policyPacks = init.policyPacks;
     this.timeoutMs = init.timeoutMs;
+    this.destroyOnDispose = init.destroyOnDispose;
   }
 
   /**
@@ -284,8 +292,9 @@ export class TestStack {
   }
 
   /**
-   * Destroys whatever the stack still has and deletes its temp dirs. Safe to call twice; the temp dirs
-   * go even when destroy fails, and the destroy error is then rethrown.
+   * Deletes the stack's temp dirs (state, project, PULUMI_HOME). With `destroyOnDispose`, destroys
+   * whatever the stack still has first. Safe to call twice; the temp dirs go even when destroy fails,
+   * and the destroy error is then rethrown.
    * @example
    * afterAll(() => stack.dispose());
    */
@@ -294,6 +303,9 @@ export class TestStack {
     this.disposed = true;
     let failure: unknown;
     try {
+      // The resources of a test stack live on the test's own emulator, which goes with it: a destroy
+      // here would cost an engine run per stack and pin nothing that the tests' own destroys don't.
+      if (!this.destroyOnDispose) return;
       const state = await this.exportState();
       if ((state.deployment.resources ?? []).length > 0) await this.destroy();
     } catch (err) {
@@ -437,6 +449,7 @@ export async function createStack(options: TestStackOptions): Promise<TestStack>
           automation,
           policyPacks: options.policyPacks ?? [],
           timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+          destroyOnDispose: options.destroyOnDispose === true,
         });
         await stack.setConfig(options.config ?? {});
         return stack;
@@ -450,7 +463,8 @@ export async function createStack(options: TestStackOptions): Promise<TestStack>
 }
 
 /**
- * Runs `fn` with a fresh stack and always disposes it (destroy + temp dirs), even when `fn` throws.
+ * Runs `fn` with a fresh stack and always disposes it (temp dirs; a destroy first with
+ * `destroyOnDispose`), even when `fn` throws.
  * @example
  * await withStack({ program: fixture("smoke-program"), config: { text: "hi" } }, async (stack) => {
  *   expect((await stack.up()).outputs?.text).toBe("hi");
