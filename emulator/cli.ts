@@ -47,4 +47,9 @@ async function main(): Promise<void> {
   process.once("SIGINT", stop);
 }
 
-await main();
+// No top-level await: the self-contained `irv-emulator` (scripts/emulator-executable.ts) runs this
+// very file bundled as CommonJS, so that both have one command line, one --help and one ready line.
+main().catch((e: unknown) => {
+  process.stderr.write(`irv-emulator: ${e instanceof Error ? e.message : String(e)}\n`);
+  process.exit(1);
+});

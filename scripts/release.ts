@@ -4,11 +4,15 @@
 //
 //   pulumi-resource-irv-v<version>-<os>-<arch>.tar.gz   the plugin, per platform (self-contained where
 //                                                       built and checked here, else the Node launcher)
+//   irv-emulator-v<version>-<os>-<arch>.tar.gz          the emulator, the same way
+//                                                       (scripts/emulator-executable.ts)
 //   pulumi-irv-<v>.tgz, pulumi-irv-emulator-<v>.tgz,    the npm packages (`npm pack`)
 //   pulumi-irv-policy-<v>.tgz
 //   pulumi_irv-<v>-py3-none-any.whl, pulumi_irv-<v>.tar.gz   the Python SDK
+//   pulumi_irv_testing-<v>-py3-none-any.whl             the pytest helper (testing/python)
 //   go/irv/                                             the Go module as its tag publishes it
-//   RELEASE-NOTES.md                                    CHANGELOG.md's section of this version
+//   RELEASE-NOTES.md                                    CHANGELOG.md's section of this version and
+//                                                       the list of the archives
 //   SHA256SUMS                                          of every file above (`sha256sum -c SHA256SUMS`)
 //
 // One version, package.json's, everywhere; the download URL (default: this repository's GitHub
@@ -33,6 +37,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { bundlePlugin } from "./build-plugin.ts";
 import { generateSdk, SCHEMA_PATH } from "./build-sdks.ts";
+import { buildEmulatorArchives } from "./emulator-executable.ts";
 import { GO_SDK_MODULE } from "./go-sdk.ts";
 import type { PluginPlatform } from "./plugin-executable.ts";
 import {
@@ -46,6 +51,7 @@ import {
   timePluginStart,
 } from "./plugin-executable.ts";
 import { buildPythonWheel } from "./python-sdk.ts";
+import { buildTestingWheel } from "./python-testing.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -67,8 +73,11 @@ export interface Release {
   downloadUrl: string;
   /** Plugin archives by `<os>-<arch>`, and whether each holds the self-contained executable. */
   archives: Record<string, { file: string; selfContained: boolean }>;
+  /** The emulator's archives (`irv-emulator`), the same way. */
+  emulator: Record<string, { file: string; selfContained: boolean }>;
   npm: string[];
-  python: { wheel: string; sdist: string };
+  /** The SDK's wheel and sdist, and the pytest helper's wheel (`testing`). */
+  python: { wheel: string; sdist: string; testing: string };
   /** The Go module directory (go.mod at its top). */
   goModule: string;
   files: string[];
@@ -102,6 +111,31 @@ export function releaseNotes(changelog: string, version: string): string {
     .slice(start, end < 0 ? undefined : end)
     .join("\n")
     .trim()}\n`;
+}
+
+/**
+ * The release notes' list of the archives: which platforms get a self-contained executable and
+ * which the Node launcher.
+ * @example
+ * archiveNotes({ "linux-amd64": { file: "pulumi-resource-irv-v0.1.0-linux-amd64.tar.gz", selfContained: true } }, {});
+ */
+export function archiveNotes(plugin: Release["archives"], emulator: Release["emulator"]): string {
+  const row = (a: { file: string; selfContained: boolean }) =>
+    `- \`${a.file}\`: ${a.selfContained ? "self-contained (no Node.js needed)" : "Node launcher (needs Node.js >= 22 on PATH)"}`;
+  return [
+    "### Downloads",
+    "",
+    "The plugin `pulumi-resource-irv` (the engine installs it on first use):",
+    "",
+    ...Object.values(plugin).map(row),
+    "",
+    "The emulator `irv-emulator`, for tests against a local IRV API (docs/testing.md):",
+    "",
+    ...Object.values(emulator).map(row),
+    "",
+    "Check them with `sha256sum --check --ignore-missing SHA256SUMS`.",
+    "",
+  ].join("\n");
 }
 
 /**
@@ -206,6 +240,7 @@ export async function buildRelease(
     run("tar", ["-czf", path.join(out, file), "-C", stage, ...readdirSync(stage).sort()], root);
     archives[key] = { file, selfContained };
   }
+  const emulator = await buildEmulatorArchives(version, out, work, log);
 
   // The SDKs, generated from this release's schema.
   log("release: the Python and Go SDKs…");
@@ -213,6 +248,7 @@ export async function buildRelease(
   await generateSdk("go", schemaFile, path.join(work, "go"));
   const py = await buildPythonWheel({ outDir: out, sdkDir: path.join(work, "python") });
   rmSync(path.join(out, ".pulumi_irv.sha256"), { force: true });
+  const testingWheel = await buildTestingWheel({ outDir: out });
   const goModule = path.join("go", "irv");
   cpSync(path.join(work, "go", "irv"), path.join(out, goModule), { recursive: true });
 
@@ -234,7 +270,7 @@ export async function buildRelease(
     ),
   ) as { filename: string }[];
 
-  writeFileSync(path.join(out, "RELEASE-NOTES.md"), notes);
+  writeFileSync(path.join(out, "RELEASE-NOTES.md"), `${notes}\n${archiveNotes(archives, emulator)}`);
   rmSync(work, { recursive: true, force: true });
   const files = filesUnder(out).filter((f) => f !== "SHA256SUMS");
   writeFileSync(path.join(out, "SHA256SUMS"), sha256Sums(out, files));
@@ -243,8 +279,13 @@ export async function buildRelease(
     version,
     downloadUrl,
     archives,
+    emulator,
     npm: packed.map((p) => p.filename),
-    python: { wheel: path.basename(py.wheel), sdist: path.basename(py.sdist) },
+    python: {
+      wheel: path.basename(py.wheel),
+      sdist: path.basename(py.sdist),
+      testing: path.basename(testingWheel),
+    },
     goModule,
     files: [...files, "SHA256SUMS"].sort(),
   };
@@ -260,7 +301,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
       ...(values.out !== undefined ? { out: values.out } : {}),
       ...(values["download-url"] !== undefined ? { downloadUrl: values["download-url"] } : {}),
     });
-    for (const [key, a] of Object.entries(release.archives))
+    for (const [key, a] of [...Object.entries(release.archives), ...Object.entries(release.emulator)])
       console.log(`${a.file}  (${a.selfContained ? "self-contained" : "Node launcher"}, ${key})`);
     console.log(
       `release ${release.version} (${release.downloadUrl}): ${release.files.length} files in ${release.out}`,
