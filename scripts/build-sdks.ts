@@ -13,6 +13,7 @@
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import {
+  cpSync,
   existsSync,
   lstatSync,
   mkdirSync,
@@ -108,7 +109,11 @@ export async function generateSdk(
   }
   try {
     // The generator writes no go.mod: the module file and its go.sum are ours (scripts/go-sdk.ts).
-    if (language === "go") writeGoModule(path.join(work, "irv"), options.env);
+    if (language === "go") {
+      // Hand-written packages of the module (testing/go: the `irvtest` test helper) go in as they are.
+      cpSync(path.join(root, "testing", "go"), path.join(work, "irv"), { recursive: true });
+      writeGoModule(path.join(work, "irv"), options.env);
+    }
   } catch (err) {
     rmSync(work, { recursive: true, force: true });
     throw err;
