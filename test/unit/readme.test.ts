@@ -16,6 +16,7 @@ const RUNS_IN = [
   "examples/readme-iam/index.ts",
   "examples/pull-tokens/index.ts",
   "test/integration/sdk/readme-client.test.ts",
+  "examples/testing/typescript/org.test.ts",
 ].map((p) => ({
   path: p,
   text: squash(read(p)),
