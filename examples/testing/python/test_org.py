@@ -12,7 +12,7 @@ import pytest
 from pulumi import automation as auto
 from pulumi_irv_testing import Emulator
 
-from org import program
+from org_program import program
 
 
 def get(irv: Emulator, path: str) -> Any:
