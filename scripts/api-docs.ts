@@ -102,7 +102,7 @@ function typesSection(schema: Schema, shapes: readonly ObjectShape[]): string {
     "## Supporting types\n",
     ...tokens.map((token) => {
       const t = schema.types[token] ?? {};
-      return `### ${splitToken(token).name}\n\n${t.description ? `${t.description}\n\n` : ""}${propertyTable(t, t.required ?? [], false)}`;
+      return `### ${splitToken(token).name}\n\n${t.description ? `${t.description}\n\n` : ""}${propertyTable(t, t.required ?? [], true)}`;
     }),
   ].join("\n");
 }

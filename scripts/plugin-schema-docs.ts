@@ -130,14 +130,19 @@ function typeOf(
   if (t.flags & ts.TypeFlags.BooleanLike) return { type: "boolean" };
   if (t.isUnion()) {
     // A union of literals of one scalar type (`"TYPE_CVSS_V3" | "TYPE_UNSPECIFIED"`) is that type.
-    const scalar = (u: ts.Type) =>
-      u.flags & ts.TypeFlags.StringLike
-        ? "string"
-        : u.flags & ts.TypeFlags.NumberLike
-          ? "number"
-          : u.flags & ts.TypeFlags.BooleanLike
-            ? "boolean"
-            : undefined;
+    // `string & {}` (a name this package does not know yet, kept as sent) is a string too.
+    const scalar = (u: ts.Type): "string" | "number" | "boolean" | undefined =>
+      u.isIntersection()
+        ? u.types.some((p) => p.flags & ts.TypeFlags.StringLike)
+          ? "string"
+          : undefined
+        : u.flags & ts.TypeFlags.StringLike
+          ? "string"
+          : u.flags & ts.TypeFlags.NumberLike
+            ? "number"
+            : u.flags & ts.TypeFlags.BooleanLike
+              ? "boolean"
+              : undefined;
     const kinds = new Set(t.types.map(scalar));
     const [only] = kinds;
     return kinds.size === 1 && only !== undefined ? { type: only } : ANY;

@@ -56,6 +56,11 @@ export interface UpdateRequest {
 export interface KindHooks {
   /** Checks a create and returns the fields to store (normalised). */
   beforeCreate?(ctx: KindContext, w: WriteRequest): Record<string, unknown>;
+  /**
+   * Completes an applied update before it is validated, adjusting `next` in place: what the kind
+   * keeps unless a mask names it (a client secret), what it refuses to change (an immutable rule).
+   */
+  completeUpdate?(u: UpdateRequest): void;
   /** Checks an update; may adjust `next` in place. */
   beforeUpdate?(ctx: KindContext, u: UpdateRequest): void;
   /** Checks a delete and removes what goes with the row (its dependants). */

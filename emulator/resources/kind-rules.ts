@@ -179,9 +179,19 @@ export const KIND_RULES: Readonly<Record<KindName, KindRules>> = {
     alsoNeeds: { create: ["role_bindings.create"], update: ["role_bindings.create"] },
     writeOnly: ["oidc.clientSecret"],
     // `scim` is an output-only message (identity_providers.proto:322): null until SCIM is set up.
-    unpopulated: { description: "", defaultRole: "", scim: null, "oidc.additionalScopes": [] },
-    // `default_role` is REQUIRED (identity_providers.proto), so it cannot be cleared either.
-    required: ["name", "defaultRole", "oidc", "oidc.issuer", "oidc.clientId", "oidc.clientSecret"],
+    unpopulated: {
+      description: "",
+      defaultRole: "",
+      scim: null,
+      "oidc.additionalScopes": [],
+      "oidc.groupsClaim": "",
+      "oidc.correlationRule": "CORRELATION_RULE_UNSPECIFIED",
+      "oidc.pkceEnabled": false,
+    },
+    // `default_role` is REQUIRED (identity_providers.proto), so it cannot be cleared either. The
+    // client secret can (a public, PKCE-only client), as long as `pkceEnabled` is set: the create
+    // schema's rule, checked after every update.
+    required: ["name", "defaultRole", "oidc", "oidc.issuer", "oidc.clientId"],
     hooks: IDENTITY_PROVIDER_HOOKS,
   }),
   accountAssociations: iamChild("accountAssociations", "account_associations", {

@@ -209,6 +209,7 @@ export class ResourceWrites {
       const current = JSON.parse(row.data) as Record<string, unknown>;
       const paths = maskPaths(rules, updateMask, fields);
       const next = applyPaths(rules, current, fields, paths);
+      rules.hooks.completeUpdate?.({ caller, row, current, next, paths });
       if (rules.validate !== undefined) {
         const view = Object.fromEntries(
           rules.spec.mutable.filter((p) => !p.includes(".")).map((p) => [p, next[p]]),

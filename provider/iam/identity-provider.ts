@@ -15,10 +15,35 @@ export interface OidcArgs {
   /** An https URL. */
   issuer: pulumi.Input<string>;
   clientId: pulumi.Input<string>;
-  /** Always stored as a Pulumi secret. The API never returns it: refresh keeps the declared value. */
-  clientSecret: pulumi.Input<string>;
+  /**
+   * The secret of a confidential client: always stored as a Pulumi secret. The API never returns
+   * it: refresh keeps the declared value. A public client leaves it out and sets `pkceEnabled`: at
+   * least one of the two is required. Removing it clears the stored secret (one PATCH).
+   */
+  clientSecret?: pulumi.Input<string>;
   additionalScopes?: pulumi.Input<pulumi.Input<string>[]>;
+  /** The token claim that carries the user's group memberships (`groups` for Entra ID); none: no group extraction. */
+  groupsClaim?: pulumi.Input<string>;
+  /** Whether logins use PKCE (RFC 7636); required for a public client, which has no secret. */
+  pkceEnabled?: pulumi.Input<boolean>;
+  /**
+   * How a login is matched to a SCIM-provisioned user: `CORRELATION_RULE_SUB_EQUALS_EXTERNAL_ID`
+   * (the default: `sub` equals the SCIM externalId) or `CORRELATION_RULE_OID_EQUALS_EXTERNAL_ID`
+   * (Entra ID's `oid`). Immutable: changing it replaces the identity provider.
+   */
+  correlationRule?: pulumi.Input<CorrelationRule>;
 }
+
+/**
+ * A correlation rule of {@link OidcArgs}, by its published name.
+ *
+ * @example
+ * const rule: irv.iam.CorrelationRule = "CORRELATION_RULE_OID_EQUALS_EXTERNAL_ID";
+ */
+export type CorrelationRule =
+  | "CORRELATION_RULE_UNSPECIFIED"
+  | "CORRELATION_RULE_SUB_EQUALS_EXTERNAL_ID"
+  | "CORRELATION_RULE_OID_EQUALS_EXTERNAL_ID";
 
 /**
  * Arguments of {@link IdentityProvider}.
@@ -61,15 +86,23 @@ export class IdentityProvider extends IrvResource {
   declare readonly oidc: pulumi.Output<{
     issuer: string;
     clientId: string;
-    clientSecret: string;
+    clientSecret?: string;
     additionalScopes: string[];
+    groupsClaim?: string;
+    pkceEnabled?: boolean;
+    correlationRule?: CorrelationRule;
   }>;
   declare readonly createTime: pulumi.Output<string>;
   declare readonly updateTime: pulumi.Output<string>;
 
   constructor(name: string, args: IdentityProviderArgs, opts?: pulumi.CustomResourceOptions) {
     // The secret alone is wrapped, so the issuer and client id stay readable (policies check them).
-    const oidc = args.oidc && { ...args.oidc, clientSecret: pulumi.secret(args.oidc.clientSecret) };
+    const oidc = args.oidc && {
+      ...args.oidc,
+      ...(args.oidc.clientSecret === undefined
+        ? {}
+        : { clientSecret: pulumi.secret(args.oidc.clientSecret) }),
+    };
     super(
       "IdentityProvider",
       name,

@@ -24,7 +24,7 @@ export type {
   GithubActionsClaimsArgs,
   GitlabCiClaimsArgs,
 } from "./identity-presets.js";
-export type { IdentityProviderArgs, OidcArgs } from "./identity-provider.js";
+export type { CorrelationRule, IdentityProviderArgs, OidcArgs } from "./identity-provider.js";
 export { IdentityProvider } from "./identity-provider.js";
 export type { RoleArgs } from "./role.js";
 export { Role } from "./role.js";

@@ -232,6 +232,9 @@ function readOrAccepted(read: JsonSchema, accepted: JsonSchema | undefined): Jso
 // Nested objects become named types `irv:<module>:<Type><Path>` (Pulumi has no inline object types).
 function converter(token: string, kind: AnyKind, types: Record<string, SchemaObject & { type: "object" }>) {
   const secrets = new Set(kind.secrets ?? []);
+  // A nested field whose change replaces the resource (`oidc.correlationRule`): the generators put
+  // its path in each SDK's replaceOnChanges, as they do for a top-level input.
+  const replaced = new Set(kind.replacePaths ?? []);
   const convert = (s: JsonSchema, path: string[]): SchemaProperty => {
     // `null` is how the service writes an unset value, which the readers take as absent.
     const nonNull = s.anyOf?.filter((a) => a.type !== "null");
@@ -260,7 +263,11 @@ function converter(token: string, kind: AnyKind, types: Record<string, SchemaObj
         if (s.properties) {
           const name = `${token}${path.map((p) => p[0]?.toUpperCase() + p.slice(1)).join("")}`;
           const properties: Record<string, SchemaProperty> = {};
-          for (const [k, v] of Object.entries(s.properties)) properties[k] = convert(v, [...path, k]);
+          for (const [k, v] of Object.entries(s.properties))
+            properties[k] = {
+              ...convert(v, [...path, k]),
+              ...(replaced.has([...path, k].join(".")) ? { replaceOnChanges: true } : {}),
+            };
           types[name] = {
             type: "object",
             properties,

@@ -27,7 +27,16 @@ export function diffInputs(
   const changed: string[] = kind.inputKeys.filter(
     (k: string) => news[k] === UNKNOWN || !sameInput(olds[k], news[k]),
   );
-  const replaces = changed.filter((k) => kind.replaceKeys.includes(k));
+  const replaces = changed.filter(
+    (k) =>
+      kind.replaceKeys.includes(k) ||
+      (kind.replacePaths ?? []).some((p: string) => {
+        const path = p.split(".");
+        if (path[0] !== k) return false;
+        const next = valueAt(news, path);
+        return next === UNKNOWN || !sameInput(valueAt(olds, path), next);
+      }),
+  );
   if (forced !== undefined) {
     if (!changed.includes(forced)) changed.push(forced);
     if (!replaces.includes(forced)) replaces.push(forced);

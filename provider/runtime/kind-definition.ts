@@ -47,6 +47,12 @@ export interface KindDefinition<
   inputKeys: readonly (keyof Inputs & string)[];
   /** Inputs whose change replaces the resource (the API cannot move it). */
   replaceKeys: readonly (keyof Inputs & string)[];
+  /**
+   * Dotted paths inside a mutable input whose change replaces the resource all the same (an
+   * immutable field of a nested message: an identity provider's `oidc.correlationRule`). Compared in
+   * the `comparable` form; the input they are in is the replace reason.
+   */
+  replacePaths?: readonly string[];
   /** Inputs changed in place by PATCH (their names are the API field names). */
   mutableKeys: readonly (keyof Inputs & string)[];
   /**

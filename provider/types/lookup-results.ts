@@ -168,7 +168,24 @@ export interface IdentityProvider {
   name: string;
   description?: string | undefined;
   defaultRole?: string | undefined;
-  oidc: { issuer: string; clientId: string; additionalScopes: string[] };
+  oidc: {
+    issuer: string;
+    clientId: string;
+    additionalScopes: string[];
+    /** The token claim that carries the user's groups; absent when group extraction is off. */
+    groupsClaim?: string | undefined;
+    /**
+     * How a login is matched to a SCIM-provisioned user; `CORRELATION_RULE_UNSPECIFIED` means
+     * `CORRELATION_RULE_SUB_EQUALS_EXTERNAL_ID`. A rule newer than this package is kept as sent.
+     */
+    correlationRule:
+      | "CORRELATION_RULE_UNSPECIFIED"
+      | "CORRELATION_RULE_SUB_EQUALS_EXTERNAL_ID"
+      | "CORRELATION_RULE_OID_EQUALS_EXTERNAL_ID"
+      | (string & {});
+    /** Whether logins use PKCE (RFC 7636); a public client has PKCE and no secret. */
+    pkceEnabled: boolean;
+  };
   createTime: string;
   updateTime: string;
 }

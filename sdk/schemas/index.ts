@@ -66,8 +66,10 @@ export {
   Pattern,
   StaticKeys,
 } from "./identity.js";
-export type { IdentityProvider, IdentityProviderCreate } from "./identity-provider.js";
+export type { CorrelationRule, IdentityProvider, IdentityProviderCreate } from "./identity-provider.js";
 export {
+  CORRELATION_RULES,
+  effectiveCorrelationRule,
   IDENTITY_PROVIDER_MUTABLE_FIELDS,
   IdentityProvider as IdentityProviderSchema,
   IdentityProviderCreate as IdentityProviderCreateSchema,

@@ -1,8 +1,14 @@
 import { z } from "zod";
-import type { IdentityProvider, IrvClient } from "../../../sdk/index.js";
-import { IDENTITY_PROVIDER_MUTABLE_FIELDS, IdentityProviderSchema, OidcInput } from "../../../sdk/index.js";
+import type { CorrelationRule, IdentityProvider, IrvClient } from "../../../sdk/index.js";
+import {
+  effectiveCorrelationRule,
+  IDENTITY_PROVIDER_MUTABLE_FIELDS,
+  IdentityProviderSchema,
+  OidcInput,
+} from "../../../sdk/index.js";
 import type { Props } from "../kind-definition.js";
 import { defineKind } from "../kind-definition.js";
+import { UNKNOWN } from "../unknown.js";
 import { nameInput, uidInput } from "./inputs.js";
 import { maskWithin, renameFields } from "./mask.js";
 import { defined, parentUidOf } from "./parent-uid.js";
@@ -28,17 +34,30 @@ export const IdentityProviderInputs = z.object({
 const findByName = (client: IrvClient, parentUid: string, name: string) => async () =>
   (await client.identityProviders.list({ childrenOf: parentUid, name })).items[0];
 
-// No additional scopes and an empty list are the same (the API answers `[]` for both).
-const withoutEmptyScopes = (oidc: unknown) => {
-  if (typeof oidc !== "object" || oidc === null || !("additionalScopes" in oidc)) return oidc;
-  const { additionalScopes, ...rest } = oidc;
-  return Array.isArray(additionalScopes) && additionalScopes.length === 0 ? rest : oidc;
+// The same settings written two ways are one value: no additional scopes and an empty list (the
+// API answers `[]` for both), no groups claim and `""`, PKCE off and unset, and an unset correlation
+// rule and the one it means (`CORRELATION_RULE_SUB_EQUALS_EXTERNAL_ID`, published comment).
+const canonicalOidc = (oidc: unknown) => {
+  if (typeof oidc !== "object" || oidc === null) return oidc;
+  const out: Props = { ...(oidc as Props) };
+  if (Array.isArray(out.additionalScopes) && out.additionalScopes.length === 0) delete out.additionalScopes;
+  if (out.groupsClaim === "") delete out.groupsClaim;
+  if (out.pkceEnabled === false) delete out.pkceEnabled;
+  if (out.correlationRule === UNKNOWN) return out;
+  if (
+    out.correlationRule === undefined ||
+    effectiveCorrelationRule(out.correlationRule) === "CORRELATION_RULE_SUB_EQUALS_EXTERNAL_ID"
+  )
+    delete out.correlationRule;
+  return out;
 };
 
 /**
- * `irv.iam.IdentityProvider`: an OIDC login for a group's users. Everything but the parent changes
- * in place. `oidc.clientSecret` is write-only: the API never returns it, so refresh keeps the
- * declared value and an import takes it from the program.
+ * `irv.iam.IdentityProvider`: an OIDC login for a group's users. Everything but the parent and
+ * `oidc.correlationRule` (immutable in the published message) changes in place. `oidc.clientSecret`
+ * is write-only: the API never returns it, so refresh keeps the declared value and an import takes
+ * it from the program. A public client declares `oidc.pkceEnabled` and no secret (`check` requires
+ * one of the two).
  *
  * @example
  * makeProvider(identityProviderKind, getClient);
@@ -49,11 +68,12 @@ export const identityProviderKind = defineKind({
   inputs: IdentityProviderInputs,
   inputKeys: ["parentUid", "name", "description", "defaultRoleUid", "oidc"],
   replaceKeys: ["parentUid"],
+  replacePaths: ["oidc.correlationRule"],
   mutableKeys: ["name", "description", "defaultRoleUid", "oidc"],
   outputs: IdentityProviderSchema.pick({ uid: true, createTime: true, updateTime: true }),
   secrets: ["oidc.clientSecret"],
   writeOnly: ["oidc.clientSecret"],
-  comparable: (p: Props) => (p.oidc === undefined ? p : { ...p, oidc: withoutEmptyScopes(p.oidc) }),
+  comparable: (p: Props) => (p.oidc === undefined ? p : { ...p, oidc: canonicalOidc(p.oidc) }),
   create: (client, { parentUid, name, description, defaultRoleUid, oidc }) =>
     client.identityProviders.create(
       parentUid,
@@ -73,16 +93,30 @@ export const identityProviderKind = defineKind({
     name: s.name,
     ...defined({ description: s.description || undefined }),
     defaultRoleUid: s.defaultRole ?? "",
-    // The secret is never returned: the runtime puts back the one in state (`writeOnly`).
-    oidc: { ...s.oidc, clientSecret: "" },
+    oidc: oidcInputsOf(s.oidc),
   }),
   outputsOf: (s, inputs) => ({
     ...defined(inputs),
     ...defined({ name: s.name, description: s.description || undefined }),
     ...defined({ defaultRoleUid: s.defaultRole }),
-    oidc: { ...s.oidc, clientSecret: inputs.oidc.clientSecret },
+    oidc: { ...oidcInputsOf(s.oidc), ...defined({ clientSecret: inputs.oidc.clientSecret }) },
     uid: s.uid,
     createTime: s.createTime,
     updateTime: s.updateTime,
   }),
 });
+
+// The OIDC inputs that describe the server's settings: what is unset stays out (PKCE off, the
+// default correlation rule, no groups claim). The secret is never returned: the runtime puts back
+// the one in state (`writeOnly`); a public client (PKCE) needs none, so an import of one asks for none.
+function oidcInputsOf(oidc: IdentityProvider["oidc"]): z.infer<typeof OidcInput> {
+  const rule = oidc.correlationRule;
+  return {
+    issuer: oidc.issuer,
+    clientId: oidc.clientId,
+    additionalScopes: oidc.additionalScopes,
+    ...defined({ groupsClaim: oidc.groupsClaim }),
+    ...(oidc.pkceEnabled ? { pkceEnabled: true } : { clientSecret: "" }),
+    ...(rule === "CORRELATION_RULE_UNSPECIFIED" ? {} : { correlationRule: rule as CorrelationRule }),
+  };
+}

@@ -47,7 +47,13 @@ describe("identity providers", () => {
       body: { name: "corp", defaultRole: viewer, oidc: { ...oidc, additionalScopes: ["email"] } },
     });
     const idp = IdentityProviderSchema.parse(made);
-    expect(idp.oidc).toEqual({ issuer: oidc.issuer, clientId: "client", additionalScopes: ["email"] });
+    expect(idp.oidc).toEqual({
+      issuer: oidc.issuer,
+      clientId: "client",
+      additionalScopes: ["email"],
+      correlationRule: "CORRELATION_RULE_UNSPECIFIED",
+      pkceEnabled: false,
+    });
     const rotated = await emu.ok<Json>("PATCH", iam("identityProviders", idp.uid), {
       body: { oidc: { clientSecret: "rotated-value" } },
     });
@@ -64,7 +70,7 @@ describe("identity providers", () => {
     expect((await emu.call<ErrorBody>("GET", iam("identityProviders", idp.uid))).body.code).toBe(5);
   });
 
-  test("masks change and clear fields; the secret and the oidc block cannot be cleared", async () => {
+  test("masks change and clear fields; the oidc block cannot be cleared, nor the secret of a client without PKCE", async () => {
     const idp = await emu.ok<{ uid: string }>("POST", iam("identityProviders", g.uid), {
       body: { name: `m${++seq}`, description: "d", defaultRole: viewer, oidc },
     });
@@ -74,13 +80,25 @@ describe("identity providers", () => {
     });
     expect(cleared.description).toBe(""); // cleared: "" on the wire (EmitUnpopulated)
     expect(cleared.defaultRole).toBe(viewer);
-    expect(cleared.oidc).toEqual({ issuer: oidc.issuer, clientId: "client", additionalScopes: ["groups"] });
+    expect(cleared.oidc).toEqual({
+      issuer: oidc.issuer,
+      clientId: "client",
+      additionalScopes: ["groups"],
+      groupsClaim: "",
+      correlationRule: "CORRELATION_RULE_UNSPECIFIED",
+      pkceEnabled: false,
+    });
     // default_role is REQUIRED (identity_providers.proto): it cannot be cleared.
-    for (const mask of ["oidc.client_secret", "oidc", "default_role"]) {
+    for (const mask of ["oidc", "default_role"]) {
       expect(
         (await refused("PATCH", iam("identityProviders", idp.uid), {}, { updateMask: mask })).join(),
       ).toMatch(/cannot be cleared/);
     }
+    expect(
+      (
+        await refused("PATCH", iam("identityProviders", idp.uid), {}, { updateMask: "oidc.client_secret" })
+      ).join(),
+    ).toMatch(/oidc\.clientSecret: is required unless pkceEnabled is true/);
   });
 
   test("each validation rule is code 3 naming the field", async () => {
@@ -99,7 +117,9 @@ describe("identity providers", () => {
         defaultRole: viewer,
         oidc: { issuer: oidc.issuer, clientId: "c" },
       }),
-    ).toEqual(["oidc.clientSecret: is required"]);
+    ).toEqual([
+      "oidc.clientSecret: is required unless pkceEnabled is true: at least one of clientSecret or pkceEnabled must be set",
+    ]);
     // Regression (issue 34): default_role is REQUIRED (identity_providers.proto), yet a create without it
     // was accepted.
     for (const defaultRole of [undefined, ""]) {

@@ -69,7 +69,13 @@ describe("IrvClient against the emulator", () => {
       defaultRole: reader.uid,
       oidc: { issuer: "https://idp.example", clientId: "c", clientSecret: "secret" },
     });
-    expect(idp.oidc).toEqual({ issuer: "https://idp.example", clientId: "c", additionalScopes: [] });
+    expect(idp.oidc).toEqual({
+      issuer: "https://idp.example",
+      clientId: "c",
+      additionalScopes: [],
+      correlationRule: "CORRELATION_RULE_UNSPECIFIED",
+      pkceEnabled: false,
+    });
     const invite = await client.groupInvites.create(group.uid, {
       roleUid: reader.uid,
       ttl: "1h",

@@ -236,6 +236,62 @@ describe("IdentityProvider check", () => {
   });
 });
 
+describe("IdentityProvider OIDC client kinds (issue 38)", () => {
+  const idp = makeProvider(identityProviderKind, noClient);
+  const base = { parentUid: G, name: "sso", defaultRoleUid: ROLE };
+  const issuer = "https://login.example.com";
+
+  it("declares a public PKCE-only client: no secret, pkceEnabled true", async () => {
+    const r = await idp.check({}, { ...base, oidc: { issuer, clientId: "c", pkceEnabled: true } });
+    expect(r.failures).toEqual([]);
+  });
+
+  it("needs a client secret or PKCE: check names oidc.clientSecret and the rule", async () => {
+    for (const oidc of [
+      { issuer, clientId: "c" },
+      { issuer, clientId: "c", clientSecret: "", pkceEnabled: false },
+    ]) {
+      const r = await idp.check({}, { ...base, oidc });
+      expect(r.failures).toEqual([
+        {
+          property: "oidc.clientSecret",
+          reason: expect.stringMatching(
+            /oidc\.clientSecret is required unless pkceEnabled is true: at least one of clientSecret or pkceEnabled must be set/,
+          ),
+        },
+      ]);
+    }
+  });
+
+  it("refuses a correlation rule the published enum lacks, listing the names", async () => {
+    const r = await idp.check(
+      {},
+      { ...base, oidc: { issuer, clientId: "c", clientSecret: "s", correlationRule: "EMAIL" } },
+    );
+    expect(r.failures?.map((f) => f.property)).toEqual(["oidc.correlationRule"]);
+    expect(r.failures?.[0]?.reason).toMatch(/CORRELATION_RULE_OID_EQUALS_EXTERNAL_ID/);
+  });
+
+  it("replaces on a correlation rule change, updates in place on groupsClaim or PKCE, and sees unset as SUB_EQUALS_EXTERNAL_ID", async () => {
+    const olds = { ...base, oidc: { issuer, clientId: "c", clientSecret: "s" } };
+    const to = (more: Record<string, unknown>) => ({ ...base, oidc: { ...olds.oidc, ...more } });
+    const oid = await idp.diff(
+      "id",
+      olds,
+      to({ correlationRule: "CORRELATION_RULE_OID_EQUALS_EXTERNAL_ID" }),
+    );
+    expect(oid.replaces).toEqual(["oidc"]);
+    expect(
+      await idp.diff("id", olds, to({ correlationRule: "CORRELATION_RULE_SUB_EQUALS_EXTERNAL_ID" })),
+    ).toEqual({ changes: false });
+    expect((await idp.diff("id", olds, to({ groupsClaim: "groups" }))).replaces).toEqual([]);
+    expect((await idp.diff("id", olds, to({ pkceEnabled: true }))).replaces).toEqual([]);
+    expect(await idp.diff("id", olds, to({ pkceEnabled: false, groupsClaim: "" }))).toEqual({
+      changes: false,
+    });
+  });
+});
+
 describe("IdentityProvider defaultRoleUid", () => {
   const idp = makeProvider(identityProviderKind, noClient);
 

@@ -57,6 +57,7 @@ func NewIdentityProvider(ctx *pulumi.Context,
 		return nil, errors.New("invalid value for required argument 'ParentUid'")
 	}
 	replaceOnChanges := pulumi.ReplaceOnChanges([]string{
+		"oidc.correlationRule",
 		"parentUid",
 	})
 	opts = append(opts, replaceOnChanges)

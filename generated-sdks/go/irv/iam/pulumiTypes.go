@@ -1292,7 +1292,14 @@ func (o GetIdentityProvidersIdentityProvidersArrayOutput) Index(i pulumi.IntInpu
 type GetIdentityProvidersIdentityProvidersOidc struct {
 	AdditionalScopes []string `pulumi:"additionalScopes"`
 	ClientId         string   `pulumi:"clientId"`
-	Issuer           string   `pulumi:"issuer"`
+	// How a login is matched to a SCIM-provisioned user; `CORRELATION_RULE_UNSPECIFIED` means
+	// `CORRELATION_RULE_SUB_EQUALS_EXTERNAL_ID`. A rule newer than this package is kept as sent.
+	CorrelationRule string `pulumi:"correlationRule"`
+	// The token claim that carries the user's groups; absent when group extraction is off.
+	GroupsClaim *string `pulumi:"groupsClaim"`
+	Issuer      string  `pulumi:"issuer"`
+	// Whether logins use PKCE (RFC 7636); a public client has PKCE and no secret.
+	PkceEnabled bool `pulumi:"pkceEnabled"`
 }
 
 type GetIdentityProvidersIdentityProvidersOidcOutput struct{ *pulumi.OutputState }
@@ -1317,8 +1324,24 @@ func (o GetIdentityProvidersIdentityProvidersOidcOutput) ClientId() pulumi.Strin
 	return o.ApplyT(func(v GetIdentityProvidersIdentityProvidersOidc) string { return v.ClientId }).(pulumi.StringOutput)
 }
 
+// How a login is matched to a SCIM-provisioned user; `CORRELATION_RULE_UNSPECIFIED` means
+// `CORRELATION_RULE_SUB_EQUALS_EXTERNAL_ID`. A rule newer than this package is kept as sent.
+func (o GetIdentityProvidersIdentityProvidersOidcOutput) CorrelationRule() pulumi.StringOutput {
+	return o.ApplyT(func(v GetIdentityProvidersIdentityProvidersOidc) string { return v.CorrelationRule }).(pulumi.StringOutput)
+}
+
+// The token claim that carries the user's groups; absent when group extraction is off.
+func (o GetIdentityProvidersIdentityProvidersOidcOutput) GroupsClaim() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetIdentityProvidersIdentityProvidersOidc) *string { return v.GroupsClaim }).(pulumi.StringPtrOutput)
+}
+
 func (o GetIdentityProvidersIdentityProvidersOidcOutput) Issuer() pulumi.StringOutput {
 	return o.ApplyT(func(v GetIdentityProvidersIdentityProvidersOidc) string { return v.Issuer }).(pulumi.StringOutput)
+}
+
+// Whether logins use PKCE (RFC 7636); a public client has PKCE and no secret.
+func (o GetIdentityProvidersIdentityProvidersOidcOutput) PkceEnabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetIdentityProvidersIdentityProvidersOidc) bool { return v.PkceEnabled }).(pulumi.BoolOutput)
 }
 
 type GetIdentityStaticKeys struct {
@@ -2073,8 +2096,11 @@ func (o IdentityClaimMatchPtrOutput) SubjectPattern() pulumi.StringPtrOutput {
 type IdentityProviderOidc struct {
 	AdditionalScopes []string `pulumi:"additionalScopes"`
 	ClientId         string   `pulumi:"clientId"`
-	ClientSecret     string   `pulumi:"clientSecret"`
+	ClientSecret     *string  `pulumi:"clientSecret"`
+	CorrelationRule  *string  `pulumi:"correlationRule"`
+	GroupsClaim      *string  `pulumi:"groupsClaim"`
 	Issuer           string   `pulumi:"issuer"`
+	PkceEnabled      *bool    `pulumi:"pkceEnabled"`
 }
 
 // IdentityProviderOidcInput is an input type that accepts IdentityProviderOidcArgs and IdentityProviderOidcOutput values.
@@ -2091,8 +2117,11 @@ type IdentityProviderOidcInput interface {
 type IdentityProviderOidcArgs struct {
 	AdditionalScopes pulumi.StringArrayInput `pulumi:"additionalScopes"`
 	ClientId         pulumi.StringInput      `pulumi:"clientId"`
-	ClientSecret     pulumi.StringInput      `pulumi:"clientSecret"`
+	ClientSecret     pulumi.StringPtrInput   `pulumi:"clientSecret"`
+	CorrelationRule  pulumi.StringPtrInput   `pulumi:"correlationRule"`
+	GroupsClaim      pulumi.StringPtrInput   `pulumi:"groupsClaim"`
 	Issuer           pulumi.StringInput      `pulumi:"issuer"`
+	PkceEnabled      pulumi.BoolPtrInput     `pulumi:"pkceEnabled"`
 }
 
 func (IdentityProviderOidcArgs) ElementType() reflect.Type {
@@ -2129,12 +2158,24 @@ func (o IdentityProviderOidcOutput) ClientId() pulumi.StringOutput {
 	return o.ApplyT(func(v IdentityProviderOidc) string { return v.ClientId }).(pulumi.StringOutput)
 }
 
-func (o IdentityProviderOidcOutput) ClientSecret() pulumi.StringOutput {
-	return o.ApplyT(func(v IdentityProviderOidc) string { return v.ClientSecret }).(pulumi.StringOutput)
+func (o IdentityProviderOidcOutput) ClientSecret() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v IdentityProviderOidc) *string { return v.ClientSecret }).(pulumi.StringPtrOutput)
+}
+
+func (o IdentityProviderOidcOutput) CorrelationRule() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v IdentityProviderOidc) *string { return v.CorrelationRule }).(pulumi.StringPtrOutput)
+}
+
+func (o IdentityProviderOidcOutput) GroupsClaim() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v IdentityProviderOidc) *string { return v.GroupsClaim }).(pulumi.StringPtrOutput)
 }
 
 func (o IdentityProviderOidcOutput) Issuer() pulumi.StringOutput {
 	return o.ApplyT(func(v IdentityProviderOidc) string { return v.Issuer }).(pulumi.StringOutput)
+}
+
+func (o IdentityProviderOidcOutput) PkceEnabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v IdentityProviderOidc) *bool { return v.PkceEnabled }).(pulumi.BoolPtrOutput)
 }
 
 type IdentityStaticKeys struct {

@@ -20,12 +20,12 @@ type GetReposRepos struct {
 	Aliases []string `pulumi:"aliases"`
 	Bundles []string `pulumi:"bundles"`
 	// `CATALOG_TIER_UNSPECIFIED` when unset; a tier newer than this package is kept as sent.
-	CatalogTier interface{} `pulumi:"catalogTier"`
-	CreateTime  string      `pulumi:"createTime"`
-	Description *string     `pulumi:"description"`
-	Name        string      `pulumi:"name"`
-	Uid         string      `pulumi:"uid"`
-	UpdateTime  *string     `pulumi:"updateTime"`
+	CatalogTier string  `pulumi:"catalogTier"`
+	CreateTime  string  `pulumi:"createTime"`
+	Description *string `pulumi:"description"`
+	Name        string  `pulumi:"name"`
+	Uid         string  `pulumi:"uid"`
+	UpdateTime  *string `pulumi:"updateTime"`
 }
 
 type GetReposReposOutput struct{ *pulumi.OutputState }
@@ -57,8 +57,8 @@ func (o GetReposReposOutput) Bundles() pulumi.StringArrayOutput {
 }
 
 // `CATALOG_TIER_UNSPECIFIED` when unset; a tier newer than this package is kept as sent.
-func (o GetReposReposOutput) CatalogTier() pulumi.AnyOutput {
-	return o.ApplyT(func(v GetReposRepos) interface{} { return v.CatalogTier }).(pulumi.AnyOutput)
+func (o GetReposReposOutput) CatalogTier() pulumi.StringOutput {
+	return o.ApplyT(func(v GetReposRepos) string { return v.CatalogTier }).(pulumi.StringOutput)
 }
 
 func (o GetReposReposOutput) CreateTime() pulumi.StringOutput {

@@ -140,8 +140,8 @@ func (o GetAdvisoriesAdvisoriesArrayOutput) Index(i pulumi.IntInput) GetAdvisori
 
 type GetAdvisoriesAdvisoriesSeverities struct {
 	// A CVSS vector or a number, depending on `type`.
-	Score string      `pulumi:"score"`
-	Type  interface{} `pulumi:"type"`
+	Score string `pulumi:"score"`
+	Type  string `pulumi:"type"`
 }
 
 type GetAdvisoriesAdvisoriesSeveritiesOutput struct{ *pulumi.OutputState }
@@ -163,8 +163,8 @@ func (o GetAdvisoriesAdvisoriesSeveritiesOutput) Score() pulumi.StringOutput {
 	return o.ApplyT(func(v GetAdvisoriesAdvisoriesSeverities) string { return v.Score }).(pulumi.StringOutput)
 }
 
-func (o GetAdvisoriesAdvisoriesSeveritiesOutput) Type() pulumi.AnyOutput {
-	return o.ApplyT(func(v GetAdvisoriesAdvisoriesSeverities) interface{} { return v.Type }).(pulumi.AnyOutput)
+func (o GetAdvisoriesAdvisoriesSeveritiesOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAdvisoriesAdvisoriesSeverities) string { return v.Type }).(pulumi.StringOutput)
 }
 
 type GetAdvisoriesAdvisoriesSeveritiesArrayOutput struct{ *pulumi.OutputState }

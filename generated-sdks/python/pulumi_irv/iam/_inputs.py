@@ -408,22 +408,35 @@ class IdentityClaimMatchArgs:
 
 class IdentityProviderOidcArgsDict(TypedDict):
     client_id: pulumi.Input[_builtins.str]
-    client_secret: pulumi.Input[_builtins.str]
     issuer: pulumi.Input[_builtins.str]
     additional_scopes: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    client_secret: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    correlation_rule: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    groups_claim: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    pkce_enabled: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
 
 @pulumi.input_type
 class IdentityProviderOidcArgs:
     def __init__(__self__, *,
                  client_id: pulumi.Input[_builtins.str],
-                 client_secret: pulumi.Input[_builtins.str],
                  issuer: pulumi.Input[_builtins.str],
-                 additional_scopes: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None):
+                 additional_scopes: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 client_secret: pulumi.Input[Optional[_builtins.str]] = None,
+                 correlation_rule: pulumi.Input[Optional[_builtins.str]] = None,
+                 groups_claim: pulumi.Input[Optional[_builtins.str]] = None,
+                 pkce_enabled: pulumi.Input[Optional[_builtins.bool]] = None):
         pulumi.set(__self__, "client_id", client_id)
-        pulumi.set(__self__, "client_secret", client_secret)
         pulumi.set(__self__, "issuer", issuer)
         if additional_scopes is not None:
             pulumi.set(__self__, "additional_scopes", additional_scopes)
+        if client_secret is not None:
+            pulumi.set(__self__, "client_secret", client_secret)
+        if correlation_rule is not None:
+            pulumi.set(__self__, "correlation_rule", correlation_rule)
+        if groups_claim is not None:
+            pulumi.set(__self__, "groups_claim", groups_claim)
+        if pkce_enabled is not None:
+            pulumi.set(__self__, "pkce_enabled", pkce_enabled)
 
     @_builtins.property
     @pulumi.getter(name="clientId")
@@ -433,15 +446,6 @@ class IdentityProviderOidcArgs:
     @client_id.setter
     def client_id(self, value: pulumi.Input[_builtins.str]):
         pulumi.set(self, "client_id", value)
-
-    @_builtins.property
-    @pulumi.getter(name="clientSecret")
-    def client_secret(self) -> pulumi.Input[_builtins.str]:
-        return pulumi.get(self, "client_secret")
-
-    @client_secret.setter
-    def client_secret(self, value: pulumi.Input[_builtins.str]):
-        pulumi.set(self, "client_secret", value)
 
     @_builtins.property
     @pulumi.getter
@@ -460,6 +464,42 @@ class IdentityProviderOidcArgs:
     @additional_scopes.setter
     def additional_scopes(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
         pulumi.set(self, "additional_scopes", value)
+
+    @_builtins.property
+    @pulumi.getter(name="clientSecret")
+    def client_secret(self) -> pulumi.Input[Optional[_builtins.str]]:
+        return pulumi.get(self, "client_secret")
+
+    @client_secret.setter
+    def client_secret(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "client_secret", value)
+
+    @_builtins.property
+    @pulumi.getter(name="correlationRule")
+    def correlation_rule(self) -> pulumi.Input[Optional[_builtins.str]]:
+        return pulumi.get(self, "correlation_rule")
+
+    @correlation_rule.setter
+    def correlation_rule(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "correlation_rule", value)
+
+    @_builtins.property
+    @pulumi.getter(name="groupsClaim")
+    def groups_claim(self) -> pulumi.Input[Optional[_builtins.str]]:
+        return pulumi.get(self, "groups_claim")
+
+    @groups_claim.setter
+    def groups_claim(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "groups_claim", value)
+
+    @_builtins.property
+    @pulumi.getter(name="pkceEnabled")
+    def pkce_enabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        return pulumi.get(self, "pkce_enabled")
+
+    @pkce_enabled.setter
+    def pkce_enabled(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "pkce_enabled", value)
 
 
 class IdentityStaticKeysArgsDict(TypedDict):

@@ -189,7 +189,7 @@ class IdentityProvider(pulumi.CustomResource):
             __props__.__dict__["create_time"] = None
             __props__.__dict__["uid"] = None
             __props__.__dict__["update_time"] = None
-        replace_on_changes = pulumi.ResourceOptions(replace_on_changes=["parentUid"])
+        replace_on_changes = pulumi.ResourceOptions(replace_on_changes=["oidc.correlationRule", "parentUid"])
         opts = pulumi.ResourceOptions.merge(opts, replace_on_changes)
         super(IdentityProvider, __self__).__init__(
             'irv:iam:IdentityProvider',

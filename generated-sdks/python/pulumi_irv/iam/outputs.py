@@ -449,10 +449,23 @@ class GetIdentityProvidersIdentityProvidersOidc(dict):
     def __init__(__self__, *,
                  additional_scopes: Sequence[_builtins.str],
                  client_id: _builtins.str,
-                 issuer: _builtins.str):
+                 correlation_rule: _builtins.str,
+                 issuer: _builtins.str,
+                 pkce_enabled: _builtins.bool,
+                 groups_claim: Optional[_builtins.str] = None):
+        """
+        :param _builtins.str correlation_rule: How a login is matched to a SCIM-provisioned user; `CORRELATION_RULE_UNSPECIFIED` means
+               `CORRELATION_RULE_SUB_EQUALS_EXTERNAL_ID`. A rule newer than this package is kept as sent.
+        :param _builtins.bool pkce_enabled: Whether logins use PKCE (RFC 7636); a public client has PKCE and no secret.
+        :param _builtins.str groups_claim: The token claim that carries the user's groups; absent when group extraction is off.
+        """
         pulumi.set(__self__, "additional_scopes", additional_scopes)
         pulumi.set(__self__, "client_id", client_id)
+        pulumi.set(__self__, "correlation_rule", correlation_rule)
         pulumi.set(__self__, "issuer", issuer)
+        pulumi.set(__self__, "pkce_enabled", pkce_enabled)
+        if groups_claim is not None:
+            pulumi.set(__self__, "groups_claim", groups_claim)
 
     @_builtins.property
     @pulumi.getter(name="additionalScopes")
@@ -465,9 +478,34 @@ class GetIdentityProvidersIdentityProvidersOidc(dict):
         return pulumi.get(self, "client_id")
 
     @_builtins.property
+    @pulumi.getter(name="correlationRule")
+    def correlation_rule(self) -> _builtins.str:
+        """
+        How a login is matched to a SCIM-provisioned user; `CORRELATION_RULE_UNSPECIFIED` means
+        `CORRELATION_RULE_SUB_EQUALS_EXTERNAL_ID`. A rule newer than this package is kept as sent.
+        """
+        return pulumi.get(self, "correlation_rule")
+
+    @_builtins.property
     @pulumi.getter
     def issuer(self) -> _builtins.str:
         return pulumi.get(self, "issuer")
+
+    @_builtins.property
+    @pulumi.getter(name="pkceEnabled")
+    def pkce_enabled(self) -> _builtins.bool:
+        """
+        Whether logins use PKCE (RFC 7636); a public client has PKCE and no secret.
+        """
+        return pulumi.get(self, "pkce_enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="groupsClaim")
+    def groups_claim(self) -> Optional[_builtins.str]:
+        """
+        The token claim that carries the user's groups; absent when group extraction is off.
+        """
+        return pulumi.get(self, "groups_claim")
 
 
 @pulumi.output_type
@@ -812,10 +850,16 @@ class IdentityProviderOidc(dict):
         suggest = None
         if key == "clientId":
             suggest = "client_id"
-        elif key == "clientSecret":
-            suggest = "client_secret"
         elif key == "additionalScopes":
             suggest = "additional_scopes"
+        elif key == "clientSecret":
+            suggest = "client_secret"
+        elif key == "correlationRule":
+            suggest = "correlation_rule"
+        elif key == "groupsClaim":
+            suggest = "groups_claim"
+        elif key == "pkceEnabled":
+            suggest = "pkce_enabled"
 
         if suggest:
             pulumi.log.warn(f"Key '{key}' not found in IdentityProviderOidc. Access the value via the '{suggest}' property getter instead.")
@@ -830,24 +874,29 @@ class IdentityProviderOidc(dict):
 
     def __init__(__self__, *,
                  client_id: _builtins.str,
-                 client_secret: _builtins.str,
                  issuer: _builtins.str,
-                 additional_scopes: Optional[Sequence[_builtins.str]] = None):
+                 additional_scopes: Optional[Sequence[_builtins.str]] = None,
+                 client_secret: Optional[_builtins.str] = None,
+                 correlation_rule: Optional[_builtins.str] = None,
+                 groups_claim: Optional[_builtins.str] = None,
+                 pkce_enabled: Optional[_builtins.bool] = None):
         pulumi.set(__self__, "client_id", client_id)
-        pulumi.set(__self__, "client_secret", client_secret)
         pulumi.set(__self__, "issuer", issuer)
         if additional_scopes is not None:
             pulumi.set(__self__, "additional_scopes", additional_scopes)
+        if client_secret is not None:
+            pulumi.set(__self__, "client_secret", client_secret)
+        if correlation_rule is not None:
+            pulumi.set(__self__, "correlation_rule", correlation_rule)
+        if groups_claim is not None:
+            pulumi.set(__self__, "groups_claim", groups_claim)
+        if pkce_enabled is not None:
+            pulumi.set(__self__, "pkce_enabled", pkce_enabled)
 
     @_builtins.property
     @pulumi.getter(name="clientId")
     def client_id(self) -> _builtins.str:
         return pulumi.get(self, "client_id")
-
-    @_builtins.property
-    @pulumi.getter(name="clientSecret")
-    def client_secret(self) -> _builtins.str:
-        return pulumi.get(self, "client_secret")
 
     @_builtins.property
     @pulumi.getter
@@ -858,6 +907,26 @@ class IdentityProviderOidc(dict):
     @pulumi.getter(name="additionalScopes")
     def additional_scopes(self) -> Optional[Sequence[_builtins.str]]:
         return pulumi.get(self, "additional_scopes")
+
+    @_builtins.property
+    @pulumi.getter(name="clientSecret")
+    def client_secret(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "client_secret")
+
+    @_builtins.property
+    @pulumi.getter(name="correlationRule")
+    def correlation_rule(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "correlation_rule")
+
+    @_builtins.property
+    @pulumi.getter(name="groupsClaim")
+    def groups_claim(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "groups_claim")
+
+    @_builtins.property
+    @pulumi.getter(name="pkceEnabled")
+    def pkce_enabled(self) -> Optional[_builtins.bool]:
+        return pulumi.get(self, "pkce_enabled")
 
 
 @pulumi.output_type

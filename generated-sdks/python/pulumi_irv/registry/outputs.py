@@ -25,7 +25,7 @@ class GetReposRepos(dict):
                  active_tags: Sequence[_builtins.str],
                  aliases: Sequence[_builtins.str],
                  bundles: Sequence[_builtins.str],
-                 catalog_tier: Any,
+                 catalog_tier: _builtins.str,
                  create_time: _builtins.str,
                  name: _builtins.str,
                  uid: _builtins.str,
@@ -34,7 +34,7 @@ class GetReposRepos(dict):
         """
         :param Sequence[_builtins.str] active_tags: The tags actively maintained in this repository.
         :param Sequence[_builtins.str] aliases: Equivalent image names.
-        :param Any catalog_tier: `CATALOG_TIER_UNSPECIFIED` when unset; a tier newer than this package is kept as sent.
+        :param _builtins.str catalog_tier: `CATALOG_TIER_UNSPECIFIED` when unset; a tier newer than this package is kept as sent.
         """
         pulumi.set(__self__, "active_tags", active_tags)
         pulumi.set(__self__, "aliases", aliases)
@@ -71,7 +71,7 @@ class GetReposRepos(dict):
 
     @_builtins.property
     @pulumi.getter(name="catalogTier")
-    def catalog_tier(self) -> Any:
+    def catalog_tier(self) -> _builtins.str:
         """
         `CATALOG_TIER_UNSPECIFIED` when unset; a tier newer than this package is kept as sent.
         """

@@ -163,7 +163,7 @@ class GetAdvisoriesAdvisories(dict):
 class GetAdvisoriesAdvisoriesSeverities(dict):
     def __init__(__self__, *,
                  score: _builtins.str,
-                 type: Any):
+                 type: _builtins.str):
         """
         :param _builtins.str score: A CVSS vector or a number, depending on `type`.
         """
@@ -180,7 +180,7 @@ class GetAdvisoriesAdvisoriesSeverities(dict):
 
     @_builtins.property
     @pulumi.getter
-    def type(self) -> Any:
+    def type(self) -> _builtins.str:
         return pulumi.get(self, "type")
 
 

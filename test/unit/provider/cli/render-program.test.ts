@@ -319,7 +319,13 @@ describe("import-org arguments of every kind", () => {
       uid: uid(payments, 3),
       name: "sso",
       defaultRole: VIEWER.uid,
-      oidc: { issuer: "https://accounts.example.com", clientId: "irv", additionalScopes: ["email"] },
+      oidc: {
+        issuer: "https://accounts.example.com",
+        clientId: "irv",
+        additionalScopes: ["email"],
+        correlationRule: "CORRELATION_RULE_UNSPECIFIED",
+        pkceEnabled: false,
+      },
       ...SERVER_TIMES,
     };
     const args = argsOf(
@@ -355,6 +361,43 @@ describe("import-org arguments of every kind", () => {
       `- \`ssoClientSecret\`: the clientSecret of \`irv.iam.IdentityProvider\` "sso" (\`${idp.uid}\`)`,
     );
     expect(compiles(files["index.ts"] as string)).toEqual([]);
+  });
+
+  it("writes a public (PKCE) identity provider's groups claim, PKCE and correlation rule, and asks for no secret", () => {
+    const idp = {
+      uid: uid(payments, 4),
+      name: "entra",
+      defaultRole: VIEWER.uid,
+      oidc: {
+        issuer: "https://login.microsoftonline.com/t/v2.0",
+        clientId: "cli",
+        additionalScopes: [],
+        groupsClaim: "groups",
+        correlationRule: "CORRELATION_RULE_OID_EQUALS_EXTERNAL_ID",
+        pkceEnabled: true,
+      },
+      ...SERVER_TIMES,
+    };
+    const args = argsOf(
+      identityProviderKind.inputsOf(idp),
+      ["parentUid", "defaultRoleUid"],
+      ["oidc.clientSecret"],
+    );
+    const o: OrgObject = {
+      uid: idp.uid,
+      className: "IdentityProvider",
+      baseName: "entra",
+      parentUid: payments,
+      args,
+    };
+    const files = render([group(ROOT, 1, "payments"), o]);
+    const index = files["index.ts"] as string;
+    expect(index).toContain('groupsClaim: "groups"');
+    expect(index).toContain("pkceEnabled: true");
+    expect(index).toContain('correlationRule: "CORRELATION_RULE_OID_EQUALS_EXTERNAL_ID"');
+    expect(index).not.toContain("clientSecret");
+    expect(files["README.md"]).not.toContain("entraClientSecret");
+    expect(compiles(index)).toEqual([]);
   });
 
   it("writes account associations with their provider blocks, under the group whose uid they carry", () => {
