@@ -135,7 +135,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     });
     const app = buildApp(ctx, tls);
     // One port, two transports: HTTP/1.1 JSON and gRPC (HTTP/2), told apart per connection.
-    const dispatch = attachProtocolDispatch(app.server, createGrpcServer(ctx), tls !== undefined);
+    const h2 = createGrpcServer(ctx, (req, res) => app.routing(req as never, res as never));
+    const dispatch = attachProtocolDispatch(app.server, h2, tls !== undefined);
     await app.listen({ host: options.host ?? "127.0.0.1", port: options.port ?? 0 });
     const address = app.server.address() as AddressInfo;
     const baseUrl = originOf(address.address, address.port, tls === undefined ? "http" : "https");

@@ -1,7 +1,9 @@
+import type { JsonValue } from "@bufbuild/protobuf";
+import { fromJson } from "@bufbuild/protobuf";
 import { ConnectError } from "@connectrpc/connect";
 import { Code } from "pulumi-irv/sdk";
 import { ApiFault } from "../core/index.js";
-import { DETAIL_TYPES } from "./wire-types.js";
+import { DETAIL_TYPES, WIRE_REGISTRY } from "./wire-types.js";
 
 const DETAIL_PREFIX = "type.googleapis.com/";
 
@@ -22,9 +24,10 @@ export function faultToConnectError(fault: ApiFault, requestId: string): Connect
       typeof typeUrl === "string" ? DETAIL_TYPES.get(typeUrl.slice(DETAIL_PREFIX.length)) : undefined;
     // Every detail the emulator writes is one of DETAIL_TYPES (a unit test checks it).
     if (desc === undefined) return [];
-    return [{ desc, value: json }];
+    // From the detail's JSON form (a RetryInfo's delay is "1.5s"), as the published message.
+    return [{ desc, value: fromJson(desc, json as JsonValue, { registry: WIRE_REGISTRY }) }];
   });
-  return new ConnectError(body.message, body.code, fault.headers, details as never);
+  return new ConnectError(body.message, body.code, fault.headers, details);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { Http2Server } from "node:http2";
+import type { Http2Server, Http2ServerRequest, Http2ServerResponse } from "node:http2";
 import { createServer } from "node:http2";
 import { createContextValues } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
@@ -8,16 +8,20 @@ import { RAW_REQUEST, registerApiRpcs } from "./api-rpcs.js";
 import { registerReflection } from "./reflection-service.js";
 
 /**
- * The gRPC side of the emulator: an HTTP/2 server (never listening itself: the protocol dispatch hands
- * it the connections of the one port) serving the contract's services and server reflection, gRPC
- * protocol only (not gRPC-Web or Connect). An HTTP/2 request that is not gRPC gets gRPC's own answer
- * (UNIMPLEMENTED for an unknown method, 415 for another content type).
+ * The HTTP/2 side of the emulator: a server (never listening itself: the protocol dispatch hands it
+ * the connections of the one port) serving the contract's services and server reflection over the
+ * gRPC protocol (not gRPC-Web or Connect). A request whose content type is not gRPC's is handed to
+ * `http` (the JSON API's app): a JSON client that speaks HTTP/2, as ALPN gives it over TLS, is
+ * answered exactly as over HTTP/1.1.
  *
  * @example
- * const h2 = createGrpcServer(ctx);
+ * const h2 = createGrpcServer(ctx, (req, res) => app.routing(req, res));
  * attachProtocolDispatch(app.server, h2, false);
  */
-export function createGrpcServer(ctx: AppContext): Http2Server {
+export function createGrpcServer(
+  ctx: AppContext,
+  http: (req: Http2ServerRequest, res: Http2ServerResponse) => void,
+): Http2Server {
   const idPrefix = randomBytes(4).toString("hex");
   let nextId = 0;
   const handler = connectNodeAdapter({
@@ -30,5 +34,8 @@ export function createGrpcServer(ctx: AppContext): Http2Server {
     },
     contextValues: (req) => createContextValues().set(RAW_REQUEST, req as never),
   });
-  return createServer(handler);
+  return createServer((req, res) => {
+    if (/^application\/grpc(\+|;|$)/.test(req.headers["content-type"] ?? "")) handler(req, res);
+    else http(req, res);
+  });
 }
