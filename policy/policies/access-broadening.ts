@@ -140,17 +140,17 @@ async function liveFor(
 
 // The state before the change: the `before` file, else the stack's own state read through the CLI
 // running the pack; or why neither could be had.
-function stateBefore(
+async function stateBefore(
   file: string | undefined,
   ctx: EngineContext,
   urn: string | undefined,
-): { resources: StackResource[] } | { missing: string } {
+): Promise<{ resources: StackResource[] } | { missing: string }> {
   if (file !== undefined)
     return { resources: resourcesOf(JSON.parse(readFileSync(file, "utf8")) as Deployment) };
   const at = urn === undefined ? undefined : stackOfUrn(urn);
   if (at === undefined) return { missing: "no resource names the stack" };
   try {
-    return { resources: resourcesOf(exportStack(ctx, at.stack) as Deployment) };
+    return { resources: resourcesOf((await exportStack(ctx, at.stack)) as Deployment) };
   } catch (err) {
     return { missing: err instanceof Error ? err.message : String(err) };
   }
@@ -213,17 +213,11 @@ export const accessBroadening: StackValidationPolicy = {
           ? defaultApprovals
           : undefined;
     const after = args.resources.map(stackResourceOf);
-    const before = stateBefore(
-      beforeFile === undefined ? undefined : within(beforeFile),
-      ctx,
-      args.resources[0]?.urn,
-    );
-    const { roles, missing: rolesMissing } = await rolesFor(
-      config,
-      rolesFile === undefined ? undefined : within(rolesFile),
-      ctx,
-      args.resources[0]?.urn,
-    );
+    // Two reads through the CLI (the state; the config, then the roles): side by side.
+    const [before, { roles, missing: rolesMissing }] = await Promise.all([
+      stateBefore(beforeFile === undefined ? undefined : within(beforeFile), ctx, args.resources[0]?.urn),
+      rolesFor(config, rolesFile === undefined ? undefined : within(rolesFile), ctx, args.resources[0]?.urn),
+    ]);
     const beforeResources = "resources" in before ? before.resources : [];
     const live =
       (config.live ?? fromEnv("IRV_ACCESS_LIVE") === "true")

@@ -1,6 +1,7 @@
-import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, readlinkSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import type { PulumiAt } from "pulumi-irv/config";
+import { exportStack as exportStackWith, stackConfig as stackConfigWith } from "pulumi-irv/config";
 
 /**
  * What a policy learns about the `pulumi` command that runs it: the CLI binary and the directory it
@@ -9,7 +10,7 @@ import { basename, dirname, join } from "node:path";
  *
  * @example
  * const ctx = engineContext();
- * if (ctx.cli !== undefined) exportStack(ctx, "dev");
+ * if (ctx.cli !== undefined) await exportStack(ctx, "dev");
  */
 export interface EngineContext {
   cli?: string | undefined;
@@ -84,54 +85,35 @@ export function stackOfUrn(urn: string): { stack: string; project: string } | un
   return m === null ? undefined : { stack: m[1] as string, project: m[2] as string };
 }
 
-// Runs the CLI that runs the pack, in its directory and environment; one line saying why it failed.
-// Only stderr's first line reaches the message: stdout may hold secrets (`config --show-secrets`).
-function runCli(ctx: EngineContext, args: readonly string[]): string {
+// Where the CLI that runs the pack runs: its binary and directory (its environment is ours).
+function pulumiOf(ctx: EngineContext): PulumiAt {
   if (ctx.cli === undefined || ctx.cwd === undefined)
     throw new Error("the pulumi command running this pack was not found");
-  try {
-    return execFileSync(ctx.cli, [...args, "--non-interactive"], {
-      cwd: ctx.cwd,
-      encoding: "utf8",
-      maxBuffer: 1024 * 1024 * 1024,
-      timeout: 300_000,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-  } catch (err) {
-    const e = err as { stderr?: string; code?: string };
-    throw new Error(
-      `pulumi ${args.join(" ")} failed: ${(e.stderr || e.code || "no output").trim().split("\n")[0]}`,
-    );
-  }
+  return { cli: ctx.cli, cwd: ctx.cwd, timeoutMs: 300_000 };
 }
 
 /**
  * The stack's current state as `pulumi stack export` prints it, read with the same CLI, directory
  * and environment as the command running the pack — so it works with every backend the CLI does
- * (Pulumi Cloud, file, S3, PostgreSQL…). Throws one line saying why it could not.
+ * (Pulumi Cloud, file, S3, PostgreSQL…). Rejects with one line saying why it could not (the runner
+ * `pulumi-irv access-review` uses too).
  *
  * @example
- * const state = exportStack(engineContext(), "dev");
+ * const state = await exportStack(engineContext(), "dev");
  */
-export function exportStack(ctx: EngineContext, stack: string): unknown {
-  return JSON.parse(runCli(ctx, ["stack", "export", "--stack", stack]));
+export async function exportStack(ctx: EngineContext, stack: string): Promise<unknown> {
+  return exportStackWith(stack, pulumiOf(ctx));
 }
 
 /**
  * The stack's config values by key (`irv:baseUrl` → its value), secrets decrypted, as `pulumi config
  * --json --show-secrets` prints them through the CLI running the pack: what the provider is given.
- * Throws one line saying why it could not, never holding a value.
+ * Rejects with one line saying why it could not, never holding a value.
  *
  * @example
- * const config = stackConfig(engineContext(), "dev");
+ * const config = await stackConfig(engineContext(), "dev");
  * config["irv:baseUrl"]; // "https://irv.example.com"
  */
-export function stackConfig(ctx: EngineContext, stack: string): Record<string, string> {
-  const out = JSON.parse(runCli(ctx, ["config", "--json", "--show-secrets", "--stack", stack])) as Record<
-    string,
-    { value?: unknown }
-  >;
-  const values: Record<string, string> = {};
-  for (const [key, v] of Object.entries(out)) if (typeof v.value === "string") values[key] = v.value;
-  return values;
+export async function stackConfig(ctx: EngineContext, stack: string): Promise<Record<string, string>> {
+  return stackConfigWith(stack, pulumiOf(ctx));
 }

@@ -1,6 +1,6 @@
 import { clientFor, resolveSettings } from "pulumi-irv/config";
 import type { IrvClient, KnownRole, LiveAccess, StackResource } from "pulumi-irv/sdk";
-import { liveAccessOf } from "pulumi-irv/sdk";
+import { knownRolesOf, liveAccessOf } from "pulumi-irv/sdk";
 import type { EngineContext } from "./engine-context.js";
 import { stackConfig } from "./engine-context.js";
 
@@ -13,13 +13,13 @@ const clients = new Map<string, IrvClient>();
  * make it. Throws one line saying why it could not, holding no credential.
  *
  * @example
- * const client = stackClient(engineContext(), "dev");
+ * const client = await stackClient(engineContext(), "dev");
  */
-export function stackClient(ctx: EngineContext, stack: string): IrvClient {
+export async function stackClient(ctx: EngineContext, stack: string): Promise<IrvClient> {
   const key = JSON.stringify([ctx.cli, ctx.cwd, stack]);
   let client = clients.get(key);
   if (client === undefined) {
-    const config = stackConfig(ctx, stack);
+    const config = await stackConfig(ctx, stack);
     client = clientFor(resolveSettings((k) => config[k]));
     clients.set(key, client);
   }
@@ -35,11 +35,7 @@ export function stackClient(ctx: EngineContext, stack: string): IrvClient {
  * const roles = await rolesOfStack(engineContext(), "dev");
  */
 export async function rolesOfStack(ctx: EngineContext, stack: string): Promise<KnownRole[]> {
-  return (await stackClient(ctx, stack).roles.collect()).map((r) => ({
-    uid: r.uid,
-    name: r.name,
-    capabilities: r.capabilities,
-  }));
+  return knownRolesOf(await stackClient(ctx, stack));
 }
 
 /**
@@ -49,10 +45,10 @@ export async function rolesOfStack(ctx: EngineContext, stack: string): Promise<K
  * @example
  * const live = await liveAccessOfStack(engineContext(), "dev", [...before, ...after]);
  */
-export function liveAccessOfStack(
+export async function liveAccessOfStack(
   ctx: EngineContext,
   stack: string,
   resources: readonly StackResource[],
 ): Promise<LiveAccess> {
-  return liveAccessOf(stackClient(ctx, stack), resources);
+  return liveAccessOf(await stackClient(ctx, stack), resources);
 }

@@ -1,31 +1,20 @@
-import { execFile } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { promisify } from "node:util";
-import { LocalWorkspace, PulumiCommand } from "@pulumi/pulumi/automation/index.js";
-import type { KnownRole, StackResource, UnapprovedChange } from "../../sdk/index.js";
-import {
-  approvalHint,
-  deprecations,
-  liveAccessOf,
-  orgModelOf,
-  parseApprovals,
-  reviewAccess,
-  uidIndexOf,
-  unapprovedChanges,
-} from "../../sdk/index.js";
-import { clientFor, resolveSettings } from "../config/index.js";
+import type { IrvClient, KnownRole, StackResource, UnapprovedChange } from "../../sdk/index.js";
+import { exportStack, runPulumi, selectedStack, stackConfig } from "../pulumi-cli/index.js";
 import type { LiveSummary, StackReview } from "../review/index.js";
-import {
-  PreviewDigest,
-  renderMarkdown,
-  renderText,
-  reviewJson,
-  sidesOfPreview,
-  stackResourceOf,
-} from "../review/index.js";
 import { CliError } from "./cli-error.js";
-import { Deployment } from "./stack-state.js";
+
+// What the review loads besides the `pulumi` runner: the sdk's computation, the renderers and the
+// API client. Loaded while the preview runs (the preview starts first), so the CLI's own start adds
+// little to the pipeline's wait.
+const loadModules = () =>
+  Promise.all([
+    import("../../sdk/index.js"),
+    import("../review/index.js"),
+    import("../config/index.js"),
+  ]).then(([sdk, review, config]) => ({ sdk, review, config }));
+type Modules = Awaited<ReturnType<typeof loadModules>>;
 
 /**
  * Options of {@link accessReview}.
@@ -88,26 +77,23 @@ export interface AccessReviewResult {
  */
 export async function accessReview(options: AccessReviewOptions = {}): Promise<AccessReviewResult> {
   const cwd = resolve(options.cwd ?? process.cwd());
-  const read = await readSides(options, cwd);
-  const { stackName, config, deployment } = read;
+  // The preview starts first (readSides); the modules load while it runs.
+  const [sidesRead, modules] = await Promise.all([readSides(options, cwd), loadModules()]);
+  const { sdk, review: render } = modules;
+  const { stackName, config, deployment } = sidesRead;
   // The preview is the long pole: the roles are read while it runs, and a failure stops it.
   let roles: KnownRole[];
   let planned: StackResource[];
-  let client: ReturnType<typeof clientOf>;
-  read.after.catch(() => {});
+  let client: IrvClient;
+  sidesRead.after.catch(() => {});
   try {
-    client = clientOf(config);
-    [roles, planned] = await Promise.all([
-      client.roles
-        .collect()
-        .then((rs) => rs.map((r) => ({ uid: r.uid, name: r.name, capabilities: r.capabilities }))),
-      read.after,
-    ]);
+    client = clientOf(modules, config);
+    [roles, planned] = await Promise.all([sdk.knownRolesOf(client), sidesRead.after]);
   } catch (err) {
-    read.stop();
+    sidesRead.stop();
     throw err;
   }
-  const sides = { before: read.before, after: planned };
+  const sides = { before: sidesRead.before, after: planned };
   if (options.gateInputs !== undefined) {
     if (deployment === undefined)
       throw new CliError("--gate-inputs needs a stack (not --plan): it writes the stack's state", 2);
@@ -115,39 +101,39 @@ export async function accessReview(options: AccessReviewOptions = {}): Promise<A
     writeFileSync(join(options.gateInputs, "before.json"), JSON.stringify({ version: 3, deployment }));
     writeFileSync(join(options.gateInputs, "roles.json"), JSON.stringify(roles));
   }
-  const live = options.live === true ? await readLive(client, sides.before, sides.after) : undefined;
+  const live = options.live === true ? await readLive(modules, client, sides.before, sides.after) : undefined;
   const before = [...sides.before, ...(live?.resources ?? [])];
   const after = [...sides.after, ...(live?.resources ?? [])];
-  const uidIndex = uidIndexOf([...before, ...after]);
-  const review = reviewAccess(
-    orgModelOf(before, { roles, uidIndex }),
-    orgModelOf(after, { roles, uidIndex }),
+  const uidIndex = sdk.uidIndexOf([...before, ...after]);
+  const review = sdk.reviewAccess(
+    sdk.orgModelOf(before, { roles, uidIndex }),
+    sdk.orgModelOf(after, { roles, uidIndex }),
   );
   const stacks: StackReview[] = [{ stack: stackName, review, live: live?.summary }];
 
   const format = options.format ?? "text";
   const report =
     format === "markdown"
-      ? renderMarkdown(stacks, { maxChars: options.maxChars })
+      ? render.renderMarkdown(stacks, { maxChars: options.maxChars })
       : format === "json"
-        ? JSON.stringify(reviewJson(stacks), null, 2)
-        : renderText(stacks);
+        ? JSON.stringify(render.reviewJson(stacks), null, 2)
+        : render.renderText(stacks);
   (options.print ?? ((t) => process.stdout.write(`${t}\n`)))(report);
 
   const approvalsFile = options.approvals ?? join(cwd, "access-approvals.yaml");
   const approvals =
     options.approvals !== undefined || existsSync(approvalsFile)
-      ? parseApprovals(readText(approvalsFile, "--approvals"), approvalsFile)
+      ? sdk.parseApprovals(readText(approvalsFile, "--approvals"), approvalsFile)
       : [];
   const printErr = options.printErr ?? ((t) => process.stderr.write(`${t}\n`));
-  for (const line of deprecations(approvals, approvalsFile)) printErr(line);
+  for (const line of sdk.deprecations(approvals, approvalsFile)) printErr(line);
   const unapproved =
     options.failOn === undefined
       ? []
-      : unapprovedChanges(review, approvals, { failOn: options.failOn, now: options.now ?? new Date() });
+      : sdk.unapprovedChanges(review, approvals, { failOn: options.failOn, now: options.now ?? new Date() });
   for (const u of unapproved)
     printErr(
-      `not approved: ${u.what} (row ${u.row}${u.expired.length > 0 ? `; approvals expired ${u.expired.join(", ")}` : ""}); to approve, add to ${approvalsFile}: ${approvalHint(u)}`,
+      `not approved: ${u.what} (row ${u.row}${u.expired.length > 0 ? `; approvals expired ${u.expired.join(", ")}` : ""}); to approve, add to ${approvalsFile}: ${sdk.approvalHint(u)}`,
     );
   return { report, stacks, unapproved, exitCode: unapproved.length > 0 ? 1 : 0 };
 }
@@ -160,6 +146,9 @@ function readText(path: string, flag: string): string {
   }
 }
 
+// The two sides of the review. With a stack, its preview starts before anything else (before the
+// review's modules load: the caller loads them meanwhile), then the selected stack (when not
+// named), the state and the config are read while it runs: reads only, no lock is taken.
 async function readSides(
   options: AccessReviewOptions,
   cwd: string,
@@ -175,20 +164,21 @@ async function readSides(
   deployment?: unknown;
 }> {
   if (options.plan !== undefined) {
+    const text = readText(options.plan, "--plan");
+    const { review } = await loadModules();
     let json: unknown;
     try {
-      json = JSON.parse(readText(options.plan, "--plan"));
-    } catch (err) {
-      if (err instanceof CliError) throw err;
+      json = JSON.parse(text);
+    } catch {
       throw new CliError(`--plan ${options.plan} is not JSON: give the output of "pulumi preview --json"`, 2);
     }
-    const digest = PreviewDigest.safeParse(json);
+    const digest = review.PreviewDigest.safeParse(json);
     if (!digest.success || (json as { resourcePlans?: unknown }).resourcePlans !== undefined)
       throw new CliError(
         `--plan ${options.plan} is not the output of "pulumi preview --json" (a plan saved by --save-plan holds input diffs, not the planned state)`,
         2,
       );
-    const { before, after } = sidesOfPreview(digest.data);
+    const { before, after } = review.sidesOfPreview(digest.data);
     return {
       stackName: options.stack ?? "plan",
       before,
@@ -197,113 +187,95 @@ async function readSides(
       config: () => undefined,
     };
   }
-  const pulumiCommand = await PulumiCommand.get({ skipVersionCheck: true });
-  // The preview is the long pole: it starts as soon as the stack is named, and the workspace, the
-  // state and the config are read while it runs (reads only: no lock is taken).
   const abort = new AbortController();
   const stop = () => abort.abort();
+  const at = { cwd, signal: abort.signal };
   const start = (name: string) => {
-    const p = previewJson(pulumiCommand.command, name, cwd, abort.signal);
+    const p = previewJson(name, cwd, abort.signal);
     p.catch(() => {});
     return p;
   };
   let previewing = options.stack === undefined ? undefined : start(options.stack);
   let stackName: string;
-  let exported: unknown;
-  let all: Awaited<ReturnType<LocalWorkspace["getAllConfig"]>>;
+  let exported: { deployment?: unknown };
+  let values: Record<string, string>;
+  let review: Modules["review"];
   try {
-    const workspace = await LocalWorkspace.create({ workDir: cwd, pulumiCommand });
-    const name = options.stack ?? (await workspace.stack())?.name;
+    const name = options.stack ?? (await cliStep(selectedStack(at)));
     if (name === undefined) throw new CliError("no stack is selected here: pass --stack NAME", 2);
     stackName = name;
     previewing ??= start(name);
     // By name, without `stack select` (which would change the user's selected stack); the state as
     // stored, secrets still encrypted: the review reads no secret of it (and --gate-inputs writes none).
-    [exported, all] = await Promise.all([
-      stackExport(pulumiCommand.command, name, cwd, abort.signal),
-      workspace.getAllConfig(name),
+    [exported, values, { review }] = await Promise.all([
+      cliStep(exportStack(name, at)) as Promise<{ deployment?: unknown }>,
+      cliStep(stackConfig(name, at)),
+      loadModules(),
     ]);
   } catch (err) {
     stop();
     throw err;
   }
   const planning = previewing;
-  const deployment = Deployment.parse(exported);
-  const before = (deployment.resources ?? []).map((r) =>
-    stackResourceOf(r as Parameters<typeof stackResourceOf>[0]),
+  const deployment = exported.deployment as
+    | { resources?: Parameters<typeof review.stackResourceOf>[0][] }
+    | undefined;
+  const before = (deployment?.resources ?? []).map((r) => review.stackResourceOf(r));
+  const after = planning.then(
+    (json) => review.sidesOfPreview(review.PreviewDigest.parse(JSON.parse(json)), before).after,
   );
-  const after = planning.then((json) => sidesOfPreview(PreviewDigest.parse(JSON.parse(json)), before).after);
-  return { stackName, before, after, stop, config: (k) => all[k]?.value, deployment: exported };
+  return { stackName, before, after, stop, config: (k) => values[k], deployment: exported.deployment };
 }
 
-async function stackExport(
-  pulumi: string,
-  stack: string,
-  cwd: string,
-  signal: AbortSignal,
-): Promise<unknown> {
+// A read through the `pulumi` command failed: its one line, as the CLI's error (exit 1).
+async function cliStep<T>(p: Promise<T>): Promise<T> {
   try {
-    const { stdout } = await promisify(execFile)(
-      pulumi,
-      ["stack", "export", "--stack", stack, "--non-interactive"],
-      { cwd, maxBuffer: 1024 * 1024 * 1024, signal },
-    );
-    return (JSON.parse(stdout) as { deployment?: unknown }).deployment;
+    return await p;
   } catch (err) {
-    const e = err as { stderr?: string; message?: string };
-    throw new CliError(
-      `pulumi stack export --stack ${stack} failed: ${(e.stderr || e.message || "").trim().split("\n")[0]}`,
-    );
+    throw err instanceof CliError ? err : new CliError(err instanceof Error ? err.message : String(err));
   }
 }
 
-async function previewJson(pulumi: string, stack: string, cwd: string, signal: AbortSignal): Promise<string> {
-  try {
-    const { stdout } = await promisify(execFile)(
-      pulumi,
-      ["preview", "--json", "--stack", stack, "--non-interactive"],
-      {
-        cwd,
-        maxBuffer: 512 * 1024 * 1024,
-        signal,
-      },
-    );
-    return stdout;
-  } catch (err) {
-    const e = err as { stdout?: string; stderr?: string; message?: string };
-    // The JSON's diagnostics say why the preview failed (the program's error, a policy violation).
-    const diags = (() => {
+function previewJson(stack: string, cwd: string, signal: AbortSignal): Promise<string> {
+  return cliStep(
+    runPulumi(["preview", "--json", "--stack", stack], { cwd, signal }, (failure) => {
+      // The JSON's diagnostics say why the preview failed (the program's error, a policy violation).
       try {
-        const d = JSON.parse(e.stdout ?? "") as { diagnostics?: { message?: string; severity?: string }[] };
-        return (d.diagnostics ?? []).filter((x) => x.severity === "error").map((x) => x.message?.trim());
+        const d = JSON.parse(failure.stdout) as { diagnostics?: { message?: string; severity?: string }[] };
+        return (d.diagnostics ?? [])
+          .filter((x) => x.severity === "error")
+          .map((x) => x.message?.trim())
+          .join("; ");
       } catch {
-        return [];
+        return undefined;
       }
-    })();
+    }),
+  ).catch((err: CliError) => {
     throw new CliError(
-      `pulumi preview of stack ${stack} failed, so there is no planned state to review: ${diags.join("; ") || e.stderr?.trim() || e.message}`,
+      `pulumi preview of stack ${stack} failed, so there is no planned state to review: ${err.message.replace(/^pulumi preview --json --stack \S+ failed: /, "")}`,
     );
-  }
+  });
 }
 
 // The API client of the stack's settings; the review reads roles (and, with --live, bindings).
-function clientOf(config: (k: string) => string | undefined) {
-  const settings = resolveSettings(config);
+function clientOf({ config }: Modules, values: (k: string) => string | undefined): IrvClient {
+  const settings = config.resolveSettings(values);
   if (!settings.baseUrl)
     throw new CliError(
       "the review reads the roles' capabilities from the API: set irv:baseUrl in the stack's config or IRV_BASE_URL (and a token: irv:token / IRV_TOKEN, or irv:identity with a workload token)",
       2,
     );
   // The client is the process-wide one of these settings (clientFor): the process exit closes it.
-  return clientFor(settings);
+  return config.clientFor(settings);
 }
 
 async function readLive(
-  client: ReturnType<typeof clientFor>,
+  { sdk }: Modules,
+  client: IrvClient,
   before: readonly StackResource[],
   after: readonly StackResource[],
 ): Promise<{ resources: StackResource[]; summary: LiveSummary }> {
-  const live = await liveAccessOf(client, [...before, ...after]);
+  const live = await sdk.liveAccessOf(client, [...before, ...after]);
   const name = (v: unknown, uid: unknown) =>
     String((v as { name?: unknown } | undefined)?.name ?? uid ?? "(unknown)");
   return {

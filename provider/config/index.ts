@@ -1,3 +1,7 @@
+export type { PulumiAt } from "../pulumi-cli/index.js";
+// The stack's config and state through the `pulumi` command, for the policy pack (one runner with
+// the CLI's access review).
+export { exportStack, runPulumi, stackConfig } from "../pulumi-cli/index.js";
 export { explainFailure } from "./explain-failure.js";
 export type { NeededCapabilities } from "./needed-capabilities.js";
 export { neededCapabilities } from "./needed-capabilities.js";

@@ -20,7 +20,7 @@ function fakeCli(stdout: string, stderr = "", code = 0) {
   return { cli, cwd: dir };
 }
 
-test("stackConfig: the stack's values by key, secrets decrypted, objects left out", () => {
+test("stackConfig: the stack's values by key, secrets decrypted, objects left out", async () => {
   const ctx = fakeCli(
     JSON.stringify({
       "irv:baseUrl": { value: "https://irv.example.com", secret: false },
@@ -29,14 +29,14 @@ test("stackConfig: the stack's values by key, secrets decrypted, objects left ou
       "app:n": { value: 3, secret: false },
     }),
   );
-  expect(stackConfig(ctx, "dev")).toEqual({
+  expect(await stackConfig(ctx, "dev")).toEqual({
     "irv:baseUrl": "https://irv.example.com",
     "irv:token": SECRET,
     "app:teams": '["a"]',
   });
 });
 
-test("a failed CLI call is one line naming the command and its error, never what it printed on stdout", () => {
+test("a failed CLI call is one line naming the command and its error, never what it printed on stdout", async () => {
   const ctx = fakeCli(
     JSON.stringify({ "irv:token": { value: SECRET } }),
     "error: incorrect passphrase\n  at somewhere\n",
@@ -44,18 +44,18 @@ test("a failed CLI call is one line naming the command and its error, never what
   );
   let message = "";
   try {
-    stackConfig(ctx, "dev");
+    await stackConfig(ctx, "dev");
   } catch (err) {
     message = (err as Error).message;
   }
   expect(message).toBe("pulumi config --json --show-secrets --stack dev failed: error: incorrect passphrase");
-  expect(() => exportStack(ctx, "dev")).toThrow(
+  await expect(exportStack(ctx, "dev")).rejects.toThrow(
     /^pulumi stack export --stack dev failed: error: incorrect passphrase$/,
   );
 });
 
-test("without the pulumi command running the pack, nothing is run", () => {
-  expect(() => stackConfig({}, "dev")).toThrow("the pulumi command running this pack was not found");
+test("without the pulumi command running the pack, nothing is run", async () => {
+  await expect(stackConfig({}, "dev")).rejects.toThrow("the pulumi command running this pack was not found");
 });
 
 // A /proc of three processes: the pack (30) under a language host (20) under `pulumi` (10), which
