@@ -13,6 +13,7 @@ export * as iam from "./iam/index.js";
 export * as registry from "./registry/index.js";
 export type {
   Advisory,
+  AdvisoryEvent,
   Group,
   Identity,
   IdentityProvider,

@@ -6,4 +6,13 @@
  * import type { ListFilter, Role } from "../types/index.js";
  */
 export type { InputsOf, ListFilter, ListFilterInput } from "./list-filter.js";
-export type { Advisory, Group, Identity, IdentityProvider, Repo, Role, Tag } from "./lookup-results.js";
+export type {
+  Advisory,
+  AdvisoryEvent,
+  Group,
+  Identity,
+  IdentityProvider,
+  Repo,
+  Role,
+  Tag,
+} from "./lookup-results.js";

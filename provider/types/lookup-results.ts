@@ -55,6 +55,98 @@ export interface Repo {
   updateTime?: string | undefined;
 }
 
+/** A note-only advisory event kind: why, in words. */
+interface EventNote {
+  note: string;
+}
+
+/**
+ * One event of an advisory: its author and review, and exactly one of the published kinds, each
+ * with its `note`: `detection`, `fixed` (with the `fixedVersion`), `falsePositiveDetermination`
+ * (with its `type`), `truePositiveDetermination`, `analysisNotPlanned`, `fixNotPlanned`,
+ * `pendingUpstreamFix`, `patched` (with the `patchedVersions`).
+ *
+ * @example
+ * const fixedIn = advisory.events.find((e: irv.AdvisoryEvent) => e.fixed)?.fixed?.fixedVersion;
+ */
+export interface AdvisoryEvent {
+  /** A child of the advisory's uid. */
+  uid: string;
+  createTime?: string | undefined;
+  /** The scanner's findings (JSON), base64 as protojson writes bytes. */
+  findings?: string | undefined;
+  author: string;
+  reviewer?: string | undefined;
+  /** `REVIEW_STATE_PENDING`, `…_APPROVED`, `…_REQUEST_CHANGES`, `…_REJECTED` (a newer one is kept as sent). */
+  reviewState:
+    | "REVIEW_STATE_UNSPECIFIED"
+    | "REVIEW_STATE_PENDING"
+    | "REVIEW_STATE_APPROVED"
+    | "REVIEW_STATE_REQUEST_CHANGES"
+    | "REVIEW_STATE_REJECTED"
+    | (string & {});
+  /** The original CVE dashboard issue. */
+  issue?: string | undefined;
+  /** Detected: through the NVD API (`nvdapi`), by hand (`manual`) or by a scanner (`scanv1`). */
+  detection?:
+    | {
+        nvdapi?: { cpeSearched: string; cpeFound: string } | undefined;
+        manual?: Record<string, never> | undefined;
+        scanv1?:
+          | {
+              scanner: string;
+              subpackage: string;
+              componentId: string;
+              component: string;
+              componentVersion: string;
+              componentType: string;
+              componentLocation: string;
+              artifactVersion: string;
+              scannerVersion: string;
+              grypeDbBuilt: string;
+              grypeDbChecksum: string;
+            }
+          | undefined;
+      }
+    | undefined;
+  /** Fixed: the first version of the artifact in which the vulnerability is fixed. */
+  fixed?:
+    | {
+        fixedVersion: string;
+        note: string;
+        scannerVersion: string;
+        grypeDbBuilt: string;
+        grypeDbChecksum: string;
+      }
+    | undefined;
+  /** Not affected, and why (`type`: `TYPE_COMPONENT_VULNERABILITY_MISMATCH`, …). */
+  falsePositiveDetermination?:
+    | {
+        type:
+          | "TYPE_UNSPECIFIED"
+          | "TYPE_VULNERABILITY_RECORD_ANALYSIS_CONTESTED"
+          | "TYPE_COMPONENT_VULNERABILITY_MISMATCH"
+          | "TYPE_VULNERABLE_CODE_VERSION_NOT_USED"
+          | "TYPE_VULNERABLE_CODE_NOT_INCLUDED_IN_PACKAGE"
+          | "TYPE_VULNERABLE_CODE_NOT_IN_EXECUTION_PATH"
+          | "TYPE_VULNERABLE_CODE_CANNOT_BE_CONTROLLED_BY_ADVERSARY"
+          | "TYPE_INLINE_MITIGATIONS_EXIST"
+          | (string & {});
+        note: string;
+      }
+    | undefined;
+  /** No analysis is planned. */
+  analysisNotPlanned?: EventNote | undefined;
+  /** No fix is planned. */
+  fixNotPlanned?: EventNote | undefined;
+  /** A fix is pending upstream. */
+  pendingUpstreamFix?: EventNote | undefined;
+  /** Determined to affect the artifact. */
+  truePositiveDetermination?: EventNote | undefined;
+  /** Patched in these versions of the artifact. */
+  patched?: { patchedVersions: string[]; note: string } | undefined;
+}
+
 /**
  * A vulnerability advisory, as `irv.vulnerabilities.getAdvisories` returns it: how one
  * vulnerability (its CVE, GHSA… ids are the `aliases`) relates to one artifact.
@@ -79,8 +171,8 @@ export interface Advisory {
   componentLocation: string;
   componentType: string;
   aliases: string[];
-  /** Lifecycle events (detected, fixed…), as the service sends them. */
-  events: Record<string, unknown>[];
+  /** Its lifecycle, oldest first: each event is one of the published kinds ({@link AdvisoryEvent}). */
+  events: AdvisoryEvent[];
   legacyAdvisoryId?: string | undefined;
   /** CVSS scorings: `type` is `TYPE_CVSS_V2`, `TYPE_CVSS_V3` or `TYPE_CVSS_V4` (others kept as sent). */
   severities: {

@@ -8,8 +8,17 @@ export {
   GitHub,
   GitHubInstallation,
 } from "./account-association.js";
-export type { Advisory, Severity } from "./advisory.js";
-export { Advisory as AdvisorySchema, SEVERITY_TYPES, Severity as SeveritySchema } from "./advisory.js";
+export type { Advisory, AdvisoryEvent, Severity } from "./advisory.js";
+export {
+  ADVISORY_EVENT_KINDS,
+  Advisory as AdvisorySchema,
+  AdvisoryEvent as AdvisoryEventSchema,
+  Detection as DetectionSchema,
+  FALSE_POSITIVE_TYPES,
+  REVIEW_STATES,
+  SEVERITY_TYPES,
+  Severity as SeveritySchema,
+} from "./advisory.js";
 export type { BuiltInRoleName, CapabilityRow } from "./capabilities.js";
 export {
   BUILT_IN_ROLE_CAPABILITIES,

@@ -387,7 +387,7 @@ describe("registry and vulnerabilities", () => {
         componentLocation: "/usr/share/java",
         componentType: "java-archive",
         aliases: ["CVE-2021-44228", "GHSA-jfh8-c2jp-5v3q"],
-        events: [{ uid: "e1", detection: { manual: {} } }],
+        events: [{ detection: { manual: {} } }],
         legacyAdvisoryId: "CGA-abcd-efgh-ijkl",
         severities,
         deleteTime: "2026-11-01T00:00:00Z",
@@ -398,9 +398,13 @@ describe("registry and vulnerabilities", () => {
       deleteTime: "2026-11-01T00:00:00Z",
       legacyAdvisoryId: "CGA-abcd-efgh-ijkl",
       aliases: ["CVE-2021-44228", "GHSA-jfh8-c2jp-5v3q"],
-      events: [{ uid: "e1", detection: { manual: {} } }],
+      events: [{ detection: { manual: {} }, reviewState: "REVIEW_STATE_UNSPECIFIED" }],
       severities,
     });
+    // The event's uid is the service's: a child of the advisory's.
+    expect((adv as { events: { uid: string }[] }).events[0]?.uid).toMatch(
+      new RegExp(`^${(adv as { uid: string }).uid}/[0-9a-f]{16}$`),
+    );
     const again = await emu.call<ErrorBody>("POST", "/_emulator/advisories", {
       body: { parentUid: g.uid, advisoryId: "CGA-xvgw-cvr7-9g2q" },
     });

@@ -27,9 +27,24 @@ const FULL = {
       createTime: "2026-11-21T10:00:00Z",
       findings: "e30=",
       author: "scanner@example.com",
-      reviewer: "",
+      reviewer: "reviewer@example.com",
       reviewState: "REVIEW_STATE_APPROVED",
-      detection: { scanv1: { scanner: "grype", componentVersion: "2.14.1" } },
+      issue: "CVE-DASH-1",
+      detection: {
+        scanv1: {
+          scanner: "grype",
+          subpackage: "log4j",
+          componentId: "pkg:maven/log4j-core",
+          component: "log4j-core",
+          componentVersion: "2.14.1",
+          componentType: "java-archive",
+          componentLocation: "/usr/share/java/log4j-core.jar",
+          artifactVersion: "2.14.1-r0",
+          scannerVersion: "0.80.0",
+          grypeDbBuilt: "2026-11-20T00:00:00Z",
+          grypeDbChecksum: "sha256:00",
+        },
+      },
     },
   ],
   legacyAdvisoryId: "CGA-abcd-efgh-ijkl",
@@ -62,6 +77,22 @@ describe("Advisory as the published v2beta1 message", () => {
     const a = AdvisorySchema.parse(FULL);
     expect(a).toEqual(FULL);
     expect(Object.keys(a).sort(), PUBLISHED.Advisory.source).toEqual([...PUBLISHED.Advisory.fields].sort());
+  });
+
+  it("reads events typed, one published kind each (issue 38): a number enum becomes its name, null members are absent", () => {
+    const a = AdvisorySchema.parse({
+      ...UNSET,
+      events: [
+        { uid: "e", reviewState: 2, fixed: { fixedVersion: "2.15.0", note: "n" }, patched: null },
+        { uid: "f", falsePositiveDetermination: { type: 2 } },
+        { uid: "g", patched: { patchedVersions: null, note: "" } },
+      ],
+    });
+    expect(a.events[0]?.reviewState).toBe("REVIEW_STATE_APPROVED");
+    expect(a.events[0]?.fixed?.fixedVersion).toBe("2.15.0");
+    expect(a.events[0]?.patched).toBeUndefined();
+    expect(a.events[1]?.falsePositiveDetermination?.type).toBe("TYPE_COMPONENT_VULNERABILITY_MISMATCH");
+    expect(a.events[2]?.patched).toEqual({ patchedVersions: [], note: "" });
   });
 
   it("reads unset fields leniently: null timestamps and absent optionals as undefined, '' and [] as sent", () => {

@@ -27,9 +27,9 @@ type GetAdvisoriesAdvisories struct {
 	CreateTime           *string  `pulumi:"createTime"`
 	// Set only on a deleted advisory.
 	DeleteTime *string `pulumi:"deleteTime"`
-	// Lifecycle events (detected, fixed…), as the service sends them.
-	Events           []map[string]interface{} `pulumi:"events"`
-	LegacyAdvisoryId *string                  `pulumi:"legacyAdvisoryId"`
+	// Its lifecycle, oldest first: each event is one of the published kinds (`AdvisoryEvent`).
+	Events           []GetAdvisoriesAdvisoriesEvents `pulumi:"events"`
+	LegacyAdvisoryId *string                         `pulumi:"legacyAdvisoryId"`
 	// CVSS scorings: `type` is `TYPE_CVSS_V2`, `TYPE_CVSS_V3` or `TYPE_CVSS_V4` (others kept as sent).
 	Severities []GetAdvisoriesAdvisoriesSeverities `pulumi:"severities"`
 	Uid        string                              `pulumi:"uid"`
@@ -96,9 +96,9 @@ func (o GetAdvisoriesAdvisoriesOutput) DeleteTime() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v GetAdvisoriesAdvisories) *string { return v.DeleteTime }).(pulumi.StringPtrOutput)
 }
 
-// Lifecycle events (detected, fixed…), as the service sends them.
-func (o GetAdvisoriesAdvisoriesOutput) Events() pulumi.MapArrayOutput {
-	return o.ApplyT(func(v GetAdvisoriesAdvisories) []map[string]interface{} { return v.Events }).(pulumi.MapArrayOutput)
+// Its lifecycle, oldest first: each event is one of the published kinds (`AdvisoryEvent`).
+func (o GetAdvisoriesAdvisoriesOutput) Events() GetAdvisoriesAdvisoriesEventsArrayOutput {
+	return o.ApplyT(func(v GetAdvisoriesAdvisories) []GetAdvisoriesAdvisoriesEvents { return v.Events }).(GetAdvisoriesAdvisoriesEventsArrayOutput)
 }
 
 func (o GetAdvisoriesAdvisoriesOutput) LegacyAdvisoryId() pulumi.StringPtrOutput {
@@ -136,6 +136,972 @@ func (o GetAdvisoriesAdvisoriesArrayOutput) Index(i pulumi.IntInput) GetAdvisori
 	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetAdvisoriesAdvisories {
 		return vs[0].([]GetAdvisoriesAdvisories)[vs[1].(int)]
 	}).(GetAdvisoriesAdvisoriesOutput)
+}
+
+type GetAdvisoriesAdvisoriesEvents struct {
+	// No analysis is planned.
+	AnalysisNotPlanned *GetAdvisoriesAdvisoriesEventsAnalysisNotPlanned `pulumi:"analysisNotPlanned"`
+	Author             string                                           `pulumi:"author"`
+	CreateTime         *string                                          `pulumi:"createTime"`
+	// Detected: through the NVD API (`nvdapi`), by hand (`manual`) or by a scanner (`scanv1`).
+	Detection *GetAdvisoriesAdvisoriesEventsDetection `pulumi:"detection"`
+	// Not affected, and why (`type`: `TYPE_COMPONENT_VULNERABILITY_MISMATCH`, …).
+	FalsePositiveDetermination *GetAdvisoriesAdvisoriesEventsFalsePositiveDetermination `pulumi:"falsePositiveDetermination"`
+	// The scanner's findings (JSON), base64 as protojson writes bytes.
+	Findings *string `pulumi:"findings"`
+	// No fix is planned.
+	FixNotPlanned *GetAdvisoriesAdvisoriesEventsFixNotPlanned `pulumi:"fixNotPlanned"`
+	// Fixed: the first version of the artifact in which the vulnerability is fixed.
+	Fixed *GetAdvisoriesAdvisoriesEventsFixed `pulumi:"fixed"`
+	// The original CVE dashboard issue.
+	Issue *string `pulumi:"issue"`
+	// Patched in these versions of the artifact.
+	Patched *GetAdvisoriesAdvisoriesEventsPatched `pulumi:"patched"`
+	// A fix is pending upstream.
+	PendingUpstreamFix *GetAdvisoriesAdvisoriesEventsPendingUpstreamFix `pulumi:"pendingUpstreamFix"`
+	// `REVIEW_STATE_PENDING`, `…_APPROVED`, `…_REQUEST_CHANGES`, `…_REJECTED` (a newer one is kept as sent).
+	ReviewState string  `pulumi:"reviewState"`
+	Reviewer    *string `pulumi:"reviewer"`
+	// Determined to affect the artifact.
+	TruePositiveDetermination *GetAdvisoriesAdvisoriesEventsTruePositiveDetermination `pulumi:"truePositiveDetermination"`
+	// A child of the advisory's uid.
+	Uid string `pulumi:"uid"`
+}
+
+type GetAdvisoriesAdvisoriesEventsOutput struct{ *pulumi.OutputState }
+
+func (GetAdvisoriesAdvisoriesEventsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetAdvisoriesAdvisoriesEvents)(nil)).Elem()
+}
+
+func (o GetAdvisoriesAdvisoriesEventsOutput) ToGetAdvisoriesAdvisoriesEventsOutput() GetAdvisoriesAdvisoriesEventsOutput {
+	return o
+}
+
+func (o GetAdvisoriesAdvisoriesEventsOutput) ToGetAdvisoriesAdvisoriesEventsOutputWithContext(ctx context.Context) GetAdvisoriesAdvisoriesEventsOutput {
+	return o
+}
+
+// No analysis is planned.
+func (o GetAdvisoriesAdvisoriesEventsOutput) AnalysisNotPlanned() GetAdvisoriesAdvisoriesEventsAnalysisNotPlannedPtrOutput {
+	return o.ApplyT(func(v GetAdvisoriesAdvisoriesEvents) *GetAdvisoriesAdvisoriesEventsAnalysisNotPlanned {
+		return v.AnalysisNotPlanned
+	}).(GetAdvisoriesAdvisoriesEventsAnalysisNotPlannedPtrOutput)
+}
+
+func (o GetAdvisoriesAdvisoriesEventsOutput) Author() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAdvisoriesAdvisoriesEvents) string { return v.Author }).(pulumi.StringOutput)
+}
+
+func (o GetAdvisoriesAdvisoriesEventsOutput) CreateTime() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetAdvisoriesAdvisoriesEvents) *string { return v.CreateTime }).(pulumi.StringPtrOutput)
+}
+
+// Detected: through the NVD API (`nvdapi`), by hand (`manual`) or by a scanner (`scanv1`).
+func (o GetAdvisoriesAdvisoriesEventsOutput) Detection() GetAdvisoriesAdvisoriesEventsDetectionPtrOutput {
+	return o.ApplyT(func(v GetAdvisoriesAdvisoriesEvents) *GetAdvisoriesAdvisoriesEventsDetection { return v.Detection }).(GetAdvisoriesAdvisoriesEventsDetectionPtrOutput)
+}
+
+// Not affected, and why (`type`: `TYPE_COMPONENT_VULNERABILITY_MISMATCH`, …).
+func (o GetAdvisoriesAdvisoriesEventsOutput) FalsePositiveDetermination() GetAdvisoriesAdvisoriesEventsFalsePositiveDeterminationPtrOutput {
+	return o.ApplyT(func(v GetAdvisoriesAdvisoriesEvents) *GetAdvisoriesAdvisoriesEventsFalsePositiveDetermination {
+		return v.FalsePositiveDetermination
+	}).(GetAdvisoriesAdvisoriesEventsFalsePositiveDeterminationPtrOutput)
+}
+
+// The scanner's findings (JSON), base64 as protojson writes bytes.
+func (o GetAdvisoriesAdvisoriesEventsOutput) Findings() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetAdvisoriesAdvisoriesEvents) *string { return v.Findings }).(pulumi.StringPtrOutput)
+}
+
+// No fix is planned.
+func (o GetAdvisoriesAdvisoriesEventsOutput) FixNotPlanned() GetAdvisoriesAdvisoriesEventsFixNotPlannedPtrOutput {
+	return o.ApplyT(func(v GetAdvisoriesAdvisoriesEvents) *GetAdvisoriesAdvisoriesEventsFixNotPlanned {
+		return v.FixNotPlanned
+	}).(GetAdvisoriesAdvisoriesEventsFixNotPlannedPtrOutput)
+}
+
+// Fixed: the first version of the artifact in which the vulnerability is fixed.
+func (o GetAdvisoriesAdvisoriesEventsOutput) Fixed() GetAdvisoriesAdvisoriesEventsFixedPtrOutput {
+	return o.ApplyT(func(v GetAdvisoriesAdvisoriesEvents) *GetAdvisoriesAdvisoriesEventsFixed { return v.Fixed }).(GetAdvisoriesAdvisoriesEventsFixedPtrOutput)
+}
+
+// The original CVE dashboard issue.
+func (o GetAdvisoriesAdvisoriesEventsOutput) Issue() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetAdvisoriesAdvisoriesEvents) *string { return v.Issue }).(pulumi.StringPtrOutput)
+}
+
+// Patched in these versions of the artifact.
+func (o GetAdvisoriesAdvisoriesEventsOutput) Patched() GetAdvisoriesAdvisoriesEventsPatchedPtrOutput {
+	return o.ApplyT(func(v GetAdvisoriesAdvisoriesEvents) *GetAdvisoriesAdvisoriesEventsPatched { return v.Patched }).(GetAdvisoriesAdvisoriesEventsPatchedPtrOutput)
+}
+
+// A fix is pending upstream.
+func (o GetAdvisoriesAdvisoriesEventsOutput) PendingUpstreamFix() GetAdvisoriesAdvisoriesEventsPendingUpstreamFixPtrOutput {
+	return o.ApplyT(func(v GetAdvisoriesAdvisoriesEvents) *GetAdvisoriesAdvisoriesEventsPendingUpstreamFix {
+		return v.PendingUpstreamFix
+	}).(GetAdvisoriesAdvisoriesEventsPendingUpstreamFixPtrOutput)
+}
+
+// `REVIEW_STATE_PENDING`, `…_APPROVED`, `…_REQUEST_CHANGES`, `…_REJECTED` (a newer one is kept as sent).
+func (o GetAdvisoriesAdvisoriesEventsOutput) ReviewState() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAdvisoriesAdvisoriesEvents) string { return v.ReviewState }).(pulumi.StringOutput)
+}
+
+func (o GetAdvisoriesAdvisoriesEventsOutput) Reviewer() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetAdvisoriesAdvisoriesEvents) *string { return v.Reviewer }).(pulumi.StringPtrOutput)
+}
+
+// Determined to affect the artifact.
+func (o GetAdvisoriesAdvisoriesEventsOutput) TruePositiveDetermination() GetAdvisoriesAdvisoriesEventsTruePositiveDeterminationPtrOutput {
+	return o.ApplyT(func(v GetAdvisoriesAdvisoriesEvents) *GetAdvisoriesAdvisoriesEventsTruePositiveDetermination {
+		return v.TruePositiveDetermination
+	}).(GetAdvisoriesAdvisoriesEventsTruePositiveDeterminationPtrOutput)
+}
+
+// A child of the advisory's uid.
+func (o GetAdvisoriesAdvisoriesEventsOutput) Uid() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAdvisoriesAdvisoriesEvents) string { return v.Uid }).(pulumi.StringOutput)
+}
+
+type GetAdvisoriesAdvisoriesEventsArrayOutput struct{ *pulumi.OutputState }
+
+func (GetAdvisoriesAdvisoriesEventsArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetAdvisoriesAdvisoriesEvents)(nil)).Elem()
+}
+
+func (o GetAdvisoriesAdvisoriesEventsArrayOutput) ToGetAdvisoriesAdvisoriesEventsArrayOutput() GetAdvisoriesAdvisoriesEventsArrayOutput {
+	return o
+}
+
+func (o GetAdvisoriesAdvisoriesEventsArrayOutput) ToGetAdvisoriesAdvisoriesEventsArrayOutputWithContext(ctx context.Context) GetAdvisoriesAdvisoriesEventsArrayOutput {
+	return o
+}
+
+func (o GetAdvisoriesAdvisoriesEventsArrayOutput) Index(i pulumi.IntInput) GetAdvisoriesAdvisoriesEventsOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetAdvisoriesAdvisoriesEvents {
+		return vs[0].([]GetAdvisoriesAdvisoriesEvents)[vs[1].(int)]
+	}).(GetAdvisoriesAdvisoriesEventsOutput)
+}
+
+type GetAdvisoriesAdvisoriesEventsAnalysisNotPlanned struct {
+	Note string `pulumi:"note"`
+}
+
+type GetAdvisoriesAdvisoriesEventsAnalysisNotPlannedOutput struct{ *pulumi.OutputState }
+
+func (GetAdvisoriesAdvisoriesEventsAnalysisNotPlannedOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetAdvisoriesAdvisoriesEventsAnalysisNotPlanned)(nil)).Elem()
+}
+
+func (o GetAdvisoriesAdvisoriesEventsAnalysisNotPlannedOutput) ToGetAdvisoriesAdvisoriesEventsAnalysisNotPlannedOutput() GetAdvisoriesAdvisoriesEventsAnalysisNotPlannedOutput {
+	return o
+}
+
+func (o GetAdvisoriesAdvisoriesEventsAnalysisNotPlannedOutput) ToGetAdvisoriesAdvisoriesEventsAnalysisNotPlannedOutputWithContext(ctx context.Context) GetAdvisoriesAdvisoriesEventsAnalysisNotPlannedOutput {
+	return o
+}
+
+func (o GetAdvisoriesAdvisoriesEventsAnalysisNotPlannedOutput) Note() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAdvisoriesAdvisoriesEventsAnalysisNotPlanned) string { return v.Note }).(pulumi.StringOutput)
+}
+
+type GetAdvisoriesAdvisoriesEventsAnalysisNotPlannedPtrOutput struct{ *pulumi.OutputState }
+
+func (GetAdvisoriesAdvisoriesEventsAnalysisNotPlannedPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetAdvisoriesAdvisoriesEventsAnalysisNotPlanned)(nil)).Elem()
+}
+
+func (o GetAdvisoriesAdvisoriesEventsAnalysisNotPlannedPtrOutput) ToGetAdvisoriesAdvisoriesEventsAnalysisNotPlannedPtrOutput() GetAdvisoriesAdvisoriesEventsAnalysisNotPlannedPtrOutput {
+	return o
+}
+
+func (o GetAdvisoriesAdvisoriesEventsAnalysisNotPlannedPtrOutput) ToGetAdvisoriesAdvisoriesEventsAnalysisNotPlannedPtrOutputWithContext(ctx context.Context) GetAdvisoriesAdvisoriesEventsAnalysisNotPlannedPtrOutput {
+	return o
+}
+
+func (o GetAdvisoriesAdvisoriesEventsAnalysisNotPlannedPtrOutput) Elem() GetAdvisoriesAdvisoriesEventsAnalysisNotPlannedOutput {
+	return o.ApplyT(func(v *GetAdvisoriesAdvisoriesEventsAnalysisNotPlanned) GetAdvisoriesAdvisoriesEventsAnalysisNotPlanned {
+		if v != nil {
+			return *v
+		}
+		var ret GetAdvisoriesAdvisoriesEventsAnalysisNotPlanned
+		return ret
+	}).(GetAdvisoriesAdvisoriesEventsAnalysisNotPlannedOutput)
+}
+
+func (o GetAdvisoriesAdvisoriesEventsAnalysisNotPlannedPtrOutput) Note() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetAdvisoriesAdvisoriesEventsAnalysisNotPlanned) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Note
+	}).(pulumi.StringPtrOutput)
+}
+
+type GetAdvisoriesAdvisoriesEventsDetection struct {
+	Manual map[string]interface{}                        `pulumi:"manual"`
+	Nvdapi *GetAdvisoriesAdvisoriesEventsDetectionNvdapi `pulumi:"nvdapi"`
+	Scanv1 *GetAdvisoriesAdvisoriesEventsDetectionScanv1 `pulumi:"scanv1"`
+}
+
+type GetAdvisoriesAdvisoriesEventsDetectionOutput struct{ *pulumi.OutputState }
+
+func (GetAdvisoriesAdvisoriesEventsDetectionOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetAdvisoriesAdvisoriesEventsDetection)(nil)).Elem()
+}
+
+func (o GetAdvisoriesAdvisoriesEventsDetectionOutput) ToGetAdvisoriesAdvisoriesEventsDetectionOutput() GetAdvisoriesAdvisoriesEventsDetectionOutput {
+	return o
+}
+
+func (o GetAdvisoriesAdvisoriesEventsDetectionOutput) ToGetAdvisoriesAdvisoriesEventsDetectionOutputWithContext(ctx context.Context) GetAdvisoriesAdvisoriesEventsDetectionOutput {
+	return o
+}
+
+func (o GetAdvisoriesAdvisoriesEventsDetectionOutput) Manual() pulumi.MapOutput {
+	return o.ApplyT(func(v GetAdvisoriesAdvisoriesEventsDetection) map[string]interface{} { return v.Manual }).(pulumi.MapOutput)
+}
+
+func (o GetAdvisoriesAdvisoriesEventsDetectionOutput) Nvdapi() GetAdvisoriesAdvisoriesEventsDetectionNvdapiPtrOutput {
+	return o.ApplyT(func(v GetAdvisoriesAdvisoriesEventsDetection) *GetAdvisoriesAdvisoriesEventsDetectionNvdapi {
+		return v.Nvdapi
+	}).(GetAdvisoriesAdvisoriesEventsDetectionNvdapiPtrOutput)
+}
+
+func (o GetAdvisoriesAdvisoriesEventsDetectionOutput) Scanv1() GetAdvisoriesAdvisoriesEventsDetectionScanv1PtrOutput {
+	return o.ApplyT(func(v GetAdvisoriesAdvisoriesEventsDetection) *GetAdvisoriesAdvisoriesEventsDetectionScanv1 {
+		return v.Scanv1
+	}).(GetAdvisoriesAdvisoriesEventsDetectionScanv1PtrOutput)
+}
+
+type GetAdvisoriesAdvisoriesEventsDetectionPtrOutput struct{ *pulumi.OutputState }
+
+func (GetAdvisoriesAdvisoriesEventsDetectionPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetAdvisoriesAdvisoriesEventsDetection)(nil)).Elem()
+}
+
+func (o GetAdvisoriesAdvisoriesEventsDetectionPtrOutput) ToGetAdvisoriesAdvisoriesEventsDetectionPtrOutput() GetAdvisoriesAdvisoriesEventsDetectionPtrOutput {
+	return o
+}
+
+func (o GetAdvisoriesAdvisoriesEventsDetectionPtrOutput) ToGetAdvisoriesAdvisoriesEventsDetectionPtrOutputWithContext(ctx context.Context) GetAdvisoriesAdvisoriesEventsDetectionPtrOutput {
+	return o
+}
+
+func (o GetAdvisoriesAdvisoriesEventsDetectionPtrOutput) Elem() GetAdvisoriesAdvisoriesEventsDetectionOutput {
+	return o.ApplyT(func(v *GetAdvisoriesAdvisoriesEventsDetection) GetAdvisoriesAdvisoriesEventsDetection {
+		if v != nil {
+			return *v
+		}
+		var ret GetAdvisoriesAdvisoriesEventsDetection
+		return ret
+	}).(GetAdvisoriesAdvisoriesEventsDetectionOutput)
+}
+
+func (o GetAdvisoriesAdvisoriesEventsDetectionPtrOutput) Manual() pulumi.MapOutput {
+	return o.ApplyT(func(v *GetAdvisoriesAdvisoriesEventsDetection) map[string]interface{} {
+		if v == nil {
+			return nil
+		}
+		return v.Manual
+	}).(pulumi.MapOutput)
+}
+
+func (o GetAdvisoriesAdvisoriesEventsDetectionPtrOutput) Nvdapi() GetAdvisoriesAdvisoriesEventsDetectionNvdapiPtrOutput {
+	return o.ApplyT(func(v *GetAdvisoriesAdvisoriesEventsDetection) *GetAdvisoriesAdvisoriesEventsDetectionNvdapi {
+		if v == nil {
+			return nil
+		}
+		return v.Nvdapi
+	}).(GetAdvisoriesAdvisoriesEventsDetectionNvdapiPtrOutput)
+}
+
+func (o GetAdvisoriesAdvisoriesEventsDetectionPtrOutput) Scanv1() GetAdvisoriesAdvisoriesEventsDetectionScanv1PtrOutput {
+	return o.ApplyT(func(v *GetAdvisoriesAdvisoriesEventsDetection) *GetAdvisoriesAdvisoriesEventsDetectionScanv1 {
+		if v == nil {
+			return nil
+		}
+		return v.Scanv1
+	}).(GetAdvisoriesAdvisoriesEventsDetectionScanv1PtrOutput)
+}
+
+type GetAdvisoriesAdvisoriesEventsDetectionNvdapi struct {
+	CpeFound    string `pulumi:"cpeFound"`
+	CpeSearched string `pulumi:"cpeSearched"`
+}
+
+type GetAdvisoriesAdvisoriesEventsDetectionNvdapiOutput struct{ *pulumi.OutputState }
+
+func (GetAdvisoriesAdvisoriesEventsDetectionNvdapiOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetAdvisoriesAdvisoriesEventsDetectionNvdapi)(nil)).Elem()
+}
+
+func (o GetAdvisoriesAdvisoriesEventsDetectionNvdapiOutput) ToGetAdvisoriesAdvisoriesEventsDetectionNvdapiOutput() GetAdvisoriesAdvisoriesEventsDetectionNvdapiOutput {
+	return o
+}
+
+func (o GetAdvisoriesAdvisoriesEventsDetectionNvdapiOutput) ToGetAdvisoriesAdvisoriesEventsDetectionNvdapiOutputWithContext(ctx context.Context) GetAdvisoriesAdvisoriesEventsDetectionNvdapiOutput {
+	return o
+}
+
+func (o GetAdvisoriesAdvisoriesEventsDetectionNvdapiOutput) CpeFound() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAdvisoriesAdvisoriesEventsDetectionNvdapi) string { return v.CpeFound }).(pulumi.StringOutput)
+}
+
+func (o GetAdvisoriesAdvisoriesEventsDetectionNvdapiOutput) CpeSearched() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAdvisoriesAdvisoriesEventsDetectionNvdapi) string { return v.CpeSearched }).(pulumi.StringOutput)
+}
+
+type GetAdvisoriesAdvisoriesEventsDetectionNvdapiPtrOutput struct{ *pulumi.OutputState }
+
+func (GetAdvisoriesAdvisoriesEventsDetectionNvdapiPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetAdvisoriesAdvisoriesEventsDetectionNvdapi)(nil)).Elem()
+}
+
+func (o GetAdvisoriesAdvisoriesEventsDetectionNvdapiPtrOutput) ToGetAdvisoriesAdvisoriesEventsDetectionNvdapiPtrOutput() GetAdvisoriesAdvisoriesEventsDetectionNvdapiPtrOutput {
+	return o
+}
+
+func (o GetAdvisoriesAdvisoriesEventsDetectionNvdapiPtrOutput) ToGetAdvisoriesAdvisoriesEventsDetectionNvdapiPtrOutputWithContext(ctx context.Context) GetAdvisoriesAdvisoriesEventsDetectionNvdapiPtrOutput {
+	return o
+}
+
+func (o GetAdvisoriesAdvisoriesEventsDetectionNvdapiPtrOutput) Elem() GetAdvisoriesAdvisoriesEventsDetectionNvdapiOutput {
+	return o.ApplyT(func(v *GetAdvisoriesAdvisoriesEventsDetectionNvdapi) GetAdvisoriesAdvisoriesEventsDetectionNvdapi {
+		if v != nil {
+			return *v
+		}
+		var ret GetAdvisoriesAdvisoriesEventsDetectionNvdapi
+		return ret
+	}).(GetAdvisoriesAdvisoriesEventsDetectionNvdapiOutput)
+}
+
+func (o GetAdvisoriesAdvisoriesEventsDetectionNvdapiPtrOutput) CpeFound() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetAdvisoriesAdvisoriesEventsDetectionNvdapi) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.CpeFound
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o GetAdvisoriesAdvisoriesEventsDetectionNvdapiPtrOutput) CpeSearched() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetAdvisoriesAdvisoriesEventsDetectionNvdapi) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.CpeSearched
+	}).(pulumi.StringPtrOutput)
+}
+
+type GetAdvisoriesAdvisoriesEventsDetectionScanv1 struct {
+	ArtifactVersion   string `pulumi:"artifactVersion"`
+	Component         string `pulumi:"component"`
+	ComponentId       string `pulumi:"componentId"`
+	ComponentLocation string `pulumi:"componentLocation"`
+	ComponentType     string `pulumi:"componentType"`
+	ComponentVersion  string `pulumi:"componentVersion"`
+	GrypeDbBuilt      string `pulumi:"grypeDbBuilt"`
+	GrypeDbChecksum   string `pulumi:"grypeDbChecksum"`
+	Scanner           string `pulumi:"scanner"`
+	ScannerVersion    string `pulumi:"scannerVersion"`
+	Subpackage        string `pulumi:"subpackage"`
+}
+
+type GetAdvisoriesAdvisoriesEventsDetectionScanv1Output struct{ *pulumi.OutputState }
+
+func (GetAdvisoriesAdvisoriesEventsDetectionScanv1Output) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetAdvisoriesAdvisoriesEventsDetectionScanv1)(nil)).Elem()
+}
+
+func (o GetAdvisoriesAdvisoriesEventsDetectionScanv1Output) ToGetAdvisoriesAdvisoriesEventsDetectionScanv1Output() GetAdvisoriesAdvisoriesEventsDetectionScanv1Output {
+	return o
+}
+
+func (o GetAdvisoriesAdvisoriesEventsDetectionScanv1Output) ToGetAdvisoriesAdvisoriesEventsDetectionScanv1OutputWithContext(ctx context.Context) GetAdvisoriesAdvisoriesEventsDetectionScanv1Output {
+	return o
+}
+
+func (o GetAdvisoriesAdvisoriesEventsDetectionScanv1Output) ArtifactVersion() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAdvisoriesAdvisoriesEventsDetectionScanv1) string { return v.ArtifactVersion }).(pulumi.StringOutput)
+}
+
+func (o GetAdvisoriesAdvisoriesEventsDetectionScanv1Output) Component() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAdvisoriesAdvisoriesEventsDetectionScanv1) string { return v.Component }).(pulumi.StringOutput)
+}
+
+func (o GetAdvisoriesAdvisoriesEventsDetectionScanv1Output) ComponentId() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAdvisoriesAdvisoriesEventsDetectionScanv1) string { return v.ComponentId }).(pulumi.StringOutput)
+}
+
+func (o GetAdvisoriesAdvisoriesEventsDetectionScanv1Output) ComponentLocation() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAdvisoriesAdvisoriesEventsDetectionScanv1) string { return v.ComponentLocation }).(pulumi.StringOutput)
+}
+
+func (o GetAdvisoriesAdvisoriesEventsDetectionScanv1Output) ComponentType() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAdvisoriesAdvisoriesEventsDetectionScanv1) string { return v.ComponentType }).(pulumi.StringOutput)
+}
+
+func (o GetAdvisoriesAdvisoriesEventsDetectionScanv1Output) ComponentVersion() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAdvisoriesAdvisoriesEventsDetectionScanv1) string { return v.ComponentVersion }).(pulumi.StringOutput)
+}
+
+func (o GetAdvisoriesAdvisoriesEventsDetectionScanv1Output) GrypeDbBuilt() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAdvisoriesAdvisoriesEventsDetectionScanv1) string { return v.GrypeDbBuilt }).(pulumi.StringOutput)
+}
+
+func (o GetAdvisoriesAdvisoriesEventsDetectionScanv1Output) GrypeDbChecksum() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAdvisoriesAdvisoriesEventsDetectionScanv1) string { return v.GrypeDbChecksum }).(pulumi.StringOutput)
+}
+
+func (o GetAdvisoriesAdvisoriesEventsDetectionScanv1Output) Scanner() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAdvisoriesAdvisoriesEventsDetectionScanv1) string { return v.Scanner }).(pulumi.StringOutput)
+}
+
+func (o GetAdvisoriesAdvisoriesEventsDetectionScanv1Output) ScannerVersion() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAdvisoriesAdvisoriesEventsDetectionScanv1) string { return v.ScannerVersion }).(pulumi.StringOutput)
+}
+
+func (o GetAdvisoriesAdvisoriesEventsDetectionScanv1Output) Subpackage() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAdvisoriesAdvisoriesEventsDetectionScanv1) string { return v.Subpackage }).(pulumi.StringOutput)
+}
+
+type GetAdvisoriesAdvisoriesEventsDetectionScanv1PtrOutput struct{ *pulumi.OutputState }
+
+func (GetAdvisoriesAdvisoriesEventsDetectionScanv1PtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetAdvisoriesAdvisoriesEventsDetectionScanv1)(nil)).Elem()
+}
+
+func (o GetAdvisoriesAdvisoriesEventsDetectionScanv1PtrOutput) ToGetAdvisoriesAdvisoriesEventsDetectionScanv1PtrOutput() GetAdvisoriesAdvisoriesEventsDetectionScanv1PtrOutput {
+	return o
+}
+
+func (o GetAdvisoriesAdvisoriesEventsDetectionScanv1PtrOutput) ToGetAdvisoriesAdvisoriesEventsDetectionScanv1PtrOutputWithContext(ctx context.Context) GetAdvisoriesAdvisoriesEventsDetectionScanv1PtrOutput {
+	return o
+}
+
+func (o GetAdvisoriesAdvisoriesEventsDetectionScanv1PtrOutput) Elem() GetAdvisoriesAdvisoriesEventsDetectionScanv1Output {
+	return o.ApplyT(func(v *GetAdvisoriesAdvisoriesEventsDetectionScanv1) GetAdvisoriesAdvisoriesEventsDetectionScanv1 {
+		if v != nil {
+			return *v
+		}
+		var ret GetAdvisoriesAdvisoriesEventsDetectionScanv1
+		return ret
+	}).(GetAdvisoriesAdvisoriesEventsDetectionScanv1Output)
+}
+
+func (o GetAdvisoriesAdvisoriesEventsDetectionScanv1PtrOutput) ArtifactVersion() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetAdvisoriesAdvisoriesEventsDetectionScanv1) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.ArtifactVersion
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o GetAdvisoriesAdvisoriesEventsDetectionScanv1PtrOutput) Component() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetAdvisoriesAdvisoriesEventsDetectionScanv1) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Component
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o GetAdvisoriesAdvisoriesEventsDetectionScanv1PtrOutput) ComponentId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetAdvisoriesAdvisoriesEventsDetectionScanv1) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.ComponentId
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o GetAdvisoriesAdvisoriesEventsDetectionScanv1PtrOutput) ComponentLocation() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetAdvisoriesAdvisoriesEventsDetectionScanv1) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.ComponentLocation
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o GetAdvisoriesAdvisoriesEventsDetectionScanv1PtrOutput) ComponentType() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetAdvisoriesAdvisoriesEventsDetectionScanv1) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.ComponentType
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o GetAdvisoriesAdvisoriesEventsDetectionScanv1PtrOutput) ComponentVersion() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetAdvisoriesAdvisoriesEventsDetectionScanv1) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.ComponentVersion
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o GetAdvisoriesAdvisoriesEventsDetectionScanv1PtrOutput) GrypeDbBuilt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetAdvisoriesAdvisoriesEventsDetectionScanv1) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.GrypeDbBuilt
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o GetAdvisoriesAdvisoriesEventsDetectionScanv1PtrOutput) GrypeDbChecksum() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetAdvisoriesAdvisoriesEventsDetectionScanv1) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.GrypeDbChecksum
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o GetAdvisoriesAdvisoriesEventsDetectionScanv1PtrOutput) Scanner() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetAdvisoriesAdvisoriesEventsDetectionScanv1) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Scanner
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o GetAdvisoriesAdvisoriesEventsDetectionScanv1PtrOutput) ScannerVersion() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetAdvisoriesAdvisoriesEventsDetectionScanv1) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.ScannerVersion
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o GetAdvisoriesAdvisoriesEventsDetectionScanv1PtrOutput) Subpackage() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetAdvisoriesAdvisoriesEventsDetectionScanv1) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Subpackage
+	}).(pulumi.StringPtrOutput)
+}
+
+type GetAdvisoriesAdvisoriesEventsFalsePositiveDetermination struct {
+	Note string `pulumi:"note"`
+	Type string `pulumi:"type"`
+}
+
+type GetAdvisoriesAdvisoriesEventsFalsePositiveDeterminationOutput struct{ *pulumi.OutputState }
+
+func (GetAdvisoriesAdvisoriesEventsFalsePositiveDeterminationOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetAdvisoriesAdvisoriesEventsFalsePositiveDetermination)(nil)).Elem()
+}
+
+func (o GetAdvisoriesAdvisoriesEventsFalsePositiveDeterminationOutput) ToGetAdvisoriesAdvisoriesEventsFalsePositiveDeterminationOutput() GetAdvisoriesAdvisoriesEventsFalsePositiveDeterminationOutput {
+	return o
+}
+
+func (o GetAdvisoriesAdvisoriesEventsFalsePositiveDeterminationOutput) ToGetAdvisoriesAdvisoriesEventsFalsePositiveDeterminationOutputWithContext(ctx context.Context) GetAdvisoriesAdvisoriesEventsFalsePositiveDeterminationOutput {
+	return o
+}
+
+func (o GetAdvisoriesAdvisoriesEventsFalsePositiveDeterminationOutput) Note() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAdvisoriesAdvisoriesEventsFalsePositiveDetermination) string { return v.Note }).(pulumi.StringOutput)
+}
+
+func (o GetAdvisoriesAdvisoriesEventsFalsePositiveDeterminationOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAdvisoriesAdvisoriesEventsFalsePositiveDetermination) string { return v.Type }).(pulumi.StringOutput)
+}
+
+type GetAdvisoriesAdvisoriesEventsFalsePositiveDeterminationPtrOutput struct{ *pulumi.OutputState }
+
+func (GetAdvisoriesAdvisoriesEventsFalsePositiveDeterminationPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetAdvisoriesAdvisoriesEventsFalsePositiveDetermination)(nil)).Elem()
+}
+
+func (o GetAdvisoriesAdvisoriesEventsFalsePositiveDeterminationPtrOutput) ToGetAdvisoriesAdvisoriesEventsFalsePositiveDeterminationPtrOutput() GetAdvisoriesAdvisoriesEventsFalsePositiveDeterminationPtrOutput {
+	return o
+}
+
+func (o GetAdvisoriesAdvisoriesEventsFalsePositiveDeterminationPtrOutput) ToGetAdvisoriesAdvisoriesEventsFalsePositiveDeterminationPtrOutputWithContext(ctx context.Context) GetAdvisoriesAdvisoriesEventsFalsePositiveDeterminationPtrOutput {
+	return o
+}
+
+func (o GetAdvisoriesAdvisoriesEventsFalsePositiveDeterminationPtrOutput) Elem() GetAdvisoriesAdvisoriesEventsFalsePositiveDeterminationOutput {
+	return o.ApplyT(func(v *GetAdvisoriesAdvisoriesEventsFalsePositiveDetermination) GetAdvisoriesAdvisoriesEventsFalsePositiveDetermination {
+		if v != nil {
+			return *v
+		}
+		var ret GetAdvisoriesAdvisoriesEventsFalsePositiveDetermination
+		return ret
+	}).(GetAdvisoriesAdvisoriesEventsFalsePositiveDeterminationOutput)
+}
+
+func (o GetAdvisoriesAdvisoriesEventsFalsePositiveDeterminationPtrOutput) Note() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetAdvisoriesAdvisoriesEventsFalsePositiveDetermination) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Note
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o GetAdvisoriesAdvisoriesEventsFalsePositiveDeterminationPtrOutput) Type() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetAdvisoriesAdvisoriesEventsFalsePositiveDetermination) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Type
+	}).(pulumi.StringPtrOutput)
+}
+
+type GetAdvisoriesAdvisoriesEventsFixNotPlanned struct {
+	Note string `pulumi:"note"`
+}
+
+type GetAdvisoriesAdvisoriesEventsFixNotPlannedOutput struct{ *pulumi.OutputState }
+
+func (GetAdvisoriesAdvisoriesEventsFixNotPlannedOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetAdvisoriesAdvisoriesEventsFixNotPlanned)(nil)).Elem()
+}
+
+func (o GetAdvisoriesAdvisoriesEventsFixNotPlannedOutput) ToGetAdvisoriesAdvisoriesEventsFixNotPlannedOutput() GetAdvisoriesAdvisoriesEventsFixNotPlannedOutput {
+	return o
+}
+
+func (o GetAdvisoriesAdvisoriesEventsFixNotPlannedOutput) ToGetAdvisoriesAdvisoriesEventsFixNotPlannedOutputWithContext(ctx context.Context) GetAdvisoriesAdvisoriesEventsFixNotPlannedOutput {
+	return o
+}
+
+func (o GetAdvisoriesAdvisoriesEventsFixNotPlannedOutput) Note() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAdvisoriesAdvisoriesEventsFixNotPlanned) string { return v.Note }).(pulumi.StringOutput)
+}
+
+type GetAdvisoriesAdvisoriesEventsFixNotPlannedPtrOutput struct{ *pulumi.OutputState }
+
+func (GetAdvisoriesAdvisoriesEventsFixNotPlannedPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetAdvisoriesAdvisoriesEventsFixNotPlanned)(nil)).Elem()
+}
+
+func (o GetAdvisoriesAdvisoriesEventsFixNotPlannedPtrOutput) ToGetAdvisoriesAdvisoriesEventsFixNotPlannedPtrOutput() GetAdvisoriesAdvisoriesEventsFixNotPlannedPtrOutput {
+	return o
+}
+
+func (o GetAdvisoriesAdvisoriesEventsFixNotPlannedPtrOutput) ToGetAdvisoriesAdvisoriesEventsFixNotPlannedPtrOutputWithContext(ctx context.Context) GetAdvisoriesAdvisoriesEventsFixNotPlannedPtrOutput {
+	return o
+}
+
+func (o GetAdvisoriesAdvisoriesEventsFixNotPlannedPtrOutput) Elem() GetAdvisoriesAdvisoriesEventsFixNotPlannedOutput {
+	return o.ApplyT(func(v *GetAdvisoriesAdvisoriesEventsFixNotPlanned) GetAdvisoriesAdvisoriesEventsFixNotPlanned {
+		if v != nil {
+			return *v
+		}
+		var ret GetAdvisoriesAdvisoriesEventsFixNotPlanned
+		return ret
+	}).(GetAdvisoriesAdvisoriesEventsFixNotPlannedOutput)
+}
+
+func (o GetAdvisoriesAdvisoriesEventsFixNotPlannedPtrOutput) Note() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetAdvisoriesAdvisoriesEventsFixNotPlanned) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Note
+	}).(pulumi.StringPtrOutput)
+}
+
+type GetAdvisoriesAdvisoriesEventsFixed struct {
+	FixedVersion    string `pulumi:"fixedVersion"`
+	GrypeDbBuilt    string `pulumi:"grypeDbBuilt"`
+	GrypeDbChecksum string `pulumi:"grypeDbChecksum"`
+	Note            string `pulumi:"note"`
+	ScannerVersion  string `pulumi:"scannerVersion"`
+}
+
+type GetAdvisoriesAdvisoriesEventsFixedOutput struct{ *pulumi.OutputState }
+
+func (GetAdvisoriesAdvisoriesEventsFixedOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetAdvisoriesAdvisoriesEventsFixed)(nil)).Elem()
+}
+
+func (o GetAdvisoriesAdvisoriesEventsFixedOutput) ToGetAdvisoriesAdvisoriesEventsFixedOutput() GetAdvisoriesAdvisoriesEventsFixedOutput {
+	return o
+}
+
+func (o GetAdvisoriesAdvisoriesEventsFixedOutput) ToGetAdvisoriesAdvisoriesEventsFixedOutputWithContext(ctx context.Context) GetAdvisoriesAdvisoriesEventsFixedOutput {
+	return o
+}
+
+func (o GetAdvisoriesAdvisoriesEventsFixedOutput) FixedVersion() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAdvisoriesAdvisoriesEventsFixed) string { return v.FixedVersion }).(pulumi.StringOutput)
+}
+
+func (o GetAdvisoriesAdvisoriesEventsFixedOutput) GrypeDbBuilt() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAdvisoriesAdvisoriesEventsFixed) string { return v.GrypeDbBuilt }).(pulumi.StringOutput)
+}
+
+func (o GetAdvisoriesAdvisoriesEventsFixedOutput) GrypeDbChecksum() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAdvisoriesAdvisoriesEventsFixed) string { return v.GrypeDbChecksum }).(pulumi.StringOutput)
+}
+
+func (o GetAdvisoriesAdvisoriesEventsFixedOutput) Note() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAdvisoriesAdvisoriesEventsFixed) string { return v.Note }).(pulumi.StringOutput)
+}
+
+func (o GetAdvisoriesAdvisoriesEventsFixedOutput) ScannerVersion() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAdvisoriesAdvisoriesEventsFixed) string { return v.ScannerVersion }).(pulumi.StringOutput)
+}
+
+type GetAdvisoriesAdvisoriesEventsFixedPtrOutput struct{ *pulumi.OutputState }
+
+func (GetAdvisoriesAdvisoriesEventsFixedPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetAdvisoriesAdvisoriesEventsFixed)(nil)).Elem()
+}
+
+func (o GetAdvisoriesAdvisoriesEventsFixedPtrOutput) ToGetAdvisoriesAdvisoriesEventsFixedPtrOutput() GetAdvisoriesAdvisoriesEventsFixedPtrOutput {
+	return o
+}
+
+func (o GetAdvisoriesAdvisoriesEventsFixedPtrOutput) ToGetAdvisoriesAdvisoriesEventsFixedPtrOutputWithContext(ctx context.Context) GetAdvisoriesAdvisoriesEventsFixedPtrOutput {
+	return o
+}
+
+func (o GetAdvisoriesAdvisoriesEventsFixedPtrOutput) Elem() GetAdvisoriesAdvisoriesEventsFixedOutput {
+	return o.ApplyT(func(v *GetAdvisoriesAdvisoriesEventsFixed) GetAdvisoriesAdvisoriesEventsFixed {
+		if v != nil {
+			return *v
+		}
+		var ret GetAdvisoriesAdvisoriesEventsFixed
+		return ret
+	}).(GetAdvisoriesAdvisoriesEventsFixedOutput)
+}
+
+func (o GetAdvisoriesAdvisoriesEventsFixedPtrOutput) FixedVersion() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetAdvisoriesAdvisoriesEventsFixed) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.FixedVersion
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o GetAdvisoriesAdvisoriesEventsFixedPtrOutput) GrypeDbBuilt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetAdvisoriesAdvisoriesEventsFixed) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.GrypeDbBuilt
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o GetAdvisoriesAdvisoriesEventsFixedPtrOutput) GrypeDbChecksum() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetAdvisoriesAdvisoriesEventsFixed) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.GrypeDbChecksum
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o GetAdvisoriesAdvisoriesEventsFixedPtrOutput) Note() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetAdvisoriesAdvisoriesEventsFixed) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Note
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o GetAdvisoriesAdvisoriesEventsFixedPtrOutput) ScannerVersion() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetAdvisoriesAdvisoriesEventsFixed) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.ScannerVersion
+	}).(pulumi.StringPtrOutput)
+}
+
+type GetAdvisoriesAdvisoriesEventsPatched struct {
+	Note            string   `pulumi:"note"`
+	PatchedVersions []string `pulumi:"patchedVersions"`
+}
+
+type GetAdvisoriesAdvisoriesEventsPatchedOutput struct{ *pulumi.OutputState }
+
+func (GetAdvisoriesAdvisoriesEventsPatchedOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetAdvisoriesAdvisoriesEventsPatched)(nil)).Elem()
+}
+
+func (o GetAdvisoriesAdvisoriesEventsPatchedOutput) ToGetAdvisoriesAdvisoriesEventsPatchedOutput() GetAdvisoriesAdvisoriesEventsPatchedOutput {
+	return o
+}
+
+func (o GetAdvisoriesAdvisoriesEventsPatchedOutput) ToGetAdvisoriesAdvisoriesEventsPatchedOutputWithContext(ctx context.Context) GetAdvisoriesAdvisoriesEventsPatchedOutput {
+	return o
+}
+
+func (o GetAdvisoriesAdvisoriesEventsPatchedOutput) Note() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAdvisoriesAdvisoriesEventsPatched) string { return v.Note }).(pulumi.StringOutput)
+}
+
+func (o GetAdvisoriesAdvisoriesEventsPatchedOutput) PatchedVersions() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetAdvisoriesAdvisoriesEventsPatched) []string { return v.PatchedVersions }).(pulumi.StringArrayOutput)
+}
+
+type GetAdvisoriesAdvisoriesEventsPatchedPtrOutput struct{ *pulumi.OutputState }
+
+func (GetAdvisoriesAdvisoriesEventsPatchedPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetAdvisoriesAdvisoriesEventsPatched)(nil)).Elem()
+}
+
+func (o GetAdvisoriesAdvisoriesEventsPatchedPtrOutput) ToGetAdvisoriesAdvisoriesEventsPatchedPtrOutput() GetAdvisoriesAdvisoriesEventsPatchedPtrOutput {
+	return o
+}
+
+func (o GetAdvisoriesAdvisoriesEventsPatchedPtrOutput) ToGetAdvisoriesAdvisoriesEventsPatchedPtrOutputWithContext(ctx context.Context) GetAdvisoriesAdvisoriesEventsPatchedPtrOutput {
+	return o
+}
+
+func (o GetAdvisoriesAdvisoriesEventsPatchedPtrOutput) Elem() GetAdvisoriesAdvisoriesEventsPatchedOutput {
+	return o.ApplyT(func(v *GetAdvisoriesAdvisoriesEventsPatched) GetAdvisoriesAdvisoriesEventsPatched {
+		if v != nil {
+			return *v
+		}
+		var ret GetAdvisoriesAdvisoriesEventsPatched
+		return ret
+	}).(GetAdvisoriesAdvisoriesEventsPatchedOutput)
+}
+
+func (o GetAdvisoriesAdvisoriesEventsPatchedPtrOutput) Note() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetAdvisoriesAdvisoriesEventsPatched) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Note
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o GetAdvisoriesAdvisoriesEventsPatchedPtrOutput) PatchedVersions() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *GetAdvisoriesAdvisoriesEventsPatched) []string {
+		if v == nil {
+			return nil
+		}
+		return v.PatchedVersions
+	}).(pulumi.StringArrayOutput)
+}
+
+type GetAdvisoriesAdvisoriesEventsPendingUpstreamFix struct {
+	Note string `pulumi:"note"`
+}
+
+type GetAdvisoriesAdvisoriesEventsPendingUpstreamFixOutput struct{ *pulumi.OutputState }
+
+func (GetAdvisoriesAdvisoriesEventsPendingUpstreamFixOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetAdvisoriesAdvisoriesEventsPendingUpstreamFix)(nil)).Elem()
+}
+
+func (o GetAdvisoriesAdvisoriesEventsPendingUpstreamFixOutput) ToGetAdvisoriesAdvisoriesEventsPendingUpstreamFixOutput() GetAdvisoriesAdvisoriesEventsPendingUpstreamFixOutput {
+	return o
+}
+
+func (o GetAdvisoriesAdvisoriesEventsPendingUpstreamFixOutput) ToGetAdvisoriesAdvisoriesEventsPendingUpstreamFixOutputWithContext(ctx context.Context) GetAdvisoriesAdvisoriesEventsPendingUpstreamFixOutput {
+	return o
+}
+
+func (o GetAdvisoriesAdvisoriesEventsPendingUpstreamFixOutput) Note() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAdvisoriesAdvisoriesEventsPendingUpstreamFix) string { return v.Note }).(pulumi.StringOutput)
+}
+
+type GetAdvisoriesAdvisoriesEventsPendingUpstreamFixPtrOutput struct{ *pulumi.OutputState }
+
+func (GetAdvisoriesAdvisoriesEventsPendingUpstreamFixPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetAdvisoriesAdvisoriesEventsPendingUpstreamFix)(nil)).Elem()
+}
+
+func (o GetAdvisoriesAdvisoriesEventsPendingUpstreamFixPtrOutput) ToGetAdvisoriesAdvisoriesEventsPendingUpstreamFixPtrOutput() GetAdvisoriesAdvisoriesEventsPendingUpstreamFixPtrOutput {
+	return o
+}
+
+func (o GetAdvisoriesAdvisoriesEventsPendingUpstreamFixPtrOutput) ToGetAdvisoriesAdvisoriesEventsPendingUpstreamFixPtrOutputWithContext(ctx context.Context) GetAdvisoriesAdvisoriesEventsPendingUpstreamFixPtrOutput {
+	return o
+}
+
+func (o GetAdvisoriesAdvisoriesEventsPendingUpstreamFixPtrOutput) Elem() GetAdvisoriesAdvisoriesEventsPendingUpstreamFixOutput {
+	return o.ApplyT(func(v *GetAdvisoriesAdvisoriesEventsPendingUpstreamFix) GetAdvisoriesAdvisoriesEventsPendingUpstreamFix {
+		if v != nil {
+			return *v
+		}
+		var ret GetAdvisoriesAdvisoriesEventsPendingUpstreamFix
+		return ret
+	}).(GetAdvisoriesAdvisoriesEventsPendingUpstreamFixOutput)
+}
+
+func (o GetAdvisoriesAdvisoriesEventsPendingUpstreamFixPtrOutput) Note() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetAdvisoriesAdvisoriesEventsPendingUpstreamFix) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Note
+	}).(pulumi.StringPtrOutput)
+}
+
+type GetAdvisoriesAdvisoriesEventsTruePositiveDetermination struct {
+	Note string `pulumi:"note"`
+}
+
+type GetAdvisoriesAdvisoriesEventsTruePositiveDeterminationOutput struct{ *pulumi.OutputState }
+
+func (GetAdvisoriesAdvisoriesEventsTruePositiveDeterminationOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetAdvisoriesAdvisoriesEventsTruePositiveDetermination)(nil)).Elem()
+}
+
+func (o GetAdvisoriesAdvisoriesEventsTruePositiveDeterminationOutput) ToGetAdvisoriesAdvisoriesEventsTruePositiveDeterminationOutput() GetAdvisoriesAdvisoriesEventsTruePositiveDeterminationOutput {
+	return o
+}
+
+func (o GetAdvisoriesAdvisoriesEventsTruePositiveDeterminationOutput) ToGetAdvisoriesAdvisoriesEventsTruePositiveDeterminationOutputWithContext(ctx context.Context) GetAdvisoriesAdvisoriesEventsTruePositiveDeterminationOutput {
+	return o
+}
+
+func (o GetAdvisoriesAdvisoriesEventsTruePositiveDeterminationOutput) Note() pulumi.StringOutput {
+	return o.ApplyT(func(v GetAdvisoriesAdvisoriesEventsTruePositiveDetermination) string { return v.Note }).(pulumi.StringOutput)
+}
+
+type GetAdvisoriesAdvisoriesEventsTruePositiveDeterminationPtrOutput struct{ *pulumi.OutputState }
+
+func (GetAdvisoriesAdvisoriesEventsTruePositiveDeterminationPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetAdvisoriesAdvisoriesEventsTruePositiveDetermination)(nil)).Elem()
+}
+
+func (o GetAdvisoriesAdvisoriesEventsTruePositiveDeterminationPtrOutput) ToGetAdvisoriesAdvisoriesEventsTruePositiveDeterminationPtrOutput() GetAdvisoriesAdvisoriesEventsTruePositiveDeterminationPtrOutput {
+	return o
+}
+
+func (o GetAdvisoriesAdvisoriesEventsTruePositiveDeterminationPtrOutput) ToGetAdvisoriesAdvisoriesEventsTruePositiveDeterminationPtrOutputWithContext(ctx context.Context) GetAdvisoriesAdvisoriesEventsTruePositiveDeterminationPtrOutput {
+	return o
+}
+
+func (o GetAdvisoriesAdvisoriesEventsTruePositiveDeterminationPtrOutput) Elem() GetAdvisoriesAdvisoriesEventsTruePositiveDeterminationOutput {
+	return o.ApplyT(func(v *GetAdvisoriesAdvisoriesEventsTruePositiveDetermination) GetAdvisoriesAdvisoriesEventsTruePositiveDetermination {
+		if v != nil {
+			return *v
+		}
+		var ret GetAdvisoriesAdvisoriesEventsTruePositiveDetermination
+		return ret
+	}).(GetAdvisoriesAdvisoriesEventsTruePositiveDeterminationOutput)
+}
+
+func (o GetAdvisoriesAdvisoriesEventsTruePositiveDeterminationPtrOutput) Note() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetAdvisoriesAdvisoriesEventsTruePositiveDetermination) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Note
+	}).(pulumi.StringPtrOutput)
 }
 
 type GetAdvisoriesAdvisoriesSeverities struct {
@@ -190,6 +1156,28 @@ func (o GetAdvisoriesAdvisoriesSeveritiesArrayOutput) Index(i pulumi.IntInput) G
 func init() {
 	pulumi.RegisterOutputType(GetAdvisoriesAdvisoriesOutput{})
 	pulumi.RegisterOutputType(GetAdvisoriesAdvisoriesArrayOutput{})
+	pulumi.RegisterOutputType(GetAdvisoriesAdvisoriesEventsOutput{})
+	pulumi.RegisterOutputType(GetAdvisoriesAdvisoriesEventsArrayOutput{})
+	pulumi.RegisterOutputType(GetAdvisoriesAdvisoriesEventsAnalysisNotPlannedOutput{})
+	pulumi.RegisterOutputType(GetAdvisoriesAdvisoriesEventsAnalysisNotPlannedPtrOutput{})
+	pulumi.RegisterOutputType(GetAdvisoriesAdvisoriesEventsDetectionOutput{})
+	pulumi.RegisterOutputType(GetAdvisoriesAdvisoriesEventsDetectionPtrOutput{})
+	pulumi.RegisterOutputType(GetAdvisoriesAdvisoriesEventsDetectionNvdapiOutput{})
+	pulumi.RegisterOutputType(GetAdvisoriesAdvisoriesEventsDetectionNvdapiPtrOutput{})
+	pulumi.RegisterOutputType(GetAdvisoriesAdvisoriesEventsDetectionScanv1Output{})
+	pulumi.RegisterOutputType(GetAdvisoriesAdvisoriesEventsDetectionScanv1PtrOutput{})
+	pulumi.RegisterOutputType(GetAdvisoriesAdvisoriesEventsFalsePositiveDeterminationOutput{})
+	pulumi.RegisterOutputType(GetAdvisoriesAdvisoriesEventsFalsePositiveDeterminationPtrOutput{})
+	pulumi.RegisterOutputType(GetAdvisoriesAdvisoriesEventsFixNotPlannedOutput{})
+	pulumi.RegisterOutputType(GetAdvisoriesAdvisoriesEventsFixNotPlannedPtrOutput{})
+	pulumi.RegisterOutputType(GetAdvisoriesAdvisoriesEventsFixedOutput{})
+	pulumi.RegisterOutputType(GetAdvisoriesAdvisoriesEventsFixedPtrOutput{})
+	pulumi.RegisterOutputType(GetAdvisoriesAdvisoriesEventsPatchedOutput{})
+	pulumi.RegisterOutputType(GetAdvisoriesAdvisoriesEventsPatchedPtrOutput{})
+	pulumi.RegisterOutputType(GetAdvisoriesAdvisoriesEventsPendingUpstreamFixOutput{})
+	pulumi.RegisterOutputType(GetAdvisoriesAdvisoriesEventsPendingUpstreamFixPtrOutput{})
+	pulumi.RegisterOutputType(GetAdvisoriesAdvisoriesEventsTruePositiveDeterminationOutput{})
+	pulumi.RegisterOutputType(GetAdvisoriesAdvisoriesEventsTruePositiveDeterminationPtrOutput{})
 	pulumi.RegisterOutputType(GetAdvisoriesAdvisoriesSeveritiesOutput{})
 	pulumi.RegisterOutputType(GetAdvisoriesAdvisoriesSeveritiesArrayOutput{})
 }

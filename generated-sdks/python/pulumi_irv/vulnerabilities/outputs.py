@@ -17,6 +17,17 @@ from . import outputs
 
 __all__ = [
     'GetAdvisoriesAdvisories',
+    'GetAdvisoriesAdvisoriesEvents',
+    'GetAdvisoriesAdvisoriesEventsAnalysisNotPlanned',
+    'GetAdvisoriesAdvisoriesEventsDetection',
+    'GetAdvisoriesAdvisoriesEventsDetectionNvdapi',
+    'GetAdvisoriesAdvisoriesEventsDetectionScanv1',
+    'GetAdvisoriesAdvisoriesEventsFalsePositiveDetermination',
+    'GetAdvisoriesAdvisoriesEventsFixNotPlanned',
+    'GetAdvisoriesAdvisoriesEventsFixed',
+    'GetAdvisoriesAdvisoriesEventsPatched',
+    'GetAdvisoriesAdvisoriesEventsPendingUpstreamFix',
+    'GetAdvisoriesAdvisoriesEventsTruePositiveDetermination',
     'GetAdvisoriesAdvisoriesSeverities',
 ]
 
@@ -32,7 +43,7 @@ class GetAdvisoriesAdvisories(dict):
                  component_location: _builtins.str,
                  component_name: _builtins.str,
                  component_type: _builtins.str,
-                 events: Sequence[Mapping[str, Any]],
+                 events: Sequence['outputs.GetAdvisoriesAdvisoriesEvents'],
                  severities: Sequence['outputs.GetAdvisoriesAdvisoriesSeverities'],
                  uid: _builtins.str,
                  create_time: Optional[_builtins.str] = None,
@@ -41,7 +52,7 @@ class GetAdvisoriesAdvisories(dict):
                  update_time: Optional[_builtins.str] = None):
         """
         :param _builtins.str advisory_id: The CGA identifier, e.g. `CGA-xvgw-cvr7-9g2q`.
-        :param Sequence[Mapping[str, Any]] events: Lifecycle events (detected, fixed…), as the service sends them.
+        :param Sequence['GetAdvisoriesAdvisoriesEvents'] events: Its lifecycle, oldest first: each event is one of the published kinds (`AdvisoryEvent`).
         :param Sequence['GetAdvisoriesAdvisoriesSeverities'] severities: CVSS scorings: `type` is `TYPE_CVSS_V2`, `TYPE_CVSS_V3` or `TYPE_CVSS_V4` (others kept as sent).
         :param _builtins.str delete_time: Set only on a deleted advisory.
         """
@@ -116,9 +127,9 @@ class GetAdvisoriesAdvisories(dict):
 
     @_builtins.property
     @pulumi.getter
-    def events(self) -> Sequence[Mapping[str, Any]]:
+    def events(self) -> Sequence['outputs.GetAdvisoriesAdvisoriesEvents']:
         """
-        Lifecycle events (detected, fixed…), as the service sends them.
+        Its lifecycle, oldest first: each event is one of the published kinds (`AdvisoryEvent`).
         """
         return pulumi.get(self, "events")
 
@@ -157,6 +168,434 @@ class GetAdvisoriesAdvisories(dict):
     @pulumi.getter(name="updateTime")
     def update_time(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "update_time")
+
+
+@pulumi.output_type
+class GetAdvisoriesAdvisoriesEvents(dict):
+    def __init__(__self__, *,
+                 author: _builtins.str,
+                 review_state: _builtins.str,
+                 uid: _builtins.str,
+                 analysis_not_planned: Optional['outputs.GetAdvisoriesAdvisoriesEventsAnalysisNotPlanned'] = None,
+                 create_time: Optional[_builtins.str] = None,
+                 detection: Optional['outputs.GetAdvisoriesAdvisoriesEventsDetection'] = None,
+                 false_positive_determination: Optional['outputs.GetAdvisoriesAdvisoriesEventsFalsePositiveDetermination'] = None,
+                 findings: Optional[_builtins.str] = None,
+                 fix_not_planned: Optional['outputs.GetAdvisoriesAdvisoriesEventsFixNotPlanned'] = None,
+                 fixed: Optional['outputs.GetAdvisoriesAdvisoriesEventsFixed'] = None,
+                 issue: Optional[_builtins.str] = None,
+                 patched: Optional['outputs.GetAdvisoriesAdvisoriesEventsPatched'] = None,
+                 pending_upstream_fix: Optional['outputs.GetAdvisoriesAdvisoriesEventsPendingUpstreamFix'] = None,
+                 reviewer: Optional[_builtins.str] = None,
+                 true_positive_determination: Optional['outputs.GetAdvisoriesAdvisoriesEventsTruePositiveDetermination'] = None):
+        """
+        :param _builtins.str review_state: `REVIEW_STATE_PENDING`, `…_APPROVED`, `…_REQUEST_CHANGES`, `…_REJECTED` (a newer one is kept as sent).
+        :param _builtins.str uid: A child of the advisory's uid.
+        :param 'GetAdvisoriesAdvisoriesEventsAnalysisNotPlanned' analysis_not_planned: No analysis is planned.
+        :param 'GetAdvisoriesAdvisoriesEventsDetection' detection: Detected: through the NVD API (`nvdapi`), by hand (`manual`) or by a scanner (`scanv1`).
+        :param 'GetAdvisoriesAdvisoriesEventsFalsePositiveDetermination' false_positive_determination: Not affected, and why (`type`: `TYPE_COMPONENT_VULNERABILITY_MISMATCH`, …).
+        :param _builtins.str findings: The scanner's findings (JSON), base64 as protojson writes bytes.
+        :param 'GetAdvisoriesAdvisoriesEventsFixNotPlanned' fix_not_planned: No fix is planned.
+        :param 'GetAdvisoriesAdvisoriesEventsFixed' fixed: Fixed: the first version of the artifact in which the vulnerability is fixed.
+        :param _builtins.str issue: The original CVE dashboard issue.
+        :param 'GetAdvisoriesAdvisoriesEventsPatched' patched: Patched in these versions of the artifact.
+        :param 'GetAdvisoriesAdvisoriesEventsPendingUpstreamFix' pending_upstream_fix: A fix is pending upstream.
+        :param 'GetAdvisoriesAdvisoriesEventsTruePositiveDetermination' true_positive_determination: Determined to affect the artifact.
+        """
+        pulumi.set(__self__, "author", author)
+        pulumi.set(__self__, "review_state", review_state)
+        pulumi.set(__self__, "uid", uid)
+        if analysis_not_planned is not None:
+            pulumi.set(__self__, "analysis_not_planned", analysis_not_planned)
+        if create_time is not None:
+            pulumi.set(__self__, "create_time", create_time)
+        if detection is not None:
+            pulumi.set(__self__, "detection", detection)
+        if false_positive_determination is not None:
+            pulumi.set(__self__, "false_positive_determination", false_positive_determination)
+        if findings is not None:
+            pulumi.set(__self__, "findings", findings)
+        if fix_not_planned is not None:
+            pulumi.set(__self__, "fix_not_planned", fix_not_planned)
+        if fixed is not None:
+            pulumi.set(__self__, "fixed", fixed)
+        if issue is not None:
+            pulumi.set(__self__, "issue", issue)
+        if patched is not None:
+            pulumi.set(__self__, "patched", patched)
+        if pending_upstream_fix is not None:
+            pulumi.set(__self__, "pending_upstream_fix", pending_upstream_fix)
+        if reviewer is not None:
+            pulumi.set(__self__, "reviewer", reviewer)
+        if true_positive_determination is not None:
+            pulumi.set(__self__, "true_positive_determination", true_positive_determination)
+
+    @_builtins.property
+    @pulumi.getter
+    def author(self) -> _builtins.str:
+        return pulumi.get(self, "author")
+
+    @_builtins.property
+    @pulumi.getter(name="reviewState")
+    def review_state(self) -> _builtins.str:
+        """
+        `REVIEW_STATE_PENDING`, `…_APPROVED`, `…_REQUEST_CHANGES`, `…_REJECTED` (a newer one is kept as sent).
+        """
+        return pulumi.get(self, "review_state")
+
+    @_builtins.property
+    @pulumi.getter
+    def uid(self) -> _builtins.str:
+        """
+        A child of the advisory's uid.
+        """
+        return pulumi.get(self, "uid")
+
+    @_builtins.property
+    @pulumi.getter(name="analysisNotPlanned")
+    def analysis_not_planned(self) -> Optional['outputs.GetAdvisoriesAdvisoriesEventsAnalysisNotPlanned']:
+        """
+        No analysis is planned.
+        """
+        return pulumi.get(self, "analysis_not_planned")
+
+    @_builtins.property
+    @pulumi.getter(name="createTime")
+    def create_time(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "create_time")
+
+    @_builtins.property
+    @pulumi.getter
+    def detection(self) -> Optional['outputs.GetAdvisoriesAdvisoriesEventsDetection']:
+        """
+        Detected: through the NVD API (`nvdapi`), by hand (`manual`) or by a scanner (`scanv1`).
+        """
+        return pulumi.get(self, "detection")
+
+    @_builtins.property
+    @pulumi.getter(name="falsePositiveDetermination")
+    def false_positive_determination(self) -> Optional['outputs.GetAdvisoriesAdvisoriesEventsFalsePositiveDetermination']:
+        """
+        Not affected, and why (`type`: `TYPE_COMPONENT_VULNERABILITY_MISMATCH`, …).
+        """
+        return pulumi.get(self, "false_positive_determination")
+
+    @_builtins.property
+    @pulumi.getter
+    def findings(self) -> Optional[_builtins.str]:
+        """
+        The scanner's findings (JSON), base64 as protojson writes bytes.
+        """
+        return pulumi.get(self, "findings")
+
+    @_builtins.property
+    @pulumi.getter(name="fixNotPlanned")
+    def fix_not_planned(self) -> Optional['outputs.GetAdvisoriesAdvisoriesEventsFixNotPlanned']:
+        """
+        No fix is planned.
+        """
+        return pulumi.get(self, "fix_not_planned")
+
+    @_builtins.property
+    @pulumi.getter
+    def fixed(self) -> Optional['outputs.GetAdvisoriesAdvisoriesEventsFixed']:
+        """
+        Fixed: the first version of the artifact in which the vulnerability is fixed.
+        """
+        return pulumi.get(self, "fixed")
+
+    @_builtins.property
+    @pulumi.getter
+    def issue(self) -> Optional[_builtins.str]:
+        """
+        The original CVE dashboard issue.
+        """
+        return pulumi.get(self, "issue")
+
+    @_builtins.property
+    @pulumi.getter
+    def patched(self) -> Optional['outputs.GetAdvisoriesAdvisoriesEventsPatched']:
+        """
+        Patched in these versions of the artifact.
+        """
+        return pulumi.get(self, "patched")
+
+    @_builtins.property
+    @pulumi.getter(name="pendingUpstreamFix")
+    def pending_upstream_fix(self) -> Optional['outputs.GetAdvisoriesAdvisoriesEventsPendingUpstreamFix']:
+        """
+        A fix is pending upstream.
+        """
+        return pulumi.get(self, "pending_upstream_fix")
+
+    @_builtins.property
+    @pulumi.getter
+    def reviewer(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "reviewer")
+
+    @_builtins.property
+    @pulumi.getter(name="truePositiveDetermination")
+    def true_positive_determination(self) -> Optional['outputs.GetAdvisoriesAdvisoriesEventsTruePositiveDetermination']:
+        """
+        Determined to affect the artifact.
+        """
+        return pulumi.get(self, "true_positive_determination")
+
+
+@pulumi.output_type
+class GetAdvisoriesAdvisoriesEventsAnalysisNotPlanned(dict):
+    def __init__(__self__, *,
+                 note: _builtins.str):
+        pulumi.set(__self__, "note", note)
+
+    @_builtins.property
+    @pulumi.getter
+    def note(self) -> _builtins.str:
+        return pulumi.get(self, "note")
+
+
+@pulumi.output_type
+class GetAdvisoriesAdvisoriesEventsDetection(dict):
+    def __init__(__self__, *,
+                 manual: Optional[Mapping[str, Any]] = None,
+                 nvdapi: Optional['outputs.GetAdvisoriesAdvisoriesEventsDetectionNvdapi'] = None,
+                 scanv1: Optional['outputs.GetAdvisoriesAdvisoriesEventsDetectionScanv1'] = None):
+        if manual is not None:
+            pulumi.set(__self__, "manual", manual)
+        if nvdapi is not None:
+            pulumi.set(__self__, "nvdapi", nvdapi)
+        if scanv1 is not None:
+            pulumi.set(__self__, "scanv1", scanv1)
+
+    @_builtins.property
+    @pulumi.getter
+    def manual(self) -> Optional[Mapping[str, Any]]:
+        return pulumi.get(self, "manual")
+
+    @_builtins.property
+    @pulumi.getter
+    def nvdapi(self) -> Optional['outputs.GetAdvisoriesAdvisoriesEventsDetectionNvdapi']:
+        return pulumi.get(self, "nvdapi")
+
+    @_builtins.property
+    @pulumi.getter
+    def scanv1(self) -> Optional['outputs.GetAdvisoriesAdvisoriesEventsDetectionScanv1']:
+        return pulumi.get(self, "scanv1")
+
+
+@pulumi.output_type
+class GetAdvisoriesAdvisoriesEventsDetectionNvdapi(dict):
+    def __init__(__self__, *,
+                 cpe_found: _builtins.str,
+                 cpe_searched: _builtins.str):
+        pulumi.set(__self__, "cpe_found", cpe_found)
+        pulumi.set(__self__, "cpe_searched", cpe_searched)
+
+    @_builtins.property
+    @pulumi.getter(name="cpeFound")
+    def cpe_found(self) -> _builtins.str:
+        return pulumi.get(self, "cpe_found")
+
+    @_builtins.property
+    @pulumi.getter(name="cpeSearched")
+    def cpe_searched(self) -> _builtins.str:
+        return pulumi.get(self, "cpe_searched")
+
+
+@pulumi.output_type
+class GetAdvisoriesAdvisoriesEventsDetectionScanv1(dict):
+    def __init__(__self__, *,
+                 artifact_version: _builtins.str,
+                 component: _builtins.str,
+                 component_id: _builtins.str,
+                 component_location: _builtins.str,
+                 component_type: _builtins.str,
+                 component_version: _builtins.str,
+                 grype_db_built: _builtins.str,
+                 grype_db_checksum: _builtins.str,
+                 scanner: _builtins.str,
+                 scanner_version: _builtins.str,
+                 subpackage: _builtins.str):
+        pulumi.set(__self__, "artifact_version", artifact_version)
+        pulumi.set(__self__, "component", component)
+        pulumi.set(__self__, "component_id", component_id)
+        pulumi.set(__self__, "component_location", component_location)
+        pulumi.set(__self__, "component_type", component_type)
+        pulumi.set(__self__, "component_version", component_version)
+        pulumi.set(__self__, "grype_db_built", grype_db_built)
+        pulumi.set(__self__, "grype_db_checksum", grype_db_checksum)
+        pulumi.set(__self__, "scanner", scanner)
+        pulumi.set(__self__, "scanner_version", scanner_version)
+        pulumi.set(__self__, "subpackage", subpackage)
+
+    @_builtins.property
+    @pulumi.getter(name="artifactVersion")
+    def artifact_version(self) -> _builtins.str:
+        return pulumi.get(self, "artifact_version")
+
+    @_builtins.property
+    @pulumi.getter
+    def component(self) -> _builtins.str:
+        return pulumi.get(self, "component")
+
+    @_builtins.property
+    @pulumi.getter(name="componentId")
+    def component_id(self) -> _builtins.str:
+        return pulumi.get(self, "component_id")
+
+    @_builtins.property
+    @pulumi.getter(name="componentLocation")
+    def component_location(self) -> _builtins.str:
+        return pulumi.get(self, "component_location")
+
+    @_builtins.property
+    @pulumi.getter(name="componentType")
+    def component_type(self) -> _builtins.str:
+        return pulumi.get(self, "component_type")
+
+    @_builtins.property
+    @pulumi.getter(name="componentVersion")
+    def component_version(self) -> _builtins.str:
+        return pulumi.get(self, "component_version")
+
+    @_builtins.property
+    @pulumi.getter(name="grypeDbBuilt")
+    def grype_db_built(self) -> _builtins.str:
+        return pulumi.get(self, "grype_db_built")
+
+    @_builtins.property
+    @pulumi.getter(name="grypeDbChecksum")
+    def grype_db_checksum(self) -> _builtins.str:
+        return pulumi.get(self, "grype_db_checksum")
+
+    @_builtins.property
+    @pulumi.getter
+    def scanner(self) -> _builtins.str:
+        return pulumi.get(self, "scanner")
+
+    @_builtins.property
+    @pulumi.getter(name="scannerVersion")
+    def scanner_version(self) -> _builtins.str:
+        return pulumi.get(self, "scanner_version")
+
+    @_builtins.property
+    @pulumi.getter
+    def subpackage(self) -> _builtins.str:
+        return pulumi.get(self, "subpackage")
+
+
+@pulumi.output_type
+class GetAdvisoriesAdvisoriesEventsFalsePositiveDetermination(dict):
+    def __init__(__self__, *,
+                 note: _builtins.str,
+                 type: _builtins.str):
+        pulumi.set(__self__, "note", note)
+        pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def note(self) -> _builtins.str:
+        return pulumi.get(self, "note")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> _builtins.str:
+        return pulumi.get(self, "type")
+
+
+@pulumi.output_type
+class GetAdvisoriesAdvisoriesEventsFixNotPlanned(dict):
+    def __init__(__self__, *,
+                 note: _builtins.str):
+        pulumi.set(__self__, "note", note)
+
+    @_builtins.property
+    @pulumi.getter
+    def note(self) -> _builtins.str:
+        return pulumi.get(self, "note")
+
+
+@pulumi.output_type
+class GetAdvisoriesAdvisoriesEventsFixed(dict):
+    def __init__(__self__, *,
+                 fixed_version: _builtins.str,
+                 grype_db_built: _builtins.str,
+                 grype_db_checksum: _builtins.str,
+                 note: _builtins.str,
+                 scanner_version: _builtins.str):
+        pulumi.set(__self__, "fixed_version", fixed_version)
+        pulumi.set(__self__, "grype_db_built", grype_db_built)
+        pulumi.set(__self__, "grype_db_checksum", grype_db_checksum)
+        pulumi.set(__self__, "note", note)
+        pulumi.set(__self__, "scanner_version", scanner_version)
+
+    @_builtins.property
+    @pulumi.getter(name="fixedVersion")
+    def fixed_version(self) -> _builtins.str:
+        return pulumi.get(self, "fixed_version")
+
+    @_builtins.property
+    @pulumi.getter(name="grypeDbBuilt")
+    def grype_db_built(self) -> _builtins.str:
+        return pulumi.get(self, "grype_db_built")
+
+    @_builtins.property
+    @pulumi.getter(name="grypeDbChecksum")
+    def grype_db_checksum(self) -> _builtins.str:
+        return pulumi.get(self, "grype_db_checksum")
+
+    @_builtins.property
+    @pulumi.getter
+    def note(self) -> _builtins.str:
+        return pulumi.get(self, "note")
+
+    @_builtins.property
+    @pulumi.getter(name="scannerVersion")
+    def scanner_version(self) -> _builtins.str:
+        return pulumi.get(self, "scanner_version")
+
+
+@pulumi.output_type
+class GetAdvisoriesAdvisoriesEventsPatched(dict):
+    def __init__(__self__, *,
+                 note: _builtins.str,
+                 patched_versions: Sequence[_builtins.str]):
+        pulumi.set(__self__, "note", note)
+        pulumi.set(__self__, "patched_versions", patched_versions)
+
+    @_builtins.property
+    @pulumi.getter
+    def note(self) -> _builtins.str:
+        return pulumi.get(self, "note")
+
+    @_builtins.property
+    @pulumi.getter(name="patchedVersions")
+    def patched_versions(self) -> Sequence[_builtins.str]:
+        return pulumi.get(self, "patched_versions")
+
+
+@pulumi.output_type
+class GetAdvisoriesAdvisoriesEventsPendingUpstreamFix(dict):
+    def __init__(__self__, *,
+                 note: _builtins.str):
+        pulumi.set(__self__, "note", note)
+
+    @_builtins.property
+    @pulumi.getter
+    def note(self) -> _builtins.str:
+        return pulumi.get(self, "note")
+
+
+@pulumi.output_type
+class GetAdvisoriesAdvisoriesEventsTruePositiveDetermination(dict):
+    def __init__(__self__, *,
+                 note: _builtins.str):
+        pulumi.set(__self__, "note", note)
+
+    @_builtins.property
+    @pulumi.getter
+    def note(self) -> _builtins.str:
+        return pulumi.get(self, "note")
 
 
 @pulumi.output_type
