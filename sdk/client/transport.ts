@@ -293,15 +293,23 @@ export class HttpTransport {
   }
 
   // The caller waits for a token no longer than for an answer (and not past its own signal); a
-  // fetch shared with other callers goes on for them.
+  // fetch shared with other callers goes on for them. The timer is cleared as soon as the token is
+  // there: an `AbortSignal.timeout` would stay armed for the whole timeout after every request
+  // (3,000 live timers, each with a weak reference the collector tends, during a refresh of 3,000).
   private async token(signal: AbortSignal | undefined): Promise<string> {
     const timeoutMs = this.opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    const timer = AbortSignal.timeout(timeoutMs);
+    const timer = new AbortController();
+    const pending = setTimeout(
+      () => timer.abort(new DOMException(`no API token within ${timeoutMs} ms`, "TimeoutError")),
+      timeoutMs,
+    );
     try {
-      return await this.opts.auth.getToken(signal ? AbortSignal.any([signal, timer]) : timer);
+      return await this.opts.auth.getToken(signal ? AbortSignal.any([signal, timer.signal]) : timer.signal);
     } catch (e) {
-      if (!timer.aborted || signal?.aborted) throw e;
+      if (!timer.signal.aborted || signal?.aborted) throw e;
       throw new NetworkError(`no API token within ${timeoutMs} ms`, false, TOKEN_TIMEOUT, { cause: e });
+    } finally {
+      clearTimeout(pending);
     }
   }
 
@@ -385,12 +393,24 @@ function outcomeUnknown(e: unknown): boolean {
 // What the lenient readers read as absent (`null`, `""`) is left out, not kept as a key holding
 // `undefined`: callers test presence with `in`, and the Pulumi engine's property maps cannot carry
 // `undefined` ("Unexpected struct type"). `Object.fromEntries` keeps a `__proto__` key a plain key.
+// An answer with no such key (most of them) is returned as parsed, not copied.
 function withoutUndefined(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutUndefined);
+  return holdsUndefined(value) ? copyWithoutUndefined(value) : value;
+}
+
+function holdsUndefined(value: unknown): boolean {
+  if (value === null || typeof value !== "object") return false;
+  if (Array.isArray(value)) return value.some(holdsUndefined);
+  for (const v of Object.values(value)) if (v === undefined || holdsUndefined(v)) return true;
+  return false;
+}
+
+function copyWithoutUndefined(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(copyWithoutUndefined);
   if (value === null || typeof value !== "object") return value;
   return Object.fromEntries(
     Object.entries(value)
       .filter(([, v]) => v !== undefined)
-      .map(([k, v]) => [k, withoutUndefined(v)]),
+      .map(([k, v]) => [k, copyWithoutUndefined(v)]),
   );
 }

@@ -89,8 +89,9 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   if (Array.isArray(a) && Array.isArray(b))
     return a.length === b.length && a.every((v, i) => deepEqual(v, b[i]));
   if (isPlainObject(a) && isPlainObject(b)) {
-    const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-    for (const k of keys) if (!deepEqual(a[k], b[k])) return false;
+    // Each side's keys against the other, no set of both built: refresh compares every resource.
+    for (const k in a) if (Object.hasOwn(a, k) && !deepEqual(a[k], b[k])) return false;
+    for (const k in b) if (Object.hasOwn(b, k) && !Object.hasOwn(a, k) && b[k] !== undefined) return false;
     return true;
   }
   return false;

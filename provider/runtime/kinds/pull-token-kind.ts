@@ -1,4 +1,3 @@
-import { exportJWK, generateKeyPair, SignJWT } from "jose";
 import { z } from "zod";
 import type { Identity, IrvClient, RoleBinding } from "../../../sdk/index.js";
 import { DURATION_RULE, durationMs, IdentitySchema } from "../../../sdk/index.js";
@@ -119,6 +118,9 @@ async function createPullToken(
   env: KindEnv,
 ): Promise<PullTokenServer> {
   const roleUid = i.roleUid ?? (await defaultRoleUid(client));
+  // Loaded here, not at module load (as the sdk's token sources do): every provider process loads
+  // the kind table, and only a pull token's create signs anything.
+  const { exportJWK, generateKeyPair, SignJWT } = await import("jose");
   const { privateKey, publicKey } = await generateKeyPair("ES256");
   const kid = crypto.randomUUID();
   const jwk = { ...(await exportJWK(publicKey)), kid, alg: "ES256", use: "sig" };
