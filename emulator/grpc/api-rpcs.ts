@@ -121,6 +121,19 @@ function stepOf(ctx: AppContext, service: DescService, method: DescMethod): Step
   if (service.typeName === STS_SERVICE) {
     return async (request, _caller, authorization) => {
       const r = request as Message & { aud: string[]; identity: string };
+      // The emulator's STS mints tokens for one identity and audience; what it cannot honour is
+      // refused, never dropped.
+      const unsupported = Object.keys(toJson(method.input, request) as JsonObject).filter(
+        (k) => k !== "aud" && k !== "identity",
+      );
+      if (unsupported.length > 0) {
+        throw invalidArgument(
+          unsupported.map((field) => ({
+            field,
+            description: "is not supported by the emulator's token exchange",
+          })),
+        );
+      }
       const aud = r.aud.length <= 1 ? r.aud[0] : r.aud;
       const token = await ctx.auth.sts.exchange(authorization, { aud, identity: r.identity || undefined });
       return JSON.stringify({ token });

@@ -261,6 +261,12 @@ describe("the token exchange over gRPC", () => {
       parent.name,
     );
     expect((await emu.call("GET", `/iam/v2beta1/groups/${parent.uid}`, { token })).status).toBe(200);
+    // What the emulator's STS cannot honour is refused, naming the field, not dropped.
+    const capped = await grpcError(
+      sts.exchange({ aud: [emu.baseUrl], identity: id.uid, cap: ["CAP_IAM_GROUPS_LIST"] }),
+    );
+    expect(capped.code).toBe(Code.InvalidArgument);
+    expect(capped.rawMessage).toContain("cap: is not supported");
     // A wrong audience is refused as over HTTP.
     const wrong = await grpcError(sts.exchange({ aud: ["https://elsewhere.example"], identity: id.uid }));
     const http = await emu.exchange(workload, id.uid, "https://elsewhere.example");
