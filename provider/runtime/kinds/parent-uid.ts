@@ -16,7 +16,16 @@ export function parentUidOf(uid: string): string {
  * defined({ a: 1, b: undefined }); // { a: 1 }
  */
 export function defined<T extends object>(src: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
-  return Object.fromEntries(Object.entries(src).filter(([, v]) => v !== undefined)) as {
-    [K in keyof T]?: Exclude<T[K], undefined>;
-  };
+  // A loop, not entries → filter → fromEntries: several calls per resource on every read.
+  const out: Record<string, unknown> = {};
+  for (const k in src) {
+    if (!Object.hasOwn(src, k)) continue;
+    const v = (src as Record<string, unknown>)[k];
+    if (v === undefined) continue;
+    // A `__proto__` key stays a plain key (an assignment would set the prototype).
+    if (k === "__proto__")
+      Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
+    else out[k] = v;
+  }
+  return out as { [K in keyof T]?: Exclude<T[K], undefined> };
 }
