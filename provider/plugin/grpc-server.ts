@@ -109,7 +109,7 @@ export function resourceProviderService(
         )
         .setDiffsList(d.changed)
         .setReplacesList(d.replaces)
-        .setDeletebeforereplace(false)
+        .setDeletebeforereplace(d.deleteBeforeReplace)
         .setHasdetaileddiff(true);
       const map = res.getDetaileddiffMap();
       for (const [key, change] of Object.entries(d.detailed)) map.set(key, propertyDiff(change));

@@ -29,6 +29,8 @@ export interface PropertyChange {
 export interface NativeDiff {
   changed: string[];
   replaces: string[];
+  /** The old resource goes before its replacement is made (it keeps a name a sibling may not share). */
+  deleteBeforeReplace: boolean;
   detailed: Record<string, PropertyChange>;
 }
 
@@ -109,14 +111,19 @@ export class NativeProvider {
 
   /** What changed, computed from the state without calling the API. */
   diff(token: string, olds: Props, news: Props): NativeDiff {
-    const { changed, replaces } = diffInputs(this.kind(token), olds, news, kindEnvOf(this.#settings));
+    const { changed, replaces, deleteBeforeReplace } = diffInputs(
+      this.kind(token),
+      olds,
+      news,
+      kindEnvOf(this.#settings),
+    );
     const detailed: Record<string, PropertyChange> = {};
     for (const key of changed)
       detailed[key] = {
         kind: olds[key] === undefined ? "add" : news[key] === undefined ? "delete" : "update",
         replace: replaces.includes(key),
       };
-    return { changed, replaces, detailed };
+    return { changed, replaces, deleteBeforeReplace, detailed };
   }
 
   /**

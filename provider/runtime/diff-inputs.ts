@@ -5,12 +5,15 @@ import { UNKNOWN } from "./unknown.js";
 
 /**
  * What changed between the state and the new inputs, without calling the API: the input keys that
- * differ (an unknown value counts as a change) and those of them that replace the resource. Both
- * front ends use it: the dynamic providers and the native plugin's detailed diff.
+ * differ (an unknown value counts as a change), those of them that replace the resource, and
+ * whether the old one must go first: a replacement forced only by an immutable nested field
+ * (`replacePaths`) keeps the parent and the name, which a sibling may not share, so the new one
+ * cannot be made beside it. Both front ends use it: the dynamic providers and the native plugin's
+ * detailed diff.
  *
  * @example
  * diffInputs(groupKind, { parentUid: org, name: "a" }, { parentUid: org, name: "b" });
- * // { changed: ["name"], replaces: [] }
+ * // { changed: ["name"], replaces: [], deleteBeforeReplace: false }
  */
 export function diffInputs(
   // biome-ignore lint/suspicious/noExplicitAny: any kind's inputs; only its key lists are read.
@@ -18,7 +21,7 @@ export function diffInputs(
   oldState: Props,
   newInputs: Props,
   env?: KindEnv,
-): { changed: string[]; replaces: string[] } {
+): { changed: string[]; replaces: string[]; deleteBeforeReplace: boolean } {
   const forced = env && kind.replaceWhen?.(oldState, newInputs, env);
   // Two sets of inputs are compared in the kind's own terms (a set in any order is one value).
   const comparable = (p: Props): Props => (kind.comparable ? kind.comparable(p) : p);
@@ -41,7 +44,11 @@ export function diffInputs(
     if (!changed.includes(forced)) changed.push(forced);
     if (!replaces.includes(forced)) replaces.push(forced);
   }
-  return { changed, replaces };
+  const deleteBeforeReplace =
+    replaces.length > 0 &&
+    !changed.includes("name") &&
+    replaces.every((k) => !kind.replaceKeys.includes(k) && k !== forced);
+  return { changed, replaces, deleteBeforeReplace };
 }
 
 /**

@@ -51,7 +51,7 @@ export function makeProvider<Inputs extends Props, Server extends { uid: string 
     },
 
     async diff(_id: string, oldState: Props, newInputs: Props) {
-      const { changed, replaces } = diffInputs(kind, oldState, newInputs, env);
+      const { changed, replaces, deleteBeforeReplace } = diffInputs(kind, oldState, newInputs, env);
       if (changed.length === 0) return { changes: false };
       // A replacement no input asked for (a credential about to expire): the engine computes no
       // change from the inputs, so this one says so itself.
@@ -59,7 +59,7 @@ export function makeProvider<Inputs extends Props, Server extends { uid: string 
         return { changes: true, replaces, deleteBeforeReplace: false };
       // `changes: undefined` lets the engine compute which keys changed (display, replaceOnChanges);
       // our replaces still apply.
-      return { changes: undefined as unknown as boolean, replaces, deleteBeforeReplace: false };
+      return { changes: undefined as unknown as boolean, replaces, deleteBeforeReplace };
     },
 
     async create(inputs: Props) {

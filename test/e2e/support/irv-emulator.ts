@@ -101,6 +101,8 @@ export interface AdvisorySeed {
   aliases?: string[];
   legacyAdvisoryId?: string;
   severities?: { type: string; score?: string }[];
+  /** Each with exactly one published kind: `{ fixed: { fixedVersion, note } }`, `{ patched: … }`… */
+  events?: Record<string, unknown>[];
 }
 
 /**

@@ -281,6 +281,13 @@ describe("IdentityProvider OIDC client kinds (issue 38)", () => {
       to({ correlationRule: "CORRELATION_RULE_OID_EQUALS_EXTERNAL_ID" }),
     );
     expect(oid.replaces).toEqual(["oidc"]);
+    // Same group, same name (unique among siblings): the old one goes first.
+    expect(oid.deleteBeforeReplace).toBe(true);
+    const renamed = await idp.diff("id", olds, {
+      ...to({ correlationRule: "CORRELATION_RULE_OID_EQUALS_EXTERNAL_ID" }),
+      name: "sso-entra",
+    });
+    expect([renamed.replaces, renamed.deleteBeforeReplace]).toEqual([["oidc"], false]);
     expect(
       await idp.diff("id", olds, to({ correlationRule: "CORRELATION_RULE_SUB_EQUALS_EXTERNAL_ID" })),
     ).toEqual({ changes: false });

@@ -21,6 +21,7 @@ describe("NativeProvider (the plugin's operations on plain values)", () => {
     ).toEqual({
       changed: ["description"],
       replaces: [],
+      deleteBeforeReplace: false,
       detailed: { description: { kind: "update", replace: false } },
     });
     const moved = provider.diff("irv:iam:Group", olds, {
