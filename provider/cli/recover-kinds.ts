@@ -92,10 +92,15 @@ const IdentityProviderRequest = z.object({
   name: z.string(),
   description: z.string().optional(),
   defaultRoleUid: z.string(),
+  // Every OIDC setting the service returns (issue 38), so a provider made with other settings is
+  // not taken for the lost create; the secret is never returned.
   oidc: z.object({
     issuer: z.string(),
     clientId: z.string(),
     additionalScopes: z.array(z.string()).optional(),
+    groupsClaim: z.string().optional(),
+    pkceEnabled: z.boolean().optional(),
+    correlationRule: z.string().optional(),
   }),
 });
 const AccountAssociationsRequest = z.object({

@@ -79,9 +79,20 @@ const CASES: Record<Exclude<StubType, "PullToken">, Case> = {
       parentUid: groupUid,
       name: "sso",
       defaultRoleUid: viewerUid,
-      oidc: { issuer: "https://accounts.example.com", clientId: "irv", clientSecret: "s3cr3t" },
+      oidc: {
+        issuer: "https://accounts.example.com",
+        clientId: "irv",
+        clientSecret: "s3cr3t",
+        groupsClaim: "groups",
+        pkceEnabled: true,
+        correlationRule: "CORRELATION_RULE_OID_EQUALS_EXTERNAL_ID",
+      },
     }),
-    changed: (i) => ({ ...i, defaultRoleUid: editorUid }),
+    // Issue 38: the OIDC settings the service returns are compared too (another rule is another provider).
+    changed: (i) => ({
+      ...i,
+      oidc: { ...(i.oidc as Props), correlationRule: "CORRELATION_RULE_SUB_EQUALS_EXTERNAL_ID" },
+    }),
   },
   AccountAssociations: {
     inputs: () => ({ groupUid, name: "clouds", amazon: { account: "123456789012" } }),
