@@ -36,6 +36,61 @@ import { cachedRelease } from "../support/cached-release.js";
 const root = path.resolve(import.meta.dirname, "../../..");
 const exec = promisify(execFile);
 
+/** A fixtures file seeding one group under the organization. */
+const SEED = JSON.stringify({ groups: [{ name: "seeded", description: "From the fixtures file" }] });
+
+/** Helper checks beside the example: a seeded emulator, and a failing test that must still clean up. */
+const PYTEST_CHECKS = `import json
+import urllib.request
+
+import pytest
+
+
+@pytest.mark.irv_fixtures("seed.json")
+def test_seeded(irv_emulator):
+    url = irv_emulator.base_url + "/iam/v2beta1/groups?uidp.descendants_of=" + irv_emulator.org_uid
+    request = urllib.request.Request(url, headers={"Authorization": "Bearer " + irv_emulator.admin_token})
+    with urllib.request.urlopen(request) as response:
+        assert [g["name"] for g in json.load(response)["groups"]] == ["seeded"]
+
+
+def test_fails_on_purpose(irv_env):
+    assert False, "on purpose: teardown must still stop the emulator"
+`;
+
+const GO_CHECKS = `package checks
+
+import (
+	"encoding/json"
+	"net/http"
+	"testing"
+
+	"github.com/pulumi-irv/pulumi-irv/generated-sdks/go/irv/irvtest"
+)
+
+func TestSeeded(t *testing.T) {
+	irv := irvtest.Start(t, irvtest.WithFixtures("seed.json"))
+	req, _ := http.NewRequest(http.MethodGet, irv.BaseURL+"/iam/v2beta1/groups?uidp.descendants_of="+irv.OrgUID, nil)
+	req.Header.Set("Authorization", "Bearer "+irv.AdminToken)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var list struct {
+		Groups []struct{ Name string } \`json:"groups"\`
+	}
+	if err := json.NewDecoder(res.Body).Decode(&list); err != nil || len(list.Groups) != 1 || list.Groups[0].Name != "seeded" {
+		t.Fatalf("groups = %+v (%v)", list.Groups, err)
+	}
+}
+
+func TestFailsOnPurpose(t *testing.T) {
+	irvtest.Start(t).Setenv(t)
+	t.Fatal("on purpose: cleanup must still stop the emulator")
+}
+`;
+
 /** Pids of running processes whose executable is `exe`. */
 function processesOf(exe: string): number[] {
   return readdirSync("/proc")
@@ -98,7 +153,7 @@ describe("the testing examples on the release's artifacts", () => {
   };
   const leftovers = (tmp: string) => readdirSync(tmp).filter((f) => f.startsWith("irv-emulator-"));
 
-  it("pytest passes with pulumi-irv-testing from the release's wheel, leaving no emulator and no data", async () => {
+  it("pytest passes with pulumi-irv-testing from the release's wheel, seeds from a fixtures file, and leaves no emulator and no data even after a failing test", async () => {
     const { wheelhouse } = await ensurePythonWheelhouse();
     const pytestWheels = await ensurePytestWheels();
     const pyHost = await ensurePythonLanguageHost({ cliBinDir: cliBin });
@@ -123,6 +178,20 @@ describe("the testing examples on the release's artifacts", () => {
       },
     });
     expect(run.stdout).toMatch(/1 passed/);
+    // The fixtures marker seeds; a failing test still stops its emulator and removes its data.
+    const checks = path.join(work, "python-checks");
+    mkdirSync(checks);
+    writeFileSync(path.join(checks, "seed.json"), SEED);
+    writeFileSync(path.join(checks, "test_checks.py"), PYTEST_CHECKS);
+    const failing = await exec(path.join(venv, "bin", "pytest"), ["-p", "no:cacheprovider", "-q"], {
+      cwd: checks,
+      env: { ...baseEnv, TMPDIR: tmp },
+    }).then(
+      () => ({ code: 0, stdout: "" }),
+      (e: { code: number; stdout: string }) => e,
+    );
+    expect(failing.code).toBe(1);
+    expect(failing.stdout).toMatch(/1 failed, 1 passed/);
     // What it ships is typed: py.typed, and clean under mypy --strict as installed.
     pipInstallOffline(path.join(venv, "bin", "python"), wheelhouse, ["mypy"]);
     const mypy = await exec(path.join(venv, "bin", "mypy"), ["--strict", "-p", "pulumi_irv_testing"], {
@@ -133,7 +202,7 @@ describe("the testing examples on the release's artifacts", () => {
     expect(leftovers(tmp)).toEqual([]);
   });
 
-  it("`go test ./...` passes with the Go module and its irvtest from the release, leaving no emulator and no data", async () => {
+  it("`go test ./...` passes with the Go module and its irvtest from the release, seeds from a fixtures file, and leaves no emulator and no data even after a failing test", async () => {
     const goHost = await ensureGoLanguageHost({ cliBinDir: cliBin });
     const project = path.join(work, "go");
     cpSync(path.join(root, "examples", "testing", "go"), project, { recursive: true });
@@ -158,6 +227,17 @@ describe("the testing examples on the release's artifacts", () => {
       maxBuffer: 16 * 1024 * 1024,
     });
     expect(run.stdout).toMatch(/^ok\s/m);
+    // WithFixtures seeds; a failing test still stops its emulator and removes its data.
+    mkdirSync(path.join(project, "checks"));
+    writeFileSync(path.join(project, "checks", "seed.json"), SEED);
+    writeFileSync(path.join(project, "checks", "checks_test.go"), GO_CHECKS);
+    const failing = await exec("go", ["test", "-count=1", "-v", "./checks"], { cwd: project, env }).then(
+      () => ({ code: 0, stdout: "" }),
+      (e: { code: number; stdout: string }) => e,
+    );
+    expect(failing.code).toBe(1);
+    expect(failing.stdout).toMatch(/--- PASS: TestSeeded/);
+    expect(failing.stdout).toMatch(/--- FAIL: TestFailsOnPurpose/);
     const vet = await exec("go", ["vet", "github.com/pulumi-irv/pulumi-irv/generated-sdks/go/irv/irvtest"], {
       cwd: project,
       env,
