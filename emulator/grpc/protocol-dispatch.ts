@@ -78,6 +78,9 @@ export function attachProtocolDispatch(
   const toH2 = (socket: Socket) => {
     if (closed) return void socket.destroy();
     counts.h2++;
+    // The HTTP server sets no-delay in its own connection handler, which HTTP/2 sockets skip: without
+    // it Nagle's algorithm holds small frames (a gRPC answer's trailers) back for milliseconds.
+    socket.setNoDelay(true);
     sessions.add(socket);
     socket.once("close", () => sessions.delete(socket));
     h2.emit("connection", socket);
