@@ -1,8 +1,11 @@
 import { defineConfig } from "vitest/config";
 
 // Three suites with different costs: unit (pure, fast), integration (real emulator over loopback HTTP)
-// and e2e (the real Pulumi engine). e2e files run one at a time because each spawns the engine and a
-// provider process, and the machine has two cores.
+// and e2e (the real Pulumi engine). e2e files run two at a time: each one's engine, program and
+// provider processes take turns (gRPC round trips, the emulator's answers, injected latency), so one
+// file alone leaves much of a two-core machine idle. Every e2e file owns its emulator, stacks and temp
+// dirs, and what is built once (the CLI, the hosts, the native plugin) comes from the global setup or
+// a locked cache.
 // e2e hooks start an emulator and create stacks (seconds; the harness gives up on a stack setup after
 // 2 minutes) and dispose of them (a destroy: the harness gives up on one operation after 5 minutes,
 // naming it), so 6 minutes only catches what hangs outside the harness. The global setup, which may
@@ -25,7 +28,7 @@ export default defineConfig({
           include: ["test/e2e/**/*.test.ts"],
           testTimeout: 600_000,
           hookTimeout: 360_000,
-          fileParallelism: false,
+          maxWorkers: 2,
           globalSetup: ["test/e2e/global-setup.ts"],
         },
       },

@@ -54,6 +54,13 @@ export interface TestStackOptions {
    * stack whose service outlives the test. Default false: a test's emulator goes with the test.
    */
   destroyOnDispose?: boolean;
+  /**
+   * Write the state after every step, as the CLI does by default: for a test that kills a run and
+   * reads what it recorded. Default false (`PULUMI_SKIP_CHECKPOINTS=true`): the state is written once
+   * an operation ends, even one that fails or is interrupted with SIGINT, and an operation on the
+   * file backend no longer costs the square of the stack's size (bench/RESULTS.md, state backends).
+   */
+  checkpoints?: boolean;
 }
 
 /** Options for one engine operation. */
@@ -429,6 +436,7 @@ export async function createStack(options: TestStackOptions): Promise<TestStack>
             ...(options.passphrase === undefined ? {} : { passphrase: options.passphrase }),
           }),
           ...(options.backendUrl === undefined ? {} : { PULUMI_BACKEND_URL: options.backendUrl }),
+          ...(options.checkpoints === true ? {} : { PULUMI_SKIP_CHECKPOINTS: "true" }),
           ...options.env,
         };
         const stackName = options.stackName ?? "test";

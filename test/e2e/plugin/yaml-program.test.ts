@@ -218,6 +218,8 @@ describe("a Pulumi YAML program on pulumi-resource-irv", () => {
           ssoClientSecret: { value: "secret-1", secret: true },
         },
         env: plugin.env,
+        // The next test needs the adopted subtree gone: the finally below destroys it.
+        destroyOnDispose: true,
       });
       await plugin.install(adopted);
       await irv.resetStats();

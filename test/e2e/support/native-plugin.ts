@@ -1,9 +1,29 @@
 // The native plugin as the e2e tests and benchmarks run it: built and packed from dist/, the YAML
 // language host found or built, and a stack's environment and PULUMI_HOME made ready for both.
 import path from "node:path";
+import { inject } from "vitest";
+import type { BuiltPlugin } from "../../../scripts/build-plugin.ts";
 import { buildPlugin } from "../../../scripts/build-plugin.ts";
 import { ensureYamlLanguageHost } from "../../../scripts/pulumi-cli.ts";
 import type { TestStack } from "../harness/index.js";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** The plugin bundled and packed once per run by test/e2e/global-setup.ts. */
+    nativePlugin: BuiltPlugin;
+  }
+}
+
+/** The plugin of this run's global setup; built here when there is none (a bench, a script). */
+async function builtPlugin(): Promise<BuiltPlugin> {
+  let provided: BuiltPlugin | undefined;
+  try {
+    provided = inject("nativePlugin");
+  } catch {
+    // Not inside a vitest worker of the e2e project.
+  }
+  return provided ?? buildPlugin();
+}
 
 /**
  * What a stack needs to run a YAML program on the packaged plugin.
@@ -23,7 +43,7 @@ export interface NativePlugin {
 }
 
 /**
- * Builds the plugin (`npm run build` must have made dist/) and finds the YAML host.
+ * The plugin this run built (or builds it: `npm run build` must have made dist/) and the YAML host.
  *
  * @example
  * const plugin = await prepareNativePlugin(pulumiBinDir());
@@ -31,7 +51,7 @@ export interface NativePlugin {
  * await plugin.install(stack);
  */
 export async function prepareNativePlugin(cliBinDir: string): Promise<NativePlugin> {
-  const [plugin, yamlBin] = await Promise.all([buildPlugin(), ensureYamlLanguageHost({ cliBinDir })]);
+  const [plugin, yamlBin] = await Promise.all([builtPlugin(), ensureYamlLanguageHost({ cliBinDir })]);
   return {
     version: plugin.version,
     tarball: plugin.tarball,

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll } from "vitest";
 import type { EmulatorOptions } from "../../../emulator/index.js";
 import type { IrvClient } from "../../../sdk/index.js";
-import type { ConfigValue, TestStack } from "../harness/index.js";
+import type { ConfigValue, TestStack, TestStackOptions } from "../harness/index.js";
 import { createStack, fixtureDir } from "../harness/index.js";
 import type { TestEmulator } from "./irv-emulator.js";
 import { startTestEmulator } from "./irv-emulator.js";
@@ -123,7 +123,8 @@ export interface OrgTreeStack {
 
 /**
  * Registers `beforeAll`/`afterAll` hooks that start an emulator and create a stack of the org-tree
- * program of `shape` against it (its state on `backend`: default the harness's file backend), and tear both down (faults off first, so cleanup is not flaky).
+ * program of `shape` against it (its state on `backend`: default the harness's file backend; its
+ * `stackOptions` as createStack takes them), and tear both down (faults off first, so cleanup is not flaky).
  *
  * @example
  * const t = useOrgTreeStack({ groups: 20, identities: 20, bindings: 20, prefix: "flaky" });
@@ -133,6 +134,7 @@ export function useOrgTreeStack(
   shape: OrgTreeShape,
   emulator: EmulatorOptions = {},
   backend: StateBackendKind = "file",
+  stackOptions: Pick<TestStackOptions, "checkpoints"> = {},
 ): OrgTreeStack {
   const state = useStateBackend(backend);
   let irv: TestEmulator | undefined;
@@ -144,6 +146,7 @@ export function useOrgTreeStack(
       program: fixtureDir("org-tree-program"),
       config: { ...irv.config, ...orgTreeConfig(shape) },
       ...(backendUrl === undefined ? {} : { backendUrl }),
+      ...stackOptions,
     });
   });
   afterAll(async () => {
