@@ -10,7 +10,7 @@ import { installedDistributions } from "../../../scripts/python-sdk.ts";
 import type { TestStack } from "../harness/index.js";
 import { createStack, diagnostics, fixtureDir, pulumiBinDir, summary } from "../harness/index.js";
 import type { TestEmulator } from "../support/irv-emulator.js";
-import { startTestEmulator } from "../support/irv-emulator.js";
+import { seedAdvisory, startTestEmulator } from "../support/irv-emulator.js";
 import { expectOnePatchEdit } from "../support/one-field-edit.js";
 import { orgSnapshot } from "../support/org-snapshot.js";
 import type { PythonProject, PythonToolchain } from "../support/python-project.js";
@@ -191,6 +191,34 @@ describe("the Python SDK (pulumi_irv wheel) in a fresh virtualenv", () => {
       expect(JSON.stringify(oidc)).toContain(CLIENT_SECRET);
     } finally {
       await sso.dispose();
+    }
+  });
+  it("reads advisory events typed (issue 38): the fixed and patched versions, a false positive's type and note", async () => {
+    await seedAdvisory(irv, irv.emulator.orgUid, {
+      artifactName: "log4j",
+      aliases: ["CVE-2021-44228"],
+      events: [
+        { detection: { manual: {} } },
+        { fixed: { fixedVersion: "2.15.0-r0", note: "upstream" } },
+        { patched: { patchedVersions: ["2.14.1-r1"], note: "backport" } },
+        { falsePositiveDetermination: { type: "TYPE_INLINE_MITIGATIONS_EXIST", note: "mitigated" } },
+      ],
+    });
+    const events = await createStack({
+      program: fixtureDir("python-advisory-events"),
+      config: { ...irv.config },
+      env: py.plugin.env,
+    });
+    try {
+      qs.linkVenv(events);
+      await py.plugin.install(events);
+      const up = await events.up();
+      expect(up.outputs).toEqual({
+        fixedIn: ["log4j fixed in 2.15.0-r0", "log4j patched in 2.14.1-r1"],
+        notAffected: ["TYPE_INLINE_MITIGATIONS_EXIST: mitigated"],
+      });
+    } finally {
+      await events.dispose();
     }
   });
 });
