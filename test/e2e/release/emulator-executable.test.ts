@@ -54,6 +54,8 @@ describe("the release's irv-emulator", () => {
   let release: Release;
   let unpacked: string;
   let exe: string;
+  let cliBin: string;
+  let yamlBin: string;
   const tarList = (file: string) =>
     spawnSync("tar", ["-tzf", path.join(release.out, file)], { encoding: "utf8" })
       .stdout.trim()
@@ -69,7 +71,10 @@ describe("the release's irv-emulator", () => {
     });
     if (tar.status !== 0) throw new Error(`unpacking ${file}: ${tar.stderr}`);
     exe = path.join(unpacked, "irv-emulator");
-  });
+    cliBin = pulumiBinDir();
+    yamlBin = await ensureYamlLanguageHost({ cliBinDir: cliBin });
+    // A cold cache builds the release (and the YAML host) here: minutes on two shared cores.
+  }, 900_000);
 
   afterAll(() => {
     if (unpacked !== undefined) rmSync(unpacked, { recursive: true, force: true });
@@ -135,8 +140,6 @@ describe("the release's irv-emulator", () => {
   });
 
   it("runs with no node on PATH and serves the quickstart's up and destroy from the release's native plugin", async () => {
-    const cliBin = pulumiBinDir();
-    const yamlBin = await ensureYamlLanguageHost({ cliBinDir: cliBin });
     for (const dir of [yamlBin, cliBin]) expect(existsSync(path.join(dir, "node")), dir).toBe(false);
     const data = mkdtempSync(path.join(tmpdir(), "irv-emulator-data-"));
     const emulator = await startProcess([exe, "--port", "0", "--data", path.join(data, "irv.db")], {});

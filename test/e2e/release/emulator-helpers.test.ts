@@ -139,7 +139,8 @@ describe("the testing examples on the release's artifacts", () => {
         env: baseEnv,
       },
     );
-  });
+    // A cold cache builds the release here: minutes on two shared cores.
+  }, 900_000);
 
   afterAll(() => {
     if (work !== undefined) rmSync(work, { recursive: true, force: true });
