@@ -13,7 +13,7 @@ import type { TestStack } from "../harness/index.js";
 import { createStack, diagnostics, fixtureDir, pulumiBinDir, summary } from "../harness/index.js";
 import { identityVariant, publicJwks, seedGroupKinds } from "../support/adoptable-org.js";
 import type { TestEmulator } from "../support/irv-emulator.js";
-import { resourceRoutes, startTestEmulator } from "../support/irv-emulator.js";
+import { resourceRoutes, seedAdvisory, startTestEmulator } from "../support/irv-emulator.js";
 import type { NativePlugin } from "../support/native-plugin.js";
 import { prepareNativePlugin } from "../support/native-plugin.js";
 import { expectOnePatchEdit } from "../support/one-field-edit.js";
@@ -249,5 +249,34 @@ describe("a Pulumi YAML program on pulumi-resource-irv", () => {
     const left = (await irv.admin.groups.list({ childrenOf: irv.emulator.orgUid })).items.map((g) => g.name);
     expect(left).toEqual(["legacy"]);
     expect((await second.admin.groups.list({ childrenOf: second.emulator.orgUid })).items).toEqual([]);
+  });
+  it("reads advisory events typed through the getAdvisories invoke (issue 38): a fixed version and a false positive's type", async () => {
+    const own = await startTestEmulator();
+    await seedAdvisory(own, own.emulator.orgUid, {
+      artifactName: "log4j",
+      aliases: ["CVE-2021-44228"],
+      events: [
+        { detection: { manual: {} } },
+        { fixed: { fixedVersion: "2.15.0-r0", note: "upstream" } },
+        { falsePositiveDetermination: { type: "TYPE_COMPONENT_VULNERABILITY_MISMATCH", note: "jar only" } },
+      ],
+    });
+    const events = await createStack({
+      program: fixtureDir("yaml-advisory-events"),
+      config: { ...own.config },
+      env: plugin.env,
+    });
+    try {
+      await plugin.install(events);
+      const up = await events.up();
+      expect(up.outputs).toEqual({
+        fixedVersion: "2.15.0-r0",
+        fixedNote: "upstream",
+        notAffected: "TYPE_COMPONENT_VULNERABILITY_MISMATCH",
+      });
+    } finally {
+      await events.dispose();
+      await own.close();
+    }
   });
 });
