@@ -12,11 +12,12 @@
 //   review --live   the same with `--live` (every binding in the subtrees the stack touches)
 // and, to say where the review's time beyond its preview goes, the parts it adds, timed alike:
 //   cli start       `pulumi-irv --help`: Node's start and the CLI's imports, nothing run
-//   pulumi calls    the other `pulumi` commands the review runs besides its preview (version, stack
-//                   export, config --show-secrets --json), one after the
+//   pulumi calls    the other `pulumi` commands the review runs besides its preview (stack export,
+//                   config --json --show-secrets: plain processes since issue 40, no Automation API
+//                   and no `pulumi version`), one after the
 //                   other: the review runs them while its preview runs, so they cost it CPU, and
 //                   wall time only where they outlast the preview or the cores are busy
-// Reported: the medians, review ÷ preview --json (goal ≤ 1.15×) and ÷ preview, --live ÷ both, the
+// Reported: the medians, review ÷ preview --json (goal ≤ 1.05×, issue 40) and ÷ preview, --live ÷ both, the
 // API requests of each command by route (the --live list requests among them), CPU per process
 // (bench/support/process-sampler.ts) and the review process's peak RSS. The review's own cost on a
 // synthetic stack, without the CLI processes: bench/access-review.ts.
@@ -46,7 +47,7 @@ const PER = Math.max(1, Math.floor(numberOption("size", "IRV_BENCH_REVIEW_SIZE",
 const SIZE = 3 * PER;
 const CHANGE = numberOption("change", "IRV_BENCH_REVIEW_CHANGE", 50);
 const ROUNDS = numberOption("rounds", "IRV_BENCH_ROUNDS", 3);
-const GOAL = 1.15;
+const GOAL = 1.05;
 if (CHANGE > PER)
   throw new Error(
     `--change (IRV_BENCH_REVIEW_CHANGE) must be at most size/3 (${PER}): each added binding gives one identity its second role`,
@@ -83,7 +84,10 @@ function review(stack: TestStack, extra: readonly string[]): Promise<CommandResu
 async function pulumiCalls(stack: TestStack): Promise<CommandResult> {
   const s = ["--stack", stack.stackName];
   const { durationMs } = await timed(async () => {
-    for (const args of [["version"], ["stack", "export", ...s], ["config", "--show-secrets", "--json", ...s]])
+    for (const args of [
+      ["stack", "export", ...s],
+      ["config", "--json", "--show-secrets", ...s],
+    ])
       await stack.run(args);
   });
   return { args: ["(pulumi calls)"], exitCode: 0, stdout: "", stderr: "", durationMs };
@@ -193,8 +197,8 @@ await runBench({}, async (session) => {
     `bindings) up against the in-process emulator (setup up ${ms(setup.durationMs)}, with \`PULUMI_SKIP_CHECKPOINTS\`); the`,
     `change adds ${CHANGE} \`owner\` bindings (preview: ${JSON.stringify(summary)}); the review says "${headline}".`,
     "Each command is a plain process timed from spawn to exit (median of the rounds), as a pipeline runs",
-    "it. The review runs `pulumi preview --json` itself (plus `pulumi version`, `stack export` and",
-    "`config --show-secrets --json` beside it, and the roles list), so",
+    "it. The review runs `pulumi preview --json` itself (plus `stack export` and `config --json",
+    "--show-secrets` beside it, and the roles list; its own modules load while the preview runs), so",
     "`preview --json` is its like-for-like divisor; plain `preview` is what a pipeline without the review",
     "prints. CPU from /proc while each command ran (bench/support/process-sampler.ts): engine = every",
     "`pulumi` process, review = the `pulumi-irv` node process; API requests of the first round.",
