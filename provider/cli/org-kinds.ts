@@ -153,14 +153,22 @@ function orgKind<Inputs extends Props, Server extends { uid: string }>(
   };
 }
 
-// Identities and role bindings are each listed once per client and root: the pull tokens are
-// identities, and their bindings are theirs (adopted with the token, never as a RoleBinding).
+// Identities and role bindings are each listed once per read of the kinds (import-org lists every
+// kind at once): the pull tokens are identities, and their bindings are theirs (adopted with the
+// token, never as a RoleBinding). A list is shared while it is in flight only, so a later read (a
+// second import-org with the same client) lists anew.
 const shared = new WeakMap<IrvClient, Map<string, Promise<unknown>>>();
 function once<T>(client: IrvClient, key: string, read: () => Promise<T>): Promise<T> {
   const reads = shared.get(client) ?? new Map<string, Promise<unknown>>();
   shared.set(client, reads);
-  const p = (reads.get(key) as Promise<T> | undefined) ?? read();
+  const inFlight = reads.get(key) as Promise<T> | undefined;
+  if (inFlight !== undefined) return inFlight;
+  const p = read();
   reads.set(key, p);
+  const drop = () => {
+    reads.delete(key);
+  };
+  p.then(drop, drop);
   return p;
 }
 const identitiesBelow = (client: IrvClient, root: string) =>

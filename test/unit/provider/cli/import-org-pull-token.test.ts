@@ -157,3 +157,22 @@ it("Pulumi's bulk import file: the token as irv:registry:PullToken, its uid the 
     id: TOKEN,
   });
 });
+
+it("a second read with the same client lists anew (the lists are shared while in flight only)", async () => {
+  let reads = 0;
+  const counting = {
+    identities: {
+      collectParallel: async () => {
+        reads++;
+        return identities;
+      },
+    },
+    roleBindings: { collectParallel: async () => bindings },
+  } as unknown as IrvClient;
+  const read = () =>
+    Promise.all(ORG_KINDS.filter((k) => kinds.includes(k.kind)).map((k) => k.list(counting, ROOT)));
+  await read();
+  expect(reads).toBe(1);
+  await read();
+  expect(reads).toBe(2);
+});
