@@ -159,8 +159,9 @@ export async function stageEmulator(
   if (platform.npmNode !== undefined && runner !== undefined) {
     log(`release: the self-contained emulator for ${platform.os}-${platform.arch}…`);
     const exe = path.join(stage, "irv-emulator");
-    await buildExecutable(bundles.cjs, await ensureNodeBinary(platform.npmNode), exe);
-    await startEmulatorCommand([...runner.prefix, exe, "--port", "0"], runner.env);
+    // Checked when made (one from the build cache was checked by the build that made it).
+    if (await buildExecutable(bundles.cjs, await ensureNodeBinary(platform.npmNode), exe))
+      await startEmulatorCommand([...runner.prefix, exe, "--port", "0"], runner.env);
     return { selfContained: true };
   }
   copyFileSync(bundles.esm, path.join(stage, "irv-emulator.mjs"));

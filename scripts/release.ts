@@ -224,9 +224,10 @@ export async function buildRelease(
     if (platform.npmNode !== undefined && runner !== undefined) {
       log(`release: the self-contained plugin for ${key}…`);
       const exe = path.join(stage, "pulumi-resource-irv");
-      await buildExecutable(cjs, await ensureNodeBinary(platform.npmNode), exe);
-      // Checked here: it serves with an empty environment (no `node` anywhere to fall back on).
-      await timePluginStart([...runner.prefix, exe], runner.env);
+      // Checked here when made: it serves with an empty environment (no `node` anywhere to fall
+      // back on). One from the build cache was checked by the build that made it.
+      if (await buildExecutable(cjs, await ensureNodeBinary(platform.npmNode), exe))
+        await timePluginStart([...runner.prefix, exe], runner.env);
       selfContained = true;
     } else if (platform.os === "windows") {
       copyFileSync(esm, path.join(stage, "pulumi-resource-irv.mjs"));
