@@ -28,7 +28,11 @@ describe("the benchmark list", () => {
   it("selects by a name's first words, as the README's `npm run bench -- engine` does", () => {
     expect(names(selectBenchmarks(all, ["engine"]))).toEqual(["engine-overhead"]);
     expect(names(selectBenchmarks(all, ["wider", "data-sources"]))).toEqual(["data-sources", "wider-org"]);
-    expect(names(selectBenchmarks(all, ["emulator"]))).toEqual(["emulator-lists", "emulator-throughput"]);
+    expect(names(selectBenchmarks(all, ["emulator"]))).toEqual([
+      "emulator-grpc",
+      "emulator-lists",
+      "emulator-throughput",
+    ]);
     expect(selectBenchmarks(all, ["emulator"]).every((b) => b.verbatim)).toBe(true);
   });
 
