@@ -18,8 +18,9 @@ describe("npm run demo", () => {
     expect(r.status, r.stderr).toBe(0);
     expect(out).toContain("[8/8] pulumi destroy");
     // The risky edit: one row "all of owner", the gate stopping it, one approval entry letting it by.
+    // The text table at 120 columns: the row (identity by name, subtree, risks), its grant below.
     expect(out).toMatch(
-      /gained\s+payments-ci .*\s\/\s+payments-ci-root-owner -> owner on \/\s+all of owner \(\d+\)\s+owner-equivalent/,
+      /gained\s+payments-ci\s+\/\s+owner-equivalent[^\n]*\n\s+payments-ci-root-owner -> owner on \/: all of owner \(\d+\)/,
     );
     expect(out).toMatch(
       /payments-ci gained all of owner \(\d+\) on \/ through payments-ci-root-owner → owner .*not approved \(row ag-/,
