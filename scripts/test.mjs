@@ -47,7 +47,7 @@ const results = ".vitest-results.json";
 rmSync(results, { force: true });
 const quick = process.argv.includes("--quick");
 const extra = [
-  ...(quick ? ["--project", "unit", "--project", "integration"] : []),
+  ...(quick ? ["--project", "unit", "--project", "unit-isolated", "--project", "integration"] : []),
   ...process.argv.slice(2).filter((a) => a !== "--quick"),
 ];
 const r = spawnSync(
