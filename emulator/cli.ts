@@ -26,14 +26,15 @@ async function main(): Promise<void> {
     process.stderr.write(`irv-emulator: ${(e as Error).message.replace(/^fixtures\b/, "--fixtures")}\n`);
     process.exit(2);
   }
-  const { baseUrl, authUrl, issuerUrl, orgUid, adminToken } = emulator;
+  const { baseUrl, authUrl, issuerUrl, orgUid, adminToken, grpcTarget } = emulator;
   const host = command.options.host ?? "127.0.0.1";
   if (!/^(127\.\d+\.\d+\.\d+|::1|localhost)$/.test(host)) {
     process.stderr.write(
       `irv-emulator: warning: listening on ${host}, not loopback: the local issuer (${issuerUrl}) mints tokens for anyone who can reach it\n`,
     );
   }
-  process.stdout.write(`${JSON.stringify({ baseUrl, authUrl, issuerUrl, orgUid, adminToken })}\n`);
+  // grpcTarget: the same port, as gRPC clients name it (host:port, e.g. `grpcurl -plaintext`).
+  process.stdout.write(`${JSON.stringify({ baseUrl, authUrl, issuerUrl, orgUid, adminToken, grpcTarget })}\n`);
   const stop = () => {
     emulator.close().then(
       () => process.exit(0),

@@ -19,12 +19,14 @@ describe("ready line and shutdown", () => {
     async (signal) => {
       const r = run(["--port", "0", "--admin-token", "cli-admin"]);
       const info = await r.ready;
-      expect(Object.keys(info)).toEqual(["baseUrl", "authUrl", "issuerUrl", "orgUid", "adminToken"]);
+      expect(Object.keys(info)).toEqual(["baseUrl", "authUrl", "issuerUrl", "orgUid", "adminToken", "grpcTarget"]);
       expect(info.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       expect(info.authUrl).toBe(`${info.baseUrl}/auth`);
       expect(info.issuerUrl).toBe(`${info.baseUrl}/oidc`);
       expect(info.orgUid).toMatch(/^[0-9a-f]{40}$/);
       expect(info.adminToken).toBe("cli-admin");
+      // gRPC is served on the same port (issue 38): the ready line names it as gRPC clients do.
+      expect(info.grpcTarget).toBe(new URL(info.baseUrl).host);
       const res = await fetch(`${info.baseUrl}/iam/v2beta1/groups/${info.orgUid}`, {
         headers: { authorization: "Bearer cli-admin" },
       });
