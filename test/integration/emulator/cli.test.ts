@@ -26,7 +26,7 @@ describe("ready line and shutdown", () => {
       expect(info.orgUid).toMatch(/^[0-9a-f]{40}$/);
       expect(info.adminToken).toBe("cli-admin");
       // gRPC is served on the same port (issue 38): the ready line names it as gRPC clients do.
-      expect(info.grpcTarget).toBe(new URL(info.baseUrl).host);
+      expect(info.grpcTarget).toBe(new URL(info.baseUrl ?? "").host);
       const res = await fetch(`${info.baseUrl}/iam/v2beta1/groups/${info.orgUid}`, {
         headers: { authorization: "Bearer cli-admin" },
       });
