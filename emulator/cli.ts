@@ -34,7 +34,9 @@ async function main(): Promise<void> {
     );
   }
   // grpcTarget: the same port, as gRPC clients name it (host:port, e.g. `grpcurl -plaintext`).
-  process.stdout.write(`${JSON.stringify({ baseUrl, authUrl, issuerUrl, orgUid, adminToken, grpcTarget })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ baseUrl, authUrl, issuerUrl, orgUid, adminToken, grpcTarget })}\n`,
+  );
   const stop = () => {
     emulator.close().then(
       () => process.exit(0),

@@ -135,7 +135,14 @@ describe("the release's irv-emulator", () => {
     ]);
     const portless = (r: Running) => r.line.replaceAll(new URL(r.ready.baseUrl).port, "PORT");
     expect(portless(own)).toBe(portless(npm));
-    expect(Object.keys(own.ready)).toEqual(["baseUrl", "authUrl", "issuerUrl", "orgUid", "adminToken", "grpcTarget"]);
+    expect(Object.keys(own.ready)).toEqual([
+      "baseUrl",
+      "authUrl",
+      "issuerUrl",
+      "orgUid",
+      "adminToken",
+      "grpcTarget",
+    ]);
     expect(await Promise.all([own.stop(), npm.stop()])).toEqual([0, 0]);
   });
 

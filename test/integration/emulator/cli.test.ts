@@ -19,7 +19,14 @@ describe("ready line and shutdown", () => {
     async (signal) => {
       const r = run(["--port", "0", "--admin-token", "cli-admin"]);
       const info = await r.ready;
-      expect(Object.keys(info)).toEqual(["baseUrl", "authUrl", "issuerUrl", "orgUid", "adminToken", "grpcTarget"]);
+      expect(Object.keys(info)).toEqual([
+        "baseUrl",
+        "authUrl",
+        "issuerUrl",
+        "orgUid",
+        "adminToken",
+        "grpcTarget",
+      ]);
       expect(info.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       expect(info.authUrl).toBe(`${info.baseUrl}/auth`);
       expect(info.issuerUrl).toBe(`${info.baseUrl}/oidc`);
