@@ -15,6 +15,9 @@ const ISOLATED = ["test/unit/provider/plugin/plugin-imports.test.ts"];
 
 export default defineConfig({
   test: {
+    // Every project the same, explicitly: vitest's default differs under CI=true, and projects that
+    // run side by side must share one worker count.
+    maxWorkers: 2,
     projects: [
       // Unit and integration files share their workers' modules (isolate: false): most of a file's
       // time was importing the sources again (unit 53 s → 14 s, integration 80 s → 49 s here). A file
