@@ -33,10 +33,6 @@ async function main(): Promise<void> {
       `irv-emulator: warning: listening on ${host}, not loopback: the local issuer (${issuerUrl}) mints tokens for anyone who can reach it\n`,
     );
   }
-  // grpcTarget: the same port, as gRPC clients name it (host:port, e.g. `grpcurl -plaintext`).
-  process.stdout.write(
-    `${JSON.stringify({ baseUrl, authUrl, issuerUrl, orgUid, adminToken, grpcTarget })}\n`,
-  );
   const stop = () => {
     emulator.close().then(
       () => process.exit(0),
@@ -46,8 +42,14 @@ async function main(): Promise<void> {
       },
     );
   };
+  // Before the ready line: a SIGTERM sent as soon as it is read found no handler yet and killed
+  // the process (exit by signal instead of 0; seen in CI under load).
   process.once("SIGTERM", stop);
   process.once("SIGINT", stop);
+  // grpcTarget: the same port, as gRPC clients name it (host:port, e.g. `grpcurl -plaintext`).
+  process.stdout.write(
+    `${JSON.stringify({ baseUrl, authUrl, issuerUrl, orgUid, adminToken, grpcTarget })}\n`,
+  );
 }
 
 // No top-level await: the self-contained `irv-emulator` (scripts/emulator-executable.ts) runs this
