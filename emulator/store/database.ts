@@ -82,14 +82,16 @@ export class Database {
    */
   transaction<T>(fn: () => T): T {
     if (this.depth > 0) return fn();
-    this.db.exec("BEGIN IMMEDIATE");
+    // Prepared once rather than `exec`: every API write runs one transaction, and `exec` would
+    // parse its SQL again each time (issue 40).
+    this.statement("BEGIN IMMEDIATE").run();
     this.depth++;
     try {
       const result = fn();
-      this.db.exec("COMMIT");
+      this.statement("COMMIT").run();
       return result;
     } catch (e) {
-      this.db.exec("ROLLBACK");
+      this.statement("ROLLBACK").run();
       throw e;
     } finally {
       this.depth--;

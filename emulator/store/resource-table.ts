@@ -1,3 +1,4 @@
+import type { StatementSync } from "node:sqlite";
 import type { Database } from "./database.js";
 
 /**
@@ -51,10 +52,31 @@ export type NewResourceRow = Omit<ResourceRow, "seq">;
 export const ROW_COLUMNS =
   "seq, kind, uid, parent_uid AS parentUid, scope_uid AS scopeUid, name, ref_identity AS refIdentity, ref_role AS refRole, data";
 
+// The SQL of every method, prepared once per table: these run on every request, and looking a
+// statement up by its text hashes that text each time (issue 40).
+const SQL = {
+  get: `SELECT ${ROW_COLUMNS} FROM resources WHERE kind = ? AND uid = ?`,
+  data: "SELECT data FROM resources WHERE kind = ? AND uid = ?",
+  findByName: "SELECT uid FROM resources WHERE kind = ? AND name = ? AND parent_uid = ? LIMIT 1",
+  insert:
+    "INSERT INTO resources (kind, uid, parent_uid, scope_uid, name, ref_identity, ref_role, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+  update:
+    "UPDATE resources SET name = ?, ref_identity = ?, ref_role = ?, data = ? WHERE kind = ? AND uid = ?",
+  updateData: "UPDATE resources SET data = ? WHERE kind = ? AND uid = ?",
+  delete: "DELETE FROM resources WHERE kind = ? AND uid = ?",
+  children: `SELECT ${ROW_COLUMNS} FROM resources WHERE parent_uid = ? ORDER BY seq LIMIT ?`,
+  hasChildren: "SELECT EXISTS (SELECT 1 FROM resources WHERE parent_uid = ?) AS found",
+  countChildren: "SELECT count(*) AS n FROM resources WHERE parent_uid = ?",
+  referringToIdentity: `SELECT ${ROW_COLUMNS} FROM resources WHERE ref_identity = ? ORDER BY seq`,
+  referringToRole: `SELECT ${ROW_COLUMNS} FROM resources WHERE ref_role = ? ORDER BY seq LIMIT ?`,
+  deleteReferringToIdentity: "DELETE FROM resources WHERE ref_identity = ?",
+  all: `SELECT ${ROW_COLUMNS} FROM resources WHERE kind = ? ORDER BY seq`,
+} as const;
+
 /**
- * Row-level access to the `resources` table. Every method is one cached prepared statement; a
- * write generation counter lets callers cache derived data (counts, permissions) until the next
- * write.
+ * Row-level access to the `resources` table. Every method is one prepared statement, held by the
+ * table; a write generation counter lets callers cache derived data (counts, permissions) until
+ * the next write.
  *
  * @example
  * const table = new ResourceTable(db);
@@ -63,8 +85,14 @@ export const ROW_COLUMNS =
 export class ResourceTable {
   /** Incremented by every write; caches keyed by it are valid until it moves. */
   generation = 0;
+  private readonly s: Readonly<Record<keyof typeof SQL, StatementSync>>;
 
-  constructor(readonly db: Database) {}
+  constructor(readonly db: Database) {
+    this.s = Object.fromEntries(Object.entries(SQL).map(([k, sql]) => [k, db.statement(sql)])) as Record<
+      keyof typeof SQL,
+      StatementSync
+    >;
+  }
 
   /**
    * The row of `kind` with `uid`.
@@ -73,9 +101,19 @@ export class ResourceTable {
    * table.get("identities", uid)?.data;
    */
   get(kind: string, uid: string): ResourceRow | undefined {
-    return this.db
-      .statement(`SELECT ${ROW_COLUMNS} FROM resources WHERE kind = ? AND uid = ?`)
-      .get(kind, uid) as ResourceRow | undefined;
+    return this.s.get.get(kind, uid) as ResourceRow | undefined;
+  }
+
+  /**
+   * Only the stored JSON of the row of `kind` with `uid`: the one column most readers need, without
+   * the cost of building a whole {@link ResourceRow} (node:sqlite makes an object per row, a
+   * property per column).
+   *
+   * @example
+   * const role = table.data("roles", roleUid);
+   */
+  data(kind: string, uid: string): string | undefined {
+    return (this.s.data.get(kind, uid) as { data: string } | undefined)?.data;
   }
 
   /**
@@ -85,9 +123,7 @@ export class ResourceTable {
    * table.findByName("groups", parentUid, "platform");
    */
   findByName(kind: string, parentUid: string, name: string): string | undefined {
-    const row = this.db
-      .statement("SELECT uid FROM resources WHERE kind = ? AND name = ? AND parent_uid = ? LIMIT 1")
-      .get(kind, name, parentUid) as { uid: string } | undefined;
+    const row = this.s.findByName.get(kind, name, parentUid) as { uid: string } | undefined;
     return row?.uid;
   }
 
@@ -99,11 +135,16 @@ export class ResourceTable {
    */
   insert(row: NewResourceRow): number {
     this.generation++;
-    const r = this.db
-      .statement(
-        "INSERT INTO resources (kind, uid, parent_uid, scope_uid, name, ref_identity, ref_role, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-      )
-      .run(row.kind, row.uid, row.parentUid, row.scopeUid, row.name, row.refIdentity, row.refRole, row.data);
+    const r = this.s.insert.run(
+      row.kind,
+      row.uid,
+      row.parentUid,
+      row.scopeUid,
+      row.name,
+      row.refIdentity,
+      row.refRole,
+      row.data,
+    );
     return Number(r.lastInsertRowid);
   }
 
@@ -119,11 +160,7 @@ export class ResourceTable {
     change: { name: string; refIdentity: string | null; refRole: string | null; data: string },
   ): void {
     this.generation++;
-    this.db
-      .statement(
-        "UPDATE resources SET name = ?, ref_identity = ?, ref_role = ?, data = ? WHERE kind = ? AND uid = ?",
-      )
-      .run(change.name, change.refIdentity, change.refRole, change.data, kind, uid);
+    this.s.update.run(change.name, change.refIdentity, change.refRole, change.data, kind, uid);
   }
 
   /**
@@ -134,7 +171,7 @@ export class ResourceTable {
    */
   updateData(kind: string, uid: string, data: string): void {
     this.generation++;
-    this.db.statement("UPDATE resources SET data = ? WHERE kind = ? AND uid = ?").run(data, kind, uid);
+    this.s.updateData.run(data, kind, uid);
   }
 
   /**
@@ -145,7 +182,7 @@ export class ResourceTable {
    */
   delete(kind: string, uid: string): boolean {
     this.generation++;
-    return this.db.statement("DELETE FROM resources WHERE kind = ? AND uid = ?").run(kind, uid).changes > 0;
+    return this.s.delete.run(kind, uid).changes > 0;
   }
 
   /**
@@ -155,9 +192,18 @@ export class ResourceTable {
    * table.children(groupUid, 21);
    */
   children(parentUid: string, limit: number): ResourceRow[] {
-    return this.db
-      .statement(`SELECT ${ROW_COLUMNS} FROM resources WHERE parent_uid = ? ORDER BY seq LIMIT ?`)
-      .all(parentUid, limit) as unknown as ResourceRow[];
+    return this.s.children.all(parentUid, limit) as unknown as ResourceRow[];
+  }
+
+  /**
+   * Whether `parentUid` has any direct child: one index probe, where {@link children} also sorts
+   * (every group delete asks this first).
+   *
+   * @example
+   * if (table.hasChildren(groupUid)) refuse(table.children(groupUid, 21));
+   */
+  hasChildren(parentUid: string): boolean {
+    return (this.s.hasChildren.get(parentUid) as { found: number }).found === 1;
   }
 
   /**
@@ -168,7 +214,7 @@ export class ResourceTable {
    */
   countChildren(parentUid: string): number {
     return (
-      this.db.statement("SELECT count(*) AS n FROM resources WHERE parent_uid = ?").get(parentUid) as {
+      this.s.countChildren.get(parentUid) as {
         n: number;
       }
     ).n;
@@ -181,9 +227,7 @@ export class ResourceTable {
    * table.referringToIdentity(identityUid);
    */
   referringToIdentity(identityUid: string): ResourceRow[] {
-    return this.db
-      .statement(`SELECT ${ROW_COLUMNS} FROM resources WHERE ref_identity = ? ORDER BY seq`)
-      .all(identityUid) as unknown as ResourceRow[];
+    return this.s.referringToIdentity.all(identityUid) as unknown as ResourceRow[];
   }
 
   /**
@@ -193,9 +237,7 @@ export class ResourceTable {
    * table.referringToRole(roleUid, 21);
    */
   referringToRole(roleUid: string, limit: number): ResourceRow[] {
-    return this.db
-      .statement(`SELECT ${ROW_COLUMNS} FROM resources WHERE ref_role = ? ORDER BY seq LIMIT ?`)
-      .all(roleUid, limit) as unknown as ResourceRow[];
+    return this.s.referringToRole.all(roleUid, limit) as unknown as ResourceRow[];
   }
 
   /**
@@ -206,7 +248,7 @@ export class ResourceTable {
    */
   deleteReferringToIdentity(identityUid: string): number {
     this.generation++;
-    return Number(this.db.statement("DELETE FROM resources WHERE ref_identity = ?").run(identityUid).changes);
+    return Number(this.s.deleteReferringToIdentity.run(identityUid).changes);
   }
 
   /**
@@ -216,8 +258,6 @@ export class ResourceTable {
    * table.all("roles");
    */
   all(kind: string): ResourceRow[] {
-    return this.db
-      .statement(`SELECT ${ROW_COLUMNS} FROM resources WHERE kind = ? ORDER BY seq`)
-      .all(kind) as unknown as ResourceRow[];
+    return this.s.all.all(kind) as unknown as ResourceRow[];
   }
 }
