@@ -17,8 +17,8 @@ export const ACCOUNT_ASSOCIATIONS_HOOKS: KindHooks = {
     const parsed = GitHub.safeParse(u.next.github);
     if (parsed.success) u.next.github = parsed.data;
   },
-  output: (_ctx, _caller, row) => {
-    const { uid, name, description, createTime, updateTime, ...rest } = JSON.parse(row.data) as Record<
+  output: (_ctx, _caller, data) => {
+    const { uid, name, description, createTime, updateTime, ...rest } = JSON.parse(data) as Record<
       string,
       unknown
     >;

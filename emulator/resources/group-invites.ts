@@ -2,7 +2,6 @@ import { randomBytes } from "node:crypto";
 import { durationMs, MAX_INVITE_LIFETIME_MS, toWireCapability, WIRE_DURATION_PATTERN } from "pulumi-irv/sdk";
 import type { Caller } from "../auth/index.js";
 import { formatTimestamp, invalidArgument } from "../core/index.js";
-import type { ResourceRow } from "../store/index.js";
 import type { KindContext, KindHooks } from "./kind-context.js";
 import { checkGrantableRole } from "./roles.js";
 
@@ -11,9 +10,9 @@ const MAX_TTL_HOURS = MAX_INVITE_LIFETIME_MS / 3_600_000;
 // The role an invite grants, as the published GroupInviteRole (iam/group_invites.proto:167-176);
 // null once the role is gone ("may be absent if the referenced role has been deleted", :134-136).
 function hydrateRole(ctx: KindContext, roleUid: unknown): Record<string, unknown> | null {
-  const row = typeof roleUid === "string" ? ctx.table.get("roles", roleUid) : undefined;
-  if (row === undefined) return null;
-  const role = JSON.parse(row.data) as { uid: string; name: string; description?: string };
+  const data = typeof roleUid === "string" ? ctx.table.data("roles", roleUid) : undefined;
+  if (data === undefined) return null;
+  const role = JSON.parse(data) as { uid: string; name: string; description?: string };
   return {
     uid: role.uid,
     name: role.name,
@@ -29,10 +28,10 @@ function hydrateRole(ctx: KindContext, roleUid: unknown): Record<string, unknown
  * none) and no `ttl` (input only, `:143-148`).
  *
  * @example
- * const json = inviteOutput(ctx, caller, row); // '{"uid":…,"roleUid":…,"role":{…},"expirationTime":…}'
+ * const json = inviteOutput(ctx, caller, row.data); // '{"uid":…,"roleUid":…,"role":{…},"expirationTime":…}'
  */
-export function inviteOutput(ctx: KindContext, _caller: Caller, row: ResourceRow): string {
-  const { uid, roleUid, email, expirationTime, singleUse, createTime } = JSON.parse(row.data) as Record<
+export function inviteOutput(ctx: KindContext, _caller: Caller, data: string): string {
+  const { uid, roleUid, email, expirationTime, singleUse, createTime } = JSON.parse(data) as Record<
     string,
     unknown
   >;

@@ -115,5 +115,5 @@ export const IDENTITY_HOOKS: KindHooks = {
     refuseIdentityTakeover(ctx, caller, row.uid, `delete identity ${JSON.stringify(row.uid)}`);
     ctx.table.deleteReferringToIdentity(row.uid);
   },
-  output: (_ctx, _caller, row) => JSON.stringify(publishedIdentity(JSON.parse(row.data) as Fields)),
+  output: (_ctx, _caller, data) => JSON.stringify(publishedIdentity(JSON.parse(data) as Fields)),
 };

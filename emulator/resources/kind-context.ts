@@ -76,6 +76,9 @@ export interface KindHooks {
   refs?(data: Record<string, unknown>): { identity: string | null; role: string | null };
   /** How a row is named in messages, e.g. a RESOURCE_NOT_EMPTY violation (default: kind and name). */
   describe?(ctx: KindContext, row: ResourceRow): string;
-  /** The wire form of a row for this caller (default: the stored JSON minus hidden fields). */
-  output?(ctx: KindContext, caller: Caller, row: ResourceRow): string;
+  /**
+   * The wire form of a row for this caller, from its stored JSON alone (default: that JSON minus
+   * hidden fields). Only the JSON, so that a Get reads that one column.
+   */
+  output?(ctx: KindContext, caller: Caller, data: string): string;
 }

@@ -73,7 +73,7 @@ export class ResourceReads {
           ? Math.min(p.skip, total)
           : readPage(db, { ...q, after, offset: 0, limit: p.skip }).length;
     }
-    const items = page.map((r) => this.core.output(rules, r, caller)).join(",");
+    const items = page.map((r) => this.core.output(rules, r.data, caller)).join(",");
     return `{"${rules.spec.collection}":[${items}]${next === undefined ? "" : `,"nextPageToken":"${next}"`},"totalCount":"${total}","skipped":${skipped}}`;
   }
 
@@ -124,9 +124,10 @@ export class ResourceReads {
       if (rules.scopeDepth === undefined) throw notFound(rules.spec.singular, uid);
       throw permissionDenied(`read ${rules.spec.singular} ${JSON.stringify(uid)}`);
     }
-    const row = this.core.table.get(kind, uid);
-    if (row === undefined) throw notFound(rules.spec.singular, uid);
-    return this.core.output(rules, row, caller);
+    // Only the stored JSON: every answer is made from it (see KindHooks.output).
+    const data = this.core.table.data(kind, uid);
+    if (data === undefined) throw notFound(rules.spec.singular, uid);
+    return this.core.output(rules, data, caller);
   }
 
   /**

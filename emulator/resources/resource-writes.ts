@@ -98,7 +98,7 @@ export class ResourceWrites {
     checkFreeForm(rules, fields);
     return this.core.db.transaction(() => {
       const { row, once } = this.insertAs(caller, rules, parentUid, fields);
-      const out = this.core.output(rules, row, caller);
+      const out = this.core.output(rules, row.data, caller);
       return Object.keys(once).length === 0
         ? out
         : JSON.stringify(orderKeys({ ...JSON.parse(out), ...once }));
@@ -232,7 +232,7 @@ export class ResourceWrites {
         data: JSON.stringify(orderKeys(next)),
       };
       table.update(kind, uid, updated);
-      return this.core.output(rules, updated, caller);
+      return this.core.output(rules, updated.data, caller);
     });
   }
 

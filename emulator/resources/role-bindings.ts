@@ -2,7 +2,7 @@ import type { Identity, RoleBindingCreate } from "pulumi-irv/sdk";
 import { Code } from "pulumi-irv/sdk";
 import type { Caller } from "../auth/index.js";
 import { ApiFault, ancestorUid, invalidArgument } from "../core/index.js";
-import type { ResourceRow, ResourceTable } from "../store/index.js";
+import type { ResourceTable } from "../store/index.js";
 import { identityIssuerSubject } from "./identities.js";
 import type { KindContext, KindHooks } from "./kind-context.js";
 import { checkGrantableRole } from "./roles.js";
@@ -38,15 +38,15 @@ const pick = (x: Named) => ({ uid: x.uid, name: x.name, description: x.descripti
  * published message.
  *
  * @example
- * const json = hydrateBinding(table, row, caller); // '{"uid":…,"identity":{…},"group":{…},"role":{…},"createTime":…}'
+ * const json = hydrateBinding(table, row.data, caller); // '{"uid":…,"identity":{…},"group":{…},"role":{…},"createTime":…}'
  */
-export function hydrateBinding(table: ResourceTable, row: ResourceRow, caller: Caller): string {
-  const b = JSON.parse(row.data) as StoredBinding;
+export function hydrateBinding(table: ResourceTable, data: string, caller: Caller): string {
+  const b = JSON.parse(data) as StoredBinding;
   const load = (kind: string, uid: string): Named & Partial<Identity> => {
-    const r = table.get(kind, uid);
+    const data = table.data(kind, uid);
     // Deletes keep references intact (identity deletes cascade, group and role deletes refuse), so a
     // missing row is only possible in a hand-edited database: show the uid rather than fail.
-    return r ? (JSON.parse(r.data) as Named & Partial<Identity>) : { uid, name: "" };
+    return data !== undefined ? (JSON.parse(data) as Named & Partial<Identity>) : { uid, name: "" };
   };
   const identity = load("identities", b.identityUid);
   const identityGroup = ancestorUid(b.identityUid, 1) ?? b.identityUid;
@@ -127,5 +127,5 @@ export const ROLE_BINDING_HOOKS: KindHooks = {
     const roleName = ctx.table.get("roles", row.refRole ?? "")?.name ?? row.refRole;
     return `role binding of role ${JSON.stringify(roleName)} to identity ${row.refIdentity}`;
   },
-  output: (ctx, caller, row) => hydrateBinding(ctx.table, row, caller),
+  output: (ctx, caller, data) => hydrateBinding(ctx.table, data, caller),
 };

@@ -12,7 +12,7 @@ import {
   unauthenticated,
 } from "../core/index.js";
 import type { PageTokens } from "../lists/index.js";
-import type { Database, ResourceRow } from "../store/index.js";
+import type { Database } from "../store/index.js";
 import { ResourceTable } from "../store/index.js";
 import type { KindContext } from "./kind-context.js";
 import type { KindRules } from "./kind-rules.js";
@@ -85,10 +85,10 @@ export class ServiceCore implements KindContext {
   roleCapabilities(roleUid: string): readonly Capability[] | undefined {
     const builtIn = this.builtIns.get(roleUid);
     if (builtIn !== undefined) return builtIn;
-    const row = this.table.get("roles", roleUid);
-    if (row === undefined) return undefined;
+    const data = this.table.data("roles", roleUid);
+    if (data === undefined) return undefined;
     // Stored as the wire carries them (enum names); authorization works on display names.
-    return ((JSON.parse(row.data) as { capabilities?: unknown[] }).capabilities ?? [])
+    return ((JSON.parse(data) as { capabilities?: unknown[] }).capabilities ?? [])
       .filter(isWireCapability)
       .map((c) => fromWireCapability(c) as Capability);
   }
@@ -178,17 +178,17 @@ export class ServiceCore implements KindContext {
   }
 
   /**
-   * The wire form of a row for a caller: the kind's own output, or the stored JSON without its
-   * write-only fields.
+   * The wire form of a row's stored JSON for a caller: the kind's own output, or the stored JSON
+   * without its write-only fields.
    *
    * @example
-   * core.output(KIND_RULES.identityProviders, row, caller); // no oidc.clientSecret
+   * core.output(KIND_RULES.identityProviders, row.data, caller); // no oidc.clientSecret
    */
-  output(rules: KindRules, row: ResourceRow, caller: Caller): string {
-    if (rules.hooks.output !== undefined) return rules.hooks.output(this, caller, row);
+  output(rules: KindRules, stored: string, caller: Caller): string {
+    if (rules.hooks.output !== undefined) return rules.hooks.output(this, caller, stored);
     const defaults = Object.entries(rules.unpopulated);
-    if (rules.writeOnly.length === 0 && defaults.length === 0) return row.data;
-    const data = JSON.parse(row.data) as Record<string, unknown>;
+    if (rules.writeOnly.length === 0 && defaults.length === 0) return stored;
+    const data = JSON.parse(stored) as Record<string, unknown>;
     for (const path of rules.writeOnly) removePath(data, path.split("."));
     // Unset fields as grpc-gateway writes them ("" and null), where the stored row leaves them out.
     for (const [key, value] of defaults) setUnset(data, key.split("."), value);
