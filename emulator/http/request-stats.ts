@@ -25,7 +25,11 @@ export interface StatsSnapshot {
  */
 export class RequestStats {
   private total = 0;
-  private requests = new Map<string, number>();
+  // Counters by method, then pattern: every request is counted, and a `"<METHOD> <pattern>"` key
+  // would be a new string to hash each time, where the route's pattern is one string whose hash is
+  // kept (issue 40). The counters themselves sit in first-counted order, the snapshot's key order.
+  private byMethod = new Map<string, Map<string, { key: string; n: number }>>();
+  private requests: { key: string; n: number }[] = [];
   private updateMasks = new Map<string, number>();
   private rateLimited = 0;
 
@@ -37,8 +41,18 @@ export class RequestStats {
    */
   record(method: string, pattern: string, updateMask: string | undefined): void {
     this.total++;
-    const key = `${method} ${pattern}`;
-    this.requests.set(key, (this.requests.get(key) ?? 0) + 1);
+    let byPattern = this.byMethod.get(method);
+    if (byPattern === undefined) {
+      byPattern = new Map();
+      this.byMethod.set(method, byPattern);
+    }
+    const counter = byPattern.get(pattern);
+    if (counter !== undefined) counter.n++;
+    else {
+      const created = { key: `${method} ${pattern}`, n: 1 };
+      byPattern.set(pattern, created);
+      this.requests.push(created);
+    }
     if ((method === "PATCH" || method === "GRPC") && updateMask !== undefined) {
       this.updateMasks.set(updateMask, (this.updateMasks.get(updateMask) ?? 0) + 1);
     }
@@ -63,7 +77,7 @@ export class RequestStats {
   snapshot(): StatsSnapshot {
     return {
       total: this.total,
-      requests: Object.fromEntries(this.requests),
+      requests: Object.fromEntries(this.requests.map((c) => [c.key, c.n])),
       updateMasks: Object.fromEntries(this.updateMasks),
       rateLimited: this.rateLimited,
     };
@@ -77,7 +91,8 @@ export class RequestStats {
    */
   reset(): void {
     this.total = 0;
-    this.requests.clear();
+    this.byMethod.clear();
+    this.requests = [];
     this.updateMasks.clear();
     this.rateLimited = 0;
   }
