@@ -27,19 +27,19 @@ function describeChild(ctx: KindContext, row: ResourceRow, kind: ChildKind | und
  * (code 9, one RESOURCE_NOT_EMPTY violation per child, at most {@link MAX_LISTED_VIOLATIONS}).
  *
  * @example
- * groupHooks((kind) => ({ singular: kind, hooks: {} })).beforeDelete?.(ctx, caller, row);
+ * groupHooks((kind) => ({ singular: kind, hooks: {} })).beforeDelete?.(ctx, caller, groupUid);
  */
 export function groupHooks(kindOf: (kind: string) => ChildKind | undefined): KindHooks {
   return {
-    beforeDelete(ctx, _caller, row) {
-      if (row.uid === ctx.orgUid) throw permissionDenied("delete the root organization");
+    beforeDelete(ctx, _caller, uid) {
+      if (uid === ctx.orgUid) throw permissionDenied("delete the root organization");
       // The common case, an empty group, costs one index probe; the listing sorts.
-      if (!ctx.table.hasChildren(row.uid)) return;
-      const children = ctx.table.children(row.uid, MAX_LISTED_VIOLATIONS);
-      const total = ctx.table.countChildren(row.uid);
+      if (!ctx.table.hasChildren(uid)) return;
+      const children = ctx.table.children(uid, MAX_LISTED_VIOLATIONS);
+      const total = ctx.table.countChildren(uid);
       const more = total - children.length;
       throw failedPrecondition(
-        `group ${JSON.stringify(row.uid)} is not empty: it has ${total} direct child resource${total === 1 ? "" : "s"}` +
+        `group ${JSON.stringify(uid)} is not empty: it has ${total} direct child resource${total === 1 ? "" : "s"}` +
           `${more > 0 ? ` (${children.length} listed, ${more} more)` : ""}; delete them first`,
         children.map((c) => ({
           type: "RESOURCE_NOT_EMPTY",

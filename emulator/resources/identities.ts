@@ -111,9 +111,9 @@ export const IDENTITY_HOOKS: KindHooks = {
       );
     }
   },
-  beforeDelete(ctx, caller, row) {
-    refuseIdentityTakeover(ctx, caller, row.uid, `delete identity ${JSON.stringify(row.uid)}`);
-    ctx.table.deleteReferringToIdentity(row.uid);
+  beforeDelete(ctx, caller, uid) {
+    refuseIdentityTakeover(ctx, caller, uid, `delete identity ${JSON.stringify(uid)}`);
+    ctx.table.deleteReferringToIdentity(uid);
   },
   output: (_ctx, _caller, data) => JSON.stringify(publishedIdentity(JSON.parse(data) as Fields)),
 };

@@ -51,7 +51,7 @@ export interface UpdateRequest {
  * refuse.
  *
  * @example
- * const hooks: KindHooks = { beforeDelete: (ctx, caller, row) => refuseBoundRole(ctx, row.uid) };
+ * const hooks: KindHooks = { beforeDelete: (ctx, caller, uid) => refuseBoundRole(ctx, uid) };
  */
 export interface KindHooks {
   /** Checks a create and returns the fields to store (normalised). */
@@ -63,8 +63,11 @@ export interface KindHooks {
   completeUpdate?(u: UpdateRequest): void;
   /** Checks an update; may adjust `next` in place. */
   beforeUpdate?(ctx: KindContext, u: UpdateRequest): void;
-  /** Checks a delete and removes what goes with the row (its dependants). */
-  beforeDelete?(ctx: KindContext, caller: Caller, row: ResourceRow): void;
+  /**
+   * Checks the delete of an existing resource and removes what goes with it (its dependants). Given
+   * the uid only: no kind needs more, and a delete then reads no row.
+   */
+  beforeDelete?(ctx: KindContext, caller: Caller, uid: string): void;
   /** The stored form of a new resource (default: its fields plus uid and timestamps). */
   stored?(
     uid: string,

@@ -215,8 +215,8 @@ export const KIND_RULES: Readonly<Record<KindName, KindRules>> = {
     hooks: {
       ...REPO_HOOKS,
       // Only the control API deletes repos; their tags go with them.
-      beforeDelete(ctx, _caller, row) {
-        for (const tag of ctx.table.children(row.uid, -1)) ctx.table.delete(tag.kind, tag.uid);
+      beforeDelete(ctx, _caller, uid) {
+        for (const tag of ctx.table.children(uid, -1)) ctx.table.delete(tag.kind, tag.uid);
       },
     },
   },

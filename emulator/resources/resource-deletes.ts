@@ -37,9 +37,8 @@ export class ResourceDeletes {
    */
   remove(rules: KindRules, uid: string, caller: Caller = this.core.admin): void {
     this.core.db.transaction(() => {
-      const row = this.core.table.get(rules.name, uid);
-      if (row === undefined) throw notFound(rules.spec.singular, uid);
-      rules.hooks.beforeDelete?.(this.core, caller, row);
+      if (!this.core.table.has(rules.name, uid)) throw notFound(rules.spec.singular, uid);
+      rules.hooks.beforeDelete?.(this.core, caller, uid);
       this.core.table.delete(rules.name, uid);
     });
   }

@@ -121,7 +121,7 @@ export class ResourceWrites {
     uid?: string,
   ): Inserted {
     const table = this.core.table;
-    if (table.get(rules.parentKind, parentUid) === undefined) {
+    if (!table.has(rules.parentKind, parentUid)) {
       throw notFound(KIND_RULES[rules.parentKind].spec.singular, parentUid);
     }
     if (rules.uidIsParent) {
@@ -129,7 +129,7 @@ export class ResourceWrites {
       if (uid !== undefined && uid !== parentUid) {
         throw invalidArgument([{ field: "uid", description: `must be the group's uid ${parentUid}` }]);
       }
-      if (table.get(rules.name, parentUid) !== undefined) {
+      if (table.has(rules.name, parentUid)) {
         throw new ApiFault(
           Code.ALREADY_EXISTS,
           `group ${JSON.stringify(parentUid)} already has its ${rules.spec.singular} (uid ${parentUid}); update it instead`,
@@ -141,7 +141,7 @@ export class ResourceWrites {
           { field: "uid", description: `must be ${parentUid}/ followed by 16 hex digits` },
         ]);
       }
-      if (table.get(rules.name, uid) !== undefined) {
+      if (table.has(rules.name, uid)) {
         throw new ApiFault(
           Code.ALREADY_EXISTS,
           `${rules.spec.singular} ${JSON.stringify(uid)} already exists`,

@@ -82,7 +82,7 @@ function checkBinding(
       },
     ]);
   }
-  if (ctx.table.get("identities", b.identityUid) === undefined) {
+  if (!ctx.table.has("identities", b.identityUid)) {
     throw invalidArgument([
       { field: "identityUid", description: `no identity has the uid ${JSON.stringify(b.identityUid)}` },
     ]);

@@ -91,9 +91,9 @@ export const ROLE_HOOKS: KindHooks = {
       escalate(u.caller, displayNames(capabilities), u.row.parentUid, u.next.name);
     }
   },
-  beforeDelete(ctx, _caller, row) {
-    refuseBuiltIn(ctx, row.uid, "delete");
-    refuseBound(ctx, row.uid);
+  beforeDelete(ctx, _caller, uid) {
+    refuseBuiltIn(ctx, uid, "delete");
+    refuseBound(ctx, uid);
   },
 };
 

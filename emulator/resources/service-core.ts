@@ -108,7 +108,7 @@ export class ServiceCore implements KindContext {
     if (principal.kind === "admin") return this.admin;
     const cached = this.callers.get(principal.uid);
     if (cached?.generation === this.table.generation) return cached.caller;
-    if (this.table.get("identities", principal.uid) === undefined) {
+    if (!this.table.has("identities", principal.uid)) {
       throw unauthenticated("the identity of this token no longer exists");
     }
     const grants = this.table.referringToIdentity(principal.uid).map((b) => ({

@@ -57,6 +57,7 @@ export const ROW_COLUMNS =
 const SQL = {
   get: `SELECT ${ROW_COLUMNS} FROM resources WHERE kind = ? AND uid = ?`,
   data: "SELECT data FROM resources WHERE kind = ? AND uid = ?",
+  has: "SELECT EXISTS (SELECT 1 FROM resources WHERE kind = ? AND uid = ?) AS found",
   findByName: "SELECT uid FROM resources WHERE kind = ? AND name = ? AND parent_uid = ? LIMIT 1",
   insert:
     "INSERT INTO resources (kind, uid, parent_uid, scope_uid, name, ref_identity, ref_role, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -114,6 +115,16 @@ export class ResourceTable {
    */
   data(kind: string, uid: string): string | undefined {
     return (this.s.data.get(kind, uid) as { data: string } | undefined)?.data;
+  }
+
+  /**
+   * Whether a row of `kind` with `uid` exists, without reading it.
+   *
+   * @example
+   * if (!table.has("groups", parentUid)) throw notFound("group", parentUid);
+   */
+  has(kind: string, uid: string): boolean {
+    return (this.s.has.get(kind, uid) as { found: number }).found === 1;
   }
 
   /**
