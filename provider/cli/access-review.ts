@@ -207,9 +207,11 @@ async function readSides(
     previewing ??= start(name);
     // By name, without `stack select` (which would change the user's selected stack); the state as
     // stored, secrets still encrypted: the review reads no secret of it (and --gate-inputs writes none).
+    // Both reads run beside the preview, on the cores it leaves idle (the preview is the long pole).
+    const beside = { ...at, background: true };
     [exported, values, { review }] = await Promise.all([
-      cliStep(exportStack(name, at)) as Promise<{ deployment?: unknown }>,
-      cliStep(stackConfig(name, at)),
+      cliStep(exportStack(name, beside)) as Promise<{ deployment?: unknown }>,
+      cliStep(stackConfig(name, beside)),
       loadModules(),
     ]);
   } catch (err) {
