@@ -1,4 +1,4 @@
-import { parse } from "yaml";
+import { createRequire } from "node:module";
 import { z } from "zod";
 import type { AccessReview, AccessRow } from "./access-diff.js";
 import { isGain, isRisky } from "./access-diff.js";
@@ -79,7 +79,7 @@ export const ApprovalsFile = z.object({ approvals: z.array(Approval).default([])
 export function parseApprovals(text: string, source = "access-approvals.yaml"): Approval[] {
   let data: unknown;
   try {
-    data = parse(text) ?? {};
+    data = parseYaml(text) ?? {};
   } catch (err) {
     throw new Error(`${source} is not valid YAML: ${err instanceof Error ? err.message : String(err)}`);
   }
@@ -206,4 +206,13 @@ export function approvalHint(u: UnapprovedChange): string {
       ? `rows: [${u.row}]`
       : `identity: ${JSON.stringify(u.grant.identity)}, group: ${JSON.stringify(u.grant.group)}, role: ${JSON.stringify(u.grant.role)}`;
   return `- { ${what}, approvedBy: …, until: YYYY-MM-DD }`;
+}
+
+// Loaded on the first approvals file, not with the sdk: every program and every provider process
+// the engine starts imports the sdk, and only the access review reads approvals (yaml's ~70 modules
+// were ~35 ms of each process's start, issue 40).
+let yaml: typeof import("yaml") | undefined;
+function parseYaml(text: string): unknown {
+  yaml ??= createRequire(import.meta.url)("yaml") as typeof import("yaml");
+  return yaml.parse(text);
 }

@@ -24,13 +24,15 @@ console.log([...seen].join("\\n"));
 `;
 
 describe("the dynamic providers' runtime", () => {
-  it("loads no jose until a pull token is created", () => {
+  it("loads no jose until a pull token is created, and no yaml", () => {
     const r = spawnSync(process.execPath, ["-e", LIST_PACKAGES], { cwd: root, encoding: "utf8" });
     expect(r.stderr).toBe("");
     const loaded = r.stdout.trim().split("\n");
     // What it needs for every read and delete is there…
     expect(loaded).toEqual(expect.arrayContaining(["zod", "undici"]));
-    // …and what only a pull token's create needs is not.
+    // …and what only a pull token's create needs is not, nor what only the access review's
+    // approvals file needs (regression, issue 40: yaml was ~35 ms of every provider process's start).
     expect(loaded).not.toContain("jose");
+    expect(loaded).not.toContain("yaml");
   });
 });
