@@ -9,16 +9,13 @@
 // dispatch acts once per connection; with keep-alive it is paid once per connection only).
 //
 // Run after a build: `node bench/emulator-grpc.ts` (or `npm run bench -- emulator-grpc`).
-import type { ChildProcess } from "node:child_process";
-import { spawn } from "node:child_process";
 import { performance } from "node:perf_hooks";
-import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { Pool } from "undici";
 import { GroupsService } from "../emulator/dist/grpc/gen/chainguard/platform/iam/v2beta1/groups_pb.js";
-import { medianOf } from "./support/index.ts";
+import { medianOf, startWithReadyLine } from "./support/index.ts";
 
 const CONCURRENCY = 16;
 const GET_REQUESTS = 6_000;
@@ -27,16 +24,6 @@ const ITEMS = 10_000;
 const ROUNDS = 3;
 const cli = fileURLToPath(new URL("../emulator/dist/cli.js", import.meta.url));
 const dispatchModule = new URL("../emulator/dist/grpc/index.js", import.meta.url).href;
-
-function start(args: string[]): Promise<{ child: ChildProcess; line: string }> {
-  const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
-  return new Promise((resolve, reject) => {
-    createInterface({ input: child.stdout as NodeJS.ReadableStream }).once("line", (line) =>
-      resolve({ child, line }),
-    );
-    child.once("exit", (code) => reject(new Error(`server exited with ${code}`)));
-  });
-}
 
 interface Measure {
   rps: number;
@@ -68,7 +55,7 @@ async function measure(requests: number, one: () => Promise<void>): Promise<Meas
   return { rps: requests / seconds, p50: at(0.5), p99: at(0.99) };
 }
 
-const emu = await start([cli, "--port", "0", "--admin-token", "bench-admin"]);
+const emu = await startWithReadyLine([cli, "--port", "0", "--admin-token", "bench-admin"]);
 const info = JSON.parse(emu.line) as { baseUrl: string; orgUid: string };
 const admin = { authorization: "Bearer bench-admin", "content-type": "application/json" };
 const post = async (path: string, body: unknown) => {
@@ -146,8 +133,8 @@ const server = http.createServer((req, res) => res.end("ok"));
 })();
 process.on("SIGTERM", () => process.exit(0));
 `;
-const plain = await start(["-e", bareSource(false)]);
-const dispatched = await start(["-e", bareSource(true)]);
+const plain = await startWithReadyLine(["-e", bareSource(false)]);
+const dispatched = await startWithReadyLine(["-e", bareSource(true)]);
 const fresh = (baseUrl: string) => async () => {
   const res = await fetch(`${baseUrl}/`, { headers: { connection: "close" } });
   await res.text();

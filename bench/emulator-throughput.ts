@@ -5,28 +5,15 @@
 // admin token and for an exchanged API token (JWT).
 //
 // Run after a build: `npm run bench:emulator` (or `node bench/emulator-throughput.ts`).
-import type { ChildProcess } from "node:child_process";
-import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
-import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { Pool } from "undici";
-import { medianOf } from "./support/index.ts";
+import { medianOf, startWithReadyLine } from "./support/index.ts";
 
 const REQUESTS = 20_000;
 const CONCURRENCY = 32;
 const cli = fileURLToPath(new URL("../emulator/dist/cli.js", import.meta.url));
-
-function start(args: string[]): Promise<{ child: ChildProcess; line: string }> {
-  const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
-  return new Promise((resolve, reject) => {
-    createInterface({ input: child.stdout as NodeJS.ReadableStream }).once("line", (line) =>
-      resolve({ child, line }),
-    );
-    child.once("exit", (code) => reject(new Error(`server exited with ${code}`)));
-  });
-}
 
 // CPU time a process has used, in ms (Linux /proc; NaN elsewhere). With one load generator on a small
 // machine the client can be the bottleneck, so the server's CPU per request is the fairer measure.
@@ -74,7 +61,7 @@ async function load(
   return { rps: REQUESTS / seconds, cpuUsPerRequest };
 }
 
-const emu = await start([cli, "--port", "0", "--admin-token", "bench-admin"]);
+const emu = await startWithReadyLine([cli, "--port", "0", "--admin-token", "bench-admin"]);
 const info = JSON.parse(emu.line) as { baseUrl: string; issuerUrl: string; authUrl: string; orgUid: string };
 const admin = { authorization: "Bearer bench-admin", "content-type": "application/json" };
 const post = async (url: string, body: unknown, headers: Record<string, string> = admin) => {
@@ -126,7 +113,7 @@ const server = require("node:http").createServer((req, res) => {
 server.listen(0, "127.0.0.1", () => console.log(JSON.stringify({ baseUrl: "http://127.0.0.1:" + server.address().port })));
 process.on("SIGTERM", () => server.close(() => process.exit(0)));
 `;
-const bare = await start(["-e", bareSource]);
+const bare = await startWithReadyLine(["-e", bareSource]);
 const bareUrl = (JSON.parse(bare.line) as { baseUrl: string }).baseUrl;
 
 // Alternate the targets over several rounds and keep each one's median, so that warm-up of the load

@@ -27,6 +27,7 @@ import type { Measurement, SideRatio } from "./support/index.ts";
 import {
   alternate,
   bytes,
+  checkpointOption,
   compareSides,
   median,
   ms,
@@ -45,17 +46,6 @@ const ROUNDS = numberOption("rounds", "IRV_BENCH_ROUNDS", 1);
 const RESOURCES = 3 * SIZE;
 const CHECKPOINTS = checkpointOption();
 const STACK_ENV: Record<string, string> = CHECKPOINTS === "final" ? { PULUMI_SKIP_CHECKPOINTS: "true" } : {};
-
-/** `--checkpoints=final` (default: only the final state is written) or `every` (the backend's default). */
-function checkpointOption(): "final" | "every" {
-  const raw =
-    process.argv.find((a) => a.startsWith("--checkpoints="))?.slice("--checkpoints=".length) ??
-    process.env.IRV_BENCH_CHECKPOINTS ??
-    "final";
-  if (raw !== "final" && raw !== "every")
-    throw new Error(`--checkpoints (IRV_BENCH_CHECKPOINTS) must be final or every, got ${raw}`);
-  return raw;
-}
 type Side = "native" | "dynamic";
 const SIDES: readonly Side[] = ["native", "dynamic"];
 

@@ -42,6 +42,7 @@ import type { CommandResult, TestStack } from "../test/e2e/harness/index.ts";
 import type { Measurement, Role } from "./support/index.ts";
 import {
   bytes,
+  checkpointOption,
   DATA_SOURCE_ROUTE,
   median,
   ms,
@@ -99,17 +100,6 @@ function criticalPath(resources: number): number {
  */
 function cliStep(stack: TestStack, step: StepKey, extra: readonly string[] = []): Promise<CommandResult> {
   return stack.run([step, "--yes", "--skip-preview", "--stack", stack.stackName, ...extra]);
-}
-
-/** `--checkpoints=final` (default: only the final state is written) or `every` (the backend's default). */
-function checkpointOption(): "final" | "every" {
-  const raw =
-    process.argv.find((a) => a.startsWith("--checkpoints="))?.slice("--checkpoints=".length) ??
-    process.env.IRV_BENCH_CHECKPOINTS ??
-    "final";
-  if (raw !== "final" && raw !== "every")
-    throw new Error(`--checkpoints (IRV_BENCH_CHECKPOINTS) must be final or every, got ${raw}`);
-  return raw;
 }
 
 await runBench({}, async (session) => {

@@ -198,6 +198,23 @@ export function numberOption(name: string, env: string, fallback: number): numbe
 }
 
 /**
+ * `--checkpoints=final` (default: only the final state is written, PULUMI_SKIP_CHECKPOINTS) or
+ * `every` (the backend's default), from the command line or IRV_BENCH_CHECKPOINTS.
+ *
+ * @example
+ * const env = checkpointOption() === "final" ? { PULUMI_SKIP_CHECKPOINTS: "true" } : {};
+ */
+export function checkpointOption(): "final" | "every" {
+  const raw =
+    process.argv.find((a) => a.startsWith("--checkpoints="))?.slice("--checkpoints=".length) ??
+    process.env.IRV_BENCH_CHECKPOINTS ??
+    "final";
+  if (raw !== "final" && raw !== "every")
+    throw new Error(`--checkpoints (IRV_BENCH_CHECKPOINTS) must be final or every, got ${raw}`);
+  return raw;
+}
+
+/**
  * Prints a progress line on stderr (stdout carries the results).
  *
  * @example

@@ -7,6 +7,7 @@
 export type { BenchResult, MachineInfo } from "./bench-kit.ts";
 export {
   bytes,
+  checkpointOption,
   loadAverage,
   loadDist,
   machineInfo,
@@ -33,6 +34,7 @@ export type { BenchmarkFile } from "./benchmark-files.ts";
 export { listBenchmarks, parseHeader, selectBenchmarks } from "./benchmark-files.ts";
 export type { Role, RoleUsage } from "./process-sampler.ts";
 export { ProcessSampler } from "./process-sampler.ts";
+export { startWithReadyLine } from "./ready-line.ts";
 export type { VerbatimOutput } from "./results-file.ts";
 export { readResults, renderResults, writeResults } from "./results-file.ts";
 export type { ResultsSection } from "./results-sections.ts";
