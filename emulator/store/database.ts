@@ -41,6 +41,7 @@ export class Database {
   private readonly db: DatabaseSync;
   private readonly statements = new Map<string, StatementSync>();
   private depth = 0;
+  private readonly control: { begin: StatementSync; commit: StatementSync; rollback: StatementSync };
   /** Whether this run created the schema (a new database: fixtures are loaded only then). */
   readonly fresh: boolean;
 
@@ -57,6 +58,11 @@ export class Database {
       .get() as { n: number };
     this.fresh = existing.n === 0;
     this.db.exec(SCHEMA);
+    this.control = {
+      begin: this.db.prepare("BEGIN IMMEDIATE"),
+      commit: this.db.prepare("COMMIT"),
+      rollback: this.db.prepare("ROLLBACK"),
+    };
   }
 
   /**
@@ -82,16 +88,16 @@ export class Database {
    */
   transaction<T>(fn: () => T): T {
     if (this.depth > 0) return fn();
-    // Prepared once rather than `exec`: every API write runs one transaction, and `exec` would
-    // parse its SQL again each time (issue 40).
-    this.statement("BEGIN IMMEDIATE").run();
+    // Prepared once and held rather than `exec`: every API write runs one transaction, and `exec`
+    // would parse its SQL again each time (issue 40).
+    this.control.begin.run();
     this.depth++;
     try {
       const result = fn();
-      this.statement("COMMIT").run();
+      this.control.commit.run();
       return result;
     } catch (e) {
-      this.statement("ROLLBACK").run();
+      this.control.rollback.run();
       throw e;
     } finally {
       this.depth--;
