@@ -182,7 +182,11 @@ export function explainWorkloadFailures(
         throw e;
       }
     },
+    // Forwarded, not dropped: the client skips its bounded wait for a cached token, and redacts
+    // every credential the exchange has seen (the workload tokens as well as the API tokens).
+    current: () => exchange.current?.(),
     invalidate: () => exchange.invalidate(),
+    secrets: () => exchange.secrets?.() ?? [],
   };
 }
 

@@ -142,10 +142,12 @@ export function exchangeToken(options: ExchangeTokenOptions): TokenSource {
     return run;
   };
 
+  const current = () => (cached && now() < cached.refreshAt ? cached.token : undefined);
   return {
     async getToken(signal) {
       signal?.throwIfAborted();
-      if (cached && now() < cached.refreshAt) return cached.token;
+      const ready = current();
+      if (ready !== undefined) return ready;
       shared ??= start();
       const run = shared;
       run.waiting++;
@@ -175,6 +177,7 @@ export function exchangeToken(options: ExchangeTokenOptions): TokenSource {
         );
       });
     },
+    current,
     invalidate() {
       cached = undefined;
       return true;

@@ -11,6 +11,12 @@ export interface TokenSource {
    * goes on for them.
    */
   getToken(signal?: AbortSignal): Promise<string>;
+  /**
+   * The token to send when one is at hand without waiting (a fixed token, or a cached one not yet
+   * due for refresh); `undefined` when only {@link getToken} can tell. Lets the client skip the
+   * bounded wait it arms around `getToken`, once per request.
+   */
+  current?(): string | undefined;
   /** Drops a cached token; returns true when a fresh one may differ (worth one more try). */
   invalidate(): boolean;
   /**
@@ -29,6 +35,7 @@ export interface TokenSource {
 export function staticToken(token: string): TokenSource {
   return {
     getToken: async () => token,
+    current: () => token,
     invalidate: () => false,
     secrets: () => [token],
   };

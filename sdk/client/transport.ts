@@ -297,6 +297,12 @@ export class HttpTransport {
   // there: an `AbortSignal.timeout` would stay armed for the whole timeout after every request
   // (3,000 live timers, each with a weak reference the collector tends, during a refresh of 3,000).
   private async token(signal: AbortSignal | undefined): Promise<string> {
+    // A token at hand needs no bounded wait: no timer and no controller on every request.
+    const ready = this.opts.auth.current?.();
+    if (ready !== undefined) {
+      signal?.throwIfAborted();
+      return ready;
+    }
     const timeoutMs = this.opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const timer = new AbortController();
     const pending = setTimeout(

@@ -8,7 +8,8 @@ import {
   tokenSourceFor,
 } from "../../../provider/config/index.js";
 import type { TokenSource } from "../../../sdk/index.js";
-import { ApiError, Code, Status } from "../../../sdk/index.js";
+import { ApiError, Code, IrvClient, Status } from "../../../sdk/index.js";
+import { GROUP, mockApi, status } from "../sdk/mock-api.js";
 
 const BASE = {
   IRV_BASE_URL: "http://127.0.0.1:1",
@@ -140,5 +141,38 @@ describe("explainWorkloadFailures", () => {
     const source = explainWorkloadFailures(failing(shared), settings, { kind: "gitlab", why: "test" });
     await Promise.allSettled([source.getToken(), source.getToken(), source.getToken()]);
     expect(shared.message.split("the token exchange refused").length - 1).toBe(1);
+  });
+});
+
+describe("explainWorkloadFailures, around a client", () => {
+  const env = { ...BASE, IRV_ID_TOKEN: "t" };
+  const settings = resolveSettings(() => undefined, env);
+  const WORKLOAD = "workload-token-never-shown-0123";
+
+  it("regression (workload token unredacted): the client redacts what the exchange saw, and sends its cached token", async () => {
+    // The wrapper once kept only getToken and invalidate: the client could not learn the exchange's
+    // credentials, so a workload token echoed in an answer reached the error in plain text.
+    const exchange: TokenSource = {
+      getToken: () => Promise.reject(new Error("no fetch: the cached token is at hand")),
+      current: () => "cached-api-token-456789",
+      invalidate: () => true,
+      secrets: () => [WORKLOAD, "cached-api-token-456789"],
+    };
+    const auth = explainWorkloadFailures(exchange, settings, { kind: "gitlab", why: "test" });
+    const { agent, origin, pool } = mockApi();
+    pool
+      .intercept({
+        path: `/iam/v2beta1/groups/${GROUP.uid}`,
+        method: "GET",
+        headers: { authorization: "Bearer cached-api-token-456789" },
+      })
+      .reply(400, status(Code.INVALID_ARGUMENT, `the request carried ${WORKLOAD}`));
+    const client = new IrvClient({ baseUrl: origin, auth, dispatcher: agent });
+    const error = await client.groups.get(GROUP.uid).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(error?.message).toMatch(/the request carried/);
+    expect(error?.message).not.toContain(WORKLOAD);
   });
 });
