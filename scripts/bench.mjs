@@ -68,6 +68,7 @@ for (const b of selected.filter((b) => !b.verbatim)) {
   if (run(...node(b.file)).status !== 0) failed.push(path.relative(root, b.file));
 }
 const verbatim = selected.filter((b) => b.verbatim);
+const ranOutputs = [];
 if (verbatim.length > 0) {
   // The emulator's benchmarks print their results: run them the way their author does (the npm script
   // `bench:emulator`, when all of them are selected and it exists), else each file; their output goes
@@ -84,6 +85,7 @@ if (verbatim.length > 0) {
       ]
     : verbatim.map((b) => ({ id: b.name, label: `bench/${b.name}.ts`, cmd: node(b.file) }));
   for (const job of jobs) {
+    ranOutputs.push(job.id);
     const r = run(...job.cmd, {
       stdio: ["ignore", "pipe", "inherit"],
       encoding: "utf8",
@@ -99,10 +101,13 @@ if (verbatim.length > 0) {
   }
 }
 
-// Assemble RESULTS.md from every result in bench/out, merged into the committed one.
+// Assemble RESULTS.md from the results of the benchmarks this run ran, merged into the committed
+// one. Regression: every result left in bench/out was rendered again, so a run of one benchmark
+// rewrote the others' sections from older files and dropped what had been written into them by hand.
 const { results, outputs } = readResults(
   outDir,
-  all.filter((b) => !b.verbatim).map((b) => b.name),
+  selected.filter((b) => !b.verbatim).map((b) => b.name),
+  ranOutputs,
 );
 if (results.length > 0 || outputs.length > 0) {
   writeResults(path.join(benchDir, "RESULTS.md"), renderResults(results, outputs));

@@ -23,14 +23,15 @@ export interface VerbatimOutput {
 
 /**
  * The result files in `outDir` of the named benchmarks (bench/out/<name>.json), in that order, and
- * every verbatim output there.
+ * the verbatim outputs there: those of `outputIds` (bench/out/<id>.output.json) when given, else all.
  *
  * @example
- * const { results, outputs } = readResults("bench/out", ["engine-overhead", "patterns"]);
+ * const { results, outputs } = readResults("bench/out", ["engine-overhead", "patterns"], []);
  */
 export function readResults(
   outDir: string,
   names: readonly string[],
+  outputIds?: readonly string[],
 ): { results: BenchResult[]; outputs: VerbatimOutput[] } {
   const read = <T>(file: string) => JSON.parse(readFileSync(path.join(outDir, file), "utf8")) as T;
   const results = names
@@ -40,6 +41,7 @@ export function readResults(
   const outputs = existsSync(outDir)
     ? readdirSync(outDir)
         .filter((f) => f.endsWith(".output.json"))
+        .filter((f) => outputIds === undefined || outputIds.includes(f.slice(0, -".output.json".length)))
         .sort()
         .map((f) => read<VerbatimOutput>(f))
     : [];

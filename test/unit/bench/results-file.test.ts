@@ -108,6 +108,23 @@ describe("readResults and writeResults", () => {
     expect(written).not.toContain("\nold\n");
     expect(written).toContain("42 req/s");
   });
+
+  it("regression (a run rewrote other benchmarks' sections): reads only the outputs of the ids given", () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), "bench-results-"));
+    const out = path.join(dir, "out");
+    mkdirSync(out);
+    const output = (id: string) =>
+      writeFileSync(
+        path.join(out, `${id}.output.json`),
+        JSON.stringify({ label: id, date: "2026-12-01T11:00:00Z", output: `${id} says` }),
+      );
+    output("emulator");
+    output("emulator-grpc");
+    expect(readResults(out, [], ["emulator-grpc"]).outputs.map((o) => o.output)).toEqual([
+      "emulator-grpc says",
+    ]);
+    expect(readResults(out, [], []).outputs).toEqual([]);
+  });
 });
 
 describe("goals in a section's run line", () => {
