@@ -93,6 +93,18 @@ export function cacheRoot(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 /**
+ * Where V8's code cache on disk lives for every Node process of a test or bench run: `NODE_COMPILE_CACHE`
+ * when set, else beside the Pulumi CLI's cache, outside the repo and shared by every clone. Loading
+ * @pulumi/pulumi costs about 40 % less CPU once cached.
+ *
+ * @example
+ * process.env.NODE_COMPILE_CACHE ??= compileCacheDir(); // "/home/me/.cache/pulumi-irv/node-compile-cache"
+ */
+export function compileCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  return env.NODE_COMPILE_CACHE || path.join(cacheRoot(env), "node-compile-cache");
+}
+
+/**
  * Returns a bin directory with a usable Pulumi CLI, building it from Go modules if needed.
  *
  * Order: `IRV_PULUMI_BIN` (used as is) → a `pulumi` >= {@link MIN_PULUMI_VERSION} on PATH (completed with
@@ -233,7 +245,7 @@ export function pulumiEnv(options: PulumiEnvOptions): Record<string, string> {
     PULUMI_SKIP_CONFIRMATIONS: "true",
     // Every operation starts Node two or three times (the program, the dynamic provider, a policy
     // pack), each loading @pulumi/pulumi: V8's code cache on disk cuts that load's CPU by about 40 %.
-    NODE_COMPILE_CACHE: env.NODE_COMPILE_CACHE ?? path.join(cacheRoot(base), "node-compile-cache"),
+    NODE_COMPILE_CACHE: compileCacheDir(base),
   };
 }
 

@@ -4,17 +4,12 @@
 // ("vitest: N passed, N failed, N skipped") so CI can read the count whatever the reporter prints.
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, rmSync } from "node:fs";
-import { homedir } from "node:os";
 import path from "node:path";
+import { compileCacheDir } from "./pulumi-cli.ts";
 
 // V8's code cache on disk for every Node process of the run (vitest's workers, the emulators, the
-// programs and providers the engine starts): loading @pulumi/pulumi costs about 40 % less CPU once
-// cached. Outside the repo, shared by every clone, as the Pulumi CLI's cache is.
-process.env.NODE_COMPILE_CACHE ??= path.join(
-  process.env.XDG_CACHE_HOME || path.join(homedir(), ".cache"),
-  "pulumi-irv",
-  "node-compile-cache",
-);
+// programs and providers the engine starts), in the one place the harness also uses.
+process.env.NODE_COMPILE_CACHE = compileCacheDir();
 
 const run = (cmd, args) => {
   console.log(`\n> ${cmd} ${args.join(" ")}`);
