@@ -1,4 +1,3 @@
-import type { Http2ServerRequest } from "node:http2";
 import type {
   DescMessage,
   DescMethod,
@@ -10,7 +9,7 @@ import type {
 import { create, fromJsonString, toJson } from "@bufbuild/protobuf";
 import type { FieldMask } from "@bufbuild/protobuf/wkt";
 import { EmptySchema } from "@bufbuild/protobuf/wkt";
-import type { ConnectRouter, HandlerContext } from "@connectrpc/connect";
+import type { HandlerContext } from "@connectrpc/connect";
 import { Code, ConnectError, createContextKey } from "@connectrpc/connect";
 import type { KindName } from "pulumi-irv/sdk";
 import type { Caller } from "../auth/index.js";
@@ -22,12 +21,40 @@ import { toConnectError } from "./grpc-faults.js";
 import { API_SERVICES, WIRE_REGISTRY } from "./wire-types.js";
 
 /**
- * The Node request of a gRPC call (its HTTP/2 stream), for the connection-level faults.
+ * Ends the connection a gRPC call came on, for the connection-level faults (an injected reset).
  *
  * @example
- * connectNodeAdapter({ routes, contextValues: (req) => createContextValues().set(RAW_REQUEST, req) });
+ * createHandlerContext({ ..., contextValues: createContextValues().set(RESET_CONNECTION, () => socket.destroy()) });
  */
-export const RAW_REQUEST = createContextKey<Http2ServerRequest | undefined>(undefined);
+export const RESET_CONNECTION = createContextKey<(() => void) | undefined>(undefined);
+
+/**
+ * A request whose bytes are not the rpc's message (the gRPC server's decoder hands it over instead
+ * of failing, which grpc-js would answer INTERNAL): the rpc answers INVALID_ARGUMENT naming it, with
+ * its request id, as the HTTP route answers a body that is not JSON.
+ *
+ * @example
+ * requestDeserialize: (bytes) => { try { return fromBinary(schema, bytes); } catch (e) { return new UndecodableRequest(schema, e); } }
+ */
+export class UndecodableRequest {
+  readonly description: string;
+  constructor(schema: DescMessage, cause: unknown) {
+    this.description = `is not a ${schema.typeName}: ${(cause as Error).message}`;
+  }
+}
+
+/**
+ * Where the rpcs are registered: each method of a service with its implementation, in the shape of a
+ * Connect router's `rpc` (unary: a request and a HandlerContext to the answer; bidi streaming: the
+ * requests to the answers). The gRPC server serves them.
+ *
+ * @example
+ * const rpcs = new Map();
+ * registerApiRpcs({ rpc: (method, impl) => rpcs.set(method, impl) }, ctx, nextId);
+ */
+export interface RpcRegistry {
+  rpc(method: DescMethod, impl: unknown): void;
+}
 
 /**
  * The kind each resource service of the contract serves.
@@ -79,18 +106,21 @@ export function verbOf(rpcName: string): Verb {
  * are the same faults, with the same codes and details ({@link toConnectError}).
  *
  * @example
- * connectNodeAdapter({ routes: (router) => registerApiRpcs(router, ctx) });
+ * registerApiRpcs({ rpc: (method, impl) => rpcs.set(method, impl) }, ctx, () => "req-1");
  */
-export function registerApiRpcs(router: ConnectRouter, ctx: AppContext, nextRequestId: () => string): void {
+export function registerApiRpcs(router: RpcRegistry, ctx: AppContext, nextRequestId: () => string): void {
   for (const service of API_SERVICES) {
     for (const method of service.methods) {
       const step = stepOf(ctx, service, method);
       const pattern = `/${service.typeName}/${method.name}`;
       const surface = service.typeName === STS_SERVICE ? "sts" : "api";
-      router.rpc(method, (async (request: Message, hctx: HandlerContext) => {
+      router.rpc(method, (async (request: Message | UndecodableRequest, hctx: HandlerContext) => {
         const requestId = nextRequestId();
         hctx.responseHeader.set("x-request-id", requestId);
         try {
+          if (request instanceof UndecodableRequest) {
+            throw invalidArgument([{ field: "request", description: request.description }]);
+          }
           const authorization = hctx.requestHeader.get("authorization") ?? undefined;
           const admitted = await admitCall(ctx, {
             surface,
@@ -237,7 +267,6 @@ function decodeAnswer(schema: DescMessage, json: string): Message {
 
 // An injected reset: the connection dies (as the HTTP transport's socket does).
 function resetConnection(hctx: HandlerContext): never {
-  const raw = hctx.values.get(RAW_REQUEST);
-  raw?.stream.session?.destroy();
+  hctx.values.get(RESET_CONNECTION)?.();
   throw new ConnectError("injected fault: connection reset", Code.Unavailable);
 }

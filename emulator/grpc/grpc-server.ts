@@ -1,18 +1,36 @@
 import { randomBytes } from "node:crypto";
-import type { Http2Server, Http2ServerRequest, Http2ServerResponse } from "node:http2";
+import type {
+  Http2Server,
+  Http2ServerRequest,
+  Http2ServerResponse,
+  IncomingHttpHeaders,
+  ServerHttp2Stream,
+} from "node:http2";
 import { createServer } from "node:http2";
-import { createContextValues } from "@connectrpc/connect";
-import { connectNodeAdapter } from "@connectrpc/connect-node";
+import type { Socket } from "node:net";
+import type { DescMethod, DescService, Message } from "@bufbuild/protobuf";
+import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
+import type { ConnectError, HandlerContext } from "@connectrpc/connect";
+import { createContextValues, createHandlerContext } from "@connectrpc/connect";
+import { setTrailerStatus } from "@connectrpc/connect/protocol-grpc";
+import * as grpc from "@grpc/grpc-js";
 import type { AppContext } from "../http/index.js";
-import { RAW_REQUEST, registerApiRpcs } from "./api-rpcs.js";
+import type { RpcRegistry } from "./api-rpcs.js";
+import { RESET_CONNECTION, registerApiRpcs, UndecodableRequest } from "./api-rpcs.js";
+import { toConnectError } from "./grpc-faults.js";
 import { registerReflection } from "./reflection-service.js";
+
+type UnaryRpc = (request: Message, hctx: HandlerContext) => Promise<Message>;
+type BidiRpc = (requests: AsyncIterable<Message>, hctx: HandlerContext) => AsyncIterable<Message>;
 
 /**
  * The HTTP/2 side of the emulator: a server (never listening itself: the protocol dispatch hands it
  * the connections of the one port) serving the contract's services and server reflection over the
- * gRPC protocol (not gRPC-Web or Connect). A request whose content type is not gRPC's is handed to
- * `http` (the JSON API's app): a JSON client that speaks HTTP/2, as ALPN gives it over TLS, is
- * answered exactly as over HTTP/1.1.
+ * gRPC protocol with `@grpc/grpc-js` (whose per-call path costs a third of Connect for Node's: see
+ * bench/RESULTS.md). The rpcs are the ones {@link registerApiRpcs} and {@link registerReflection}
+ * register, so they call the same service core as the HTTP routes. A request whose content type is
+ * not gRPC's is handed to `http` (the JSON API's app): a JSON client that speaks HTTP/2, as ALPN gives
+ * it over TLS, is answered exactly as over HTTP/1.1.
  *
  * @example
  * const h2 = createGrpcServer(ctx, (req, res) => app.routing(req, res));
@@ -24,18 +42,137 @@ export function createGrpcServer(
 ): Http2Server {
   const idPrefix = randomBytes(4).toString("hex");
   let nextId = 0;
-  const handler = connectNodeAdapter({
-    grpc: true,
-    grpcWeb: false,
-    connect: false,
-    routes: (router) => {
-      registerApiRpcs(router, ctx, () => `${idPrefix}-g${(++nextId).toString(36)}`);
-      registerReflection(router);
-    },
-    contextValues: (req) => createContextValues().set(RAW_REQUEST, req as never),
+  const rpcs = new Map<DescMethod, UnaryRpc | BidiRpc>();
+  const registry: RpcRegistry = { rpc: (method, impl) => void rpcs.set(method, impl as UnaryRpc | BidiRpc) };
+  registerApiRpcs(registry, ctx, () => `${idPrefix}-g${(++nextId).toString(36)}`);
+  registerReflection(registry);
+
+  // The connections handed over, to end one on an injected reset (grpc-js tells a call its peer).
+  const sockets = new Set<Socket>();
+  const resetOf = (peer: string) => () => {
+    for (const s of sockets) {
+      if (peer === `${s.remoteAddress}:${s.remotePort}`) s.destroy();
+    }
+  };
+  const server = new grpc.Server();
+  const byService = new Map<DescService, DescMethod[]>();
+  for (const method of rpcs.keys())
+    byService.set(method.parent, [...(byService.get(method.parent) ?? []), method]);
+  for (const [service, methods] of byService) {
+    const definition: grpc.ServiceDefinition = {};
+    const handlers: grpc.UntypedServiceImplementation = {};
+    for (const method of methods) {
+      const bidi = method.methodKind === "bidi_streaming";
+      Object.assign(definition, {
+        [method.name]: {
+          path: `/${service.typeName}/${method.name}`,
+          requestStream: bidi,
+          responseStream: bidi,
+          requestSerialize: (m: Message) => Buffer.from(toBinary(method.input, m)),
+          requestDeserialize: (b: Buffer) => decodeRequest(method, b),
+          responseSerialize: (m: Message) => Buffer.from(toBinary(method.output, create(method.output, m))),
+          responseDeserialize: (b: Buffer) => fromBinary(method.output, b),
+        },
+      });
+      const rpc = rpcs.get(method);
+      const contextOf = (
+        call: grpc.ServerUnaryCall<unknown, unknown> | grpc.ServerDuplexStream<unknown, unknown>,
+      ) =>
+        createHandlerContext({
+          service,
+          method,
+          protocolName: "grpc",
+          requestMethod: "POST",
+          url: `/${service.typeName}/${method.name}`,
+          requestHeader: headersOf(call.metadata),
+          contextValues: createContextValues().set(RESET_CONNECTION, resetOf(call.getPeer())),
+        });
+      handlers[method.name] = bidi
+        ? (call: grpc.ServerDuplexStream<Message, Message>) => {
+            const hctx = contextOf(call);
+            void (async () => {
+              for await (const answer of (rpc as BidiRpc)(call, hctx)) call.write(answer);
+              call.end(metadataOf(hctx.responseTrailer));
+            })().catch((e: unknown) => call.emit("error", serviceErrorOf(toConnectError(e, ""))));
+          }
+        : (call: grpc.ServerUnaryCall<Message, Message>, callback: grpc.sendUnaryData<Message>) => {
+            const hctx = contextOf(call);
+            (rpc as UnaryRpc)(call.request, hctx).then(
+              (message) => {
+                call.sendMetadata(metadataOf(hctx.responseHeader));
+                callback(null, message, metadataOf(hctx.responseTrailer));
+              },
+              (e: unknown) => {
+                call.sendMetadata(metadataOf(hctx.responseHeader));
+                callback(serviceErrorOf(toConnectError(e, "")));
+              },
+            );
+          };
+    }
+    server.addService(definition, handlers);
+  }
+  return routedServer(server, http, sockets);
+}
+
+function decodeRequest(method: DescMethod, bytes: Buffer): Message | UndecodableRequest {
+  try {
+    return fromBinary(method.input, bytes);
+  } catch (e) {
+    return new UndecodableRequest(method.input, e);
+  }
+}
+
+// The HTTP/2 server grpc-js made for its connection injector, with its streams routed by content
+// type: gRPC's to grpc-js, any other to a Node compatibility server answering with `http`. grpc-js
+// answers every stream of its server itself (415 to JSON), and exposes that server to no public API:
+// it is found in the Server's own table, and a test (grpc-tls) fails should grpc-js change it.
+function routedServer(
+  server: grpc.Server,
+  http: (req: Http2ServerRequest, res: Http2ServerResponse) => void,
+  sockets: Set<Socket>,
+): Http2Server {
+  const known = new Set(
+    (server as unknown as { http2Servers: Map<Http2Server, unknown> }).http2Servers?.keys(),
+  );
+  server.createConnectionInjector(grpc.ServerCredentials.createInsecure());
+  const h2 = [
+    ...((server as unknown as { http2Servers?: Map<Http2Server, unknown> }).http2Servers?.keys() ?? []),
+  ].find((s) => !known.has(s));
+  if (h2 === undefined)
+    throw new Error("@grpc/grpc-js no longer keeps its injector's HTTP/2 server where we look");
+  const grpcStreams = h2.listeners("stream") as ((...args: unknown[]) => void)[];
+  h2.removeAllListeners("stream");
+  const compat = createServer(http);
+  h2.on("stream", (stream: ServerHttp2Stream, headers: IncomingHttpHeaders, ...rest: unknown[]) => {
+    if (/^application\/grpc(\+|;|$)/.test(headers["content-type"] ?? "")) {
+      for (const l of grpcStreams) l.call(h2, stream, headers, ...rest);
+    } else compat.emit("stream", stream, headers, ...rest);
   });
-  return createServer((req, res) => {
-    if (/^application\/grpc(\+|;|$)/.test(req.headers["content-type"] ?? "")) handler(req, res);
-    else http(req, res);
+  h2.on("connection", (socket: Socket) => {
+    sockets.add(socket);
+    socket.once("close", () => sockets.delete(socket));
   });
+  return h2;
+}
+
+function headersOf(metadata: grpc.Metadata): Headers {
+  const headers = new Headers();
+  for (const [k, v] of Object.entries(metadata.getMap())) if (typeof v === "string") headers.set(k, v);
+  return headers;
+}
+
+// Headers as grpc-js metadata: `-bin` values are base64 on the wire, bytes in grpc-js.
+function metadataOf(headers: Headers): grpc.Metadata {
+  const metadata = new grpc.Metadata();
+  for (const [k, v] of headers) metadata.add(k, k.endsWith("-bin") ? Buffer.from(v, "base64") : v);
+  return metadata;
+}
+
+// A ConnectError as grpc-js sends it: the same status, message, `grpc-status-details-bin` and headers
+// that Connect's own gRPC handler writes (its setTrailerStatus), the status and message as grpc-js's.
+function serviceErrorOf(error: ConnectError): Partial<grpc.ServiceError> {
+  const trailers = setTrailerStatus(new Headers(), error);
+  trailers.delete("grpc-status");
+  trailers.delete("grpc-message");
+  return { code: error.code as number, details: error.rawMessage, metadata: metadataOf(trailers) };
 }

@@ -1,4 +1,5 @@
-export { listQuery, RAW_REQUEST, registerApiRpcs, SERVICE_KINDS, verbOf } from "./api-rpcs.js";
+export type { RpcRegistry } from "./api-rpcs.js";
+export { listQuery, RESET_CONNECTION, registerApiRpcs, SERVICE_KINDS, verbOf } from "./api-rpcs.js";
 export { faultToConnectError, toConnectError } from "./grpc-faults.js";
 export { createGrpcServer } from "./grpc-server.js";
 export type { ProtocolDispatch } from "./protocol-dispatch.js";

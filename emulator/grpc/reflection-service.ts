@@ -1,8 +1,8 @@
 import type { DescFile, DescMessage } from "@bufbuild/protobuf";
 import { create, toBinary } from "@bufbuild/protobuf";
 import { FileDescriptorProtoSchema } from "@bufbuild/protobuf/wkt";
-import type { ConnectRouter } from "@connectrpc/connect";
 import { Code } from "@connectrpc/connect";
+import type { RpcRegistry } from "./api-rpcs.js";
 import type { ServerReflectionRequest } from "./gen/grpc/reflection/v1/reflection_pb.js";
 import {
   ServerReflectionResponseSchema as ResponseV1,
@@ -105,9 +105,9 @@ function filesOf(file: DescFile): {
  * Reflection is open: it tells the interface, never any data.
  *
  * @example
- * connectNodeAdapter({ routes: (router) => registerReflection(router) });
+ * registerReflection({ rpc: (method, impl) => rpcs.set(method, impl) });
  */
-export function registerReflection(router: ConnectRouter): void {
+export function registerReflection(router: RpcRegistry): void {
   for (const [service, response] of [
     [ServerReflectionV1, ResponseV1],
     [ServerReflectionV1alpha, ResponseV1alpha],
