@@ -6,7 +6,7 @@ import type {
   JsonValue,
   Message,
 } from "@bufbuild/protobuf";
-import { create, fromJsonString, toJson } from "@bufbuild/protobuf";
+import { create, fromJson, toJson } from "@bufbuild/protobuf";
 import type { FieldMask } from "@bufbuild/protobuf/wkt";
 import { EmptySchema } from "@bufbuild/protobuf/wkt";
 import type { HandlerContext } from "@connectrpc/connect";
@@ -258,7 +258,9 @@ export function listQuery(schema: DescMessage, request: Message): QueryValues {
 function decodeAnswer(schema: DescMessage, json: string): Message {
   if (schema.typeName === EmptySchema.typeName) return create(EmptySchema);
   try {
-    return fromJsonString(schema, json, { registry: WIRE_REGISTRY });
+    // JSON.parse and fromJson, not fromJsonString: that one also scans the text for duplicate keys,
+    // a third of a LIST page's decoding, and the core's JSON (JSON.stringify's) never has any.
+    return fromJson(schema, JSON.parse(json) as JsonValue, { registry: WIRE_REGISTRY });
   } catch (e) {
     // The service core answered something the published message cannot hold: a bug of ours.
     throw new Error(`the answer does not decode as ${schema.typeName}: ${(e as Error).message}`);

@@ -54,7 +54,8 @@ export function createGrpcServer(
       if (peer === `${s.remoteAddress}:${s.remotePort}`) s.destroy();
     }
   };
-  const server = new grpc.Server();
+  // Channelz (grpc-js's per-call introspection counters) is a service the emulator does not serve.
+  const server = new grpc.Server({ "grpc.enable_channelz": 0 });
   const byService = new Map<DescService, DescMethod[]>();
   for (const method of rpcs.keys())
     byService.set(method.parent, [...(byService.get(method.parent) ?? []), method]);
