@@ -2,17 +2,23 @@
 //
 // One emulator (the built CLI, a child process) serves both. Measured in alternating rounds, each
 // transport with the same concurrency: GET of one group, and a LIST page of 200 over 10,000 groups
-// (with the total count); requests per second and per-request p50/p99. The HTTP side is an undici
-// Pool of keep-alive connections; the gRPC side a client generated from proto/ (Connect for Node,
-// gRPC protocol) multiplexing on HTTP/2 connections. The cost the preface dispatch adds to HTTP is
+// (with the total count); requests per second, per-request p50/p99, and the emulator process's own CPU
+// time per request (from /proc, so that the server's cost shows apart from the client's: both share the
+// machine's cores). The HTTP side is an undici Pool of keep-alive connections; the gRPC side is measured
+// with two clients generated from proto/, multiplexing on HTTP/2: Connect for Node (gRPC protocol), and
+// @grpc/grpc-js with the same messages (the client's own cost differs by twice). The cost the preface dispatch adds to HTTP is
 // measured on a bare node:http server with and without it, one new connection per request (the
 // dispatch acts once per connection; with keep-alive it is paid once per connection only).
 //
 // Run after a build: `node bench/emulator-grpc.ts` (or `npm run bench -- emulator-grpc`).
+import { readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
+import type { DescService } from "@bufbuild/protobuf";
+import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
+import * as grpc from "@grpc/grpc-js";
 import { Pool } from "undici";
 import { GroupsService } from "../emulator/dist/grpc/gen/chainguard/platform/iam/v2beta1/groups_pb.js";
 import { medianOf, startWithReadyLine } from "./support/index.ts";
@@ -29,7 +35,20 @@ interface Measure {
   rps: number;
   p50: number;
   p99: number;
+  /** The emulator's CPU time (user + system) per request, µs; NaN where /proc cannot tell. */
+  serverCpu: number;
 }
+
+// CPU time of a process so far, ms (Linux /proc, in clock ticks of 10 ms); NaN elsewhere.
+function cpuMsOf(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return Number.NaN;
+  }
+}
+let serverPid: number | undefined;
 
 async function measure(requests: number, one: () => Promise<void>): Promise<Measure> {
   const latencies: number[] = [];
@@ -47,15 +66,18 @@ async function measure(requests: number, one: () => Promise<void>): Promise<Meas
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
   sent = 0;
   latencies.length = 0;
+  const cpu0 = cpuMsOf(serverPid);
   const t0 = performance.now();
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
   const seconds = (performance.now() - t0) / 1000;
+  const serverCpu = ((cpuMsOf(serverPid) - cpu0) * 1000) / requests;
   latencies.sort((a, b) => a - b);
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
-  return { rps: requests / seconds, p50: at(0.5), p99: at(0.99) };
+  return { rps: requests / seconds, p50: at(0.5), p99: at(0.99), serverCpu };
 }
 
 const emu = await startWithReadyLine([cli, "--port", "0", "--admin-token", "bench-admin"]);
+serverPid = emu.child.pid;
 const info = JSON.parse(emu.line) as { baseUrl: string; orgUid: string };
 const admin = { authorization: "Bearer bench-admin", "content-type": "application/json" };
 const post = async (path: string, body: unknown) => {
@@ -96,6 +118,46 @@ const groups = createClient(
     ],
   }),
 );
+// The same service over @grpc/grpc-js: its unary methods from the generated descriptors, the messages
+// encoded by @bufbuild/protobuf as Connect's client does.
+function grpcJsClient(service: DescService): {
+  call: Record<string, (req: unknown) => Promise<unknown>>;
+  close: () => void;
+} {
+  const definition: grpc.ServiceDefinition = Object.fromEntries(
+    service.methods.map((m) => [
+      m.localName,
+      {
+        path: `/${service.typeName}/${m.name}`,
+        requestStream: false,
+        responseStream: false,
+        requestSerialize: (v: unknown) => Buffer.from(toBinary(m.input, create(m.input, v as never))),
+        requestDeserialize: (b: Buffer) => fromBinary(m.input, b),
+        responseSerialize: (v: unknown) => Buffer.from(toBinary(m.output, v as never)),
+        responseDeserialize: (b: Buffer) => fromBinary(m.output, b),
+      },
+    ]),
+  );
+  const Client = grpc.makeGenericClientConstructor(definition, service.name);
+  const client = new Client(new URL(info.baseUrl).host, grpc.credentials.createInsecure());
+  const unary = client as unknown as Record<
+    string,
+    (req: unknown, md: grpc.Metadata, cb: (e: grpc.ServiceError | null, v?: unknown) => void) => void
+  >;
+  const metadata = new grpc.Metadata();
+  metadata.set("authorization", admin.authorization);
+  const call = Object.fromEntries(
+    service.methods.map((m) => [
+      m.localName,
+      (req: unknown) =>
+        new Promise((resolve, reject) =>
+          unary[m.localName]?.call(client, req, metadata, (e, v) => (e === null ? resolve(v) : reject(e))),
+        ),
+    ]),
+  );
+  return { call, close: () => client.close() };
+}
+const groupsJs = grpcJsClient(GroupsService);
 const listPath = `/iam/v2beta1/groups?uidp.children_of=${encodeURIComponent(listParent)}&page_size=200`;
 const firstPage = await groups.listGroups({ uidp: { childrenOf: listParent }, pageSize: 200 });
 if (firstPage.groups.length !== 200 || Number(firstPage.totalCount) !== ITEMS)
@@ -104,11 +166,19 @@ if (firstPage.groups.length !== 200 || Number(firstPage.totalCount) !== ITEMS)
 const targets = {
   "GET, HTTP/JSON": () => measure(GET_REQUESTS, () => httpGet(`/iam/v2beta1/groups/${parent.uid}`)),
   "GET, gRPC": () => measure(GET_REQUESTS, async () => void (await groups.getGroup({ uid: parent.uid }))),
+  "GET, gRPC (grpc-js client)": () =>
+    measure(GET_REQUESTS, async () => void (await groupsJs.call.getGroup?.({ uid: parent.uid }))),
   "LIST 200 of 10,000, HTTP/JSON": () => measure(LIST_REQUESTS, () => httpGet(listPath)),
   "LIST 200 of 10,000, gRPC": () =>
     measure(
       LIST_REQUESTS,
       async () => void (await groups.listGroups({ uidp: { childrenOf: listParent }, pageSize: 200 })),
+    ),
+  "LIST 200 of 10,000, gRPC (grpc-js client)": () =>
+    measure(
+      LIST_REQUESTS,
+      async () =>
+        void (await groupsJs.call.listGroups?.({ uidp: { childrenOf: listParent }, pageSize: 200 })),
     ),
 };
 const results: Record<string, Measure[]> = {};
@@ -118,6 +188,7 @@ for (let round = 0; round < ROUNDS; round++) {
   }
 }
 await pool.close();
+groupsJs.close();
 emu.child.kill("SIGTERM");
 
 // The dispatch's own cost: a bare node:http server with and without it, a new connection per request.
@@ -133,6 +204,7 @@ const server = http.createServer((req, res) => res.end("ok"));
 })();
 process.on("SIGTERM", () => process.exit(0));
 `;
+serverPid = undefined;
 const plain = await startWithReadyLine(["-e", bareSource(false)]);
 const dispatched = await startWithReadyLine(["-e", bareSource(true)]);
 const fresh = (baseUrl: string) => async () => {
@@ -156,20 +228,30 @@ const summary = (m: Measure[]) => ({
   rps: medianOf(m, (x) => x.rps),
   p50: medianOf(m, (x) => x.p50),
   p99: medianOf(m, (x) => x.p99),
+  serverCpu: medianOf(m, (x) => x.serverCpu),
 });
 console.log(
   `Emulator GET and LIST over gRPC and HTTP/JSON on one port, ${CONCURRENCY} concurrent, median of ${ROUNDS} alternating rounds`,
 );
-console.log("| target | req/s | p50 ms | p99 ms |");
-console.log("|---|---|---|---|");
+console.log("| target | req/s | p50 ms | p99 ms | emulator CPU µs/req |");
+console.log("|---|---|---|---|---|");
 const all = { ...results, ...bare };
 for (const [name, m] of Object.entries(all)) {
   const s = summary(m);
-  console.log(`| ${name} | ${s.rps.toFixed(0)} | ${s.p50.toFixed(2)} | ${s.p99.toFixed(2)} |`);
+  const cpu = Number.isFinite(s.serverCpu) ? s.serverCpu.toFixed(0) : "–";
+  console.log(`| ${name} | ${s.rps.toFixed(0)} | ${s.p50.toFixed(2)} | ${s.p99.toFixed(2)} | ${cpu} |`);
 }
 const ratio = (a: string, b: string) => (summary(all[a] ?? []).rps / summary(all[b] ?? []).rps).toFixed(2);
 console.log(
   `gRPC ÷ HTTP throughput: GET ${ratio("GET, gRPC", "GET, HTTP/JSON")}×, LIST ${ratio("LIST 200 of 10,000, gRPC", "LIST 200 of 10,000, HTTP/JSON")}× (goal ≥ 1.0×)`,
+);
+console.log(
+  `With the grpc-js client: GET ${ratio("GET, gRPC (grpc-js client)", "GET, HTTP/JSON")}×, LIST ${ratio("LIST 200 of 10,000, gRPC (grpc-js client)", "LIST 200 of 10,000, HTTP/JSON")}×`,
+);
+const cpuRatio = (a: string, b: string) =>
+  (summary(all[a] ?? []).serverCpu / summary(all[b] ?? []).serverCpu).toFixed(1);
+console.log(
+  `Emulator CPU per request, gRPC ÷ HTTP (the server's own cost, whatever the client's): GET ${cpuRatio("GET, gRPC", "GET, HTTP/JSON")}×, LIST ${cpuRatio("LIST 200 of 10,000, gRPC", "LIST 200 of 10,000, HTTP/JSON")}×`,
 );
 console.log(
   `HTTP with the dispatch ÷ without, a new connection per request: ${ratio("bare node:http, with dispatch", "bare node:http, no dispatch")}× (goal ≥ 0.98×, i.e. at most 1.02× the cost)`,
