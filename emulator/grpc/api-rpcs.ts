@@ -118,18 +118,22 @@ export function registerApiRpcs(router: RpcRegistry, ctx: AppContext, nextReques
         const requestId = nextRequestId();
         hctx.responseHeader.set("x-request-id", requestId);
         try {
-          if (request instanceof UndecodableRequest) {
-            throw invalidArgument([{ field: "request", description: request.description }]);
-          }
           const authorization = hctx.requestHeader.get("authorization") ?? undefined;
+          const undecodable = request instanceof UndecodableRequest;
+          // Admitted first, as the HTTP route admits a call before it parses the body: a request that
+          // does not decode is counted, faulted and rate-limited like any, and a caller without a
+          // valid token learns only that (code 16), not how its bytes are wrong.
           const admitted = await admitCall(ctx, {
             surface,
             method: "GRPC",
             pattern,
-            updateMask: maskOf(request),
+            updateMask: undecodable ? undefined : maskOf(request),
             authorization,
           });
           if (admitted.reset === "before") resetConnection(hctx);
+          if (request instanceof UndecodableRequest) {
+            throw invalidArgument([{ field: "request", description: request.description }]);
+          }
           const json = await step(request, admitted.caller, authorization);
           // The change is made; the client sees its connection die instead of the answer.
           if (admitted.reset === "after") resetConnection(hctx);

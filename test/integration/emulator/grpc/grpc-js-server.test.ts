@@ -58,8 +58,9 @@ const framed = (bytes: Uint8Array) => {
   return Buffer.concat([head, bytes]);
 };
 
-// A GetGroup call whose request frame carries `bytes` (the encoded request unless given).
-const getGroup = (session: ClientHttp2Session, bytes?: Uint8Array) =>
+// A GetGroup call whose request frame carries `bytes` (the encoded request unless given), with the
+// admin token unless `token` says otherwise (null: no authorization header).
+const getGroup = (session: ClientHttp2Session, bytes?: Uint8Array, token: string | null = emu.adminToken) =>
   h2Request(
     session,
     {
@@ -67,7 +68,7 @@ const getGroup = (session: ClientHttp2Session, bytes?: Uint8Array) =>
       ":path": "/chainguard.platform.iam.v2beta1.GroupsService/GetGroup",
       "content-type": "application/grpc",
       te: "trailers",
-      authorization: `Bearer ${emu.adminToken}`,
+      ...(token === null ? {} : { authorization: `Bearer ${token}` }),
     },
     framed(bytes ?? toBinary(GetGroupRequestSchema, create(GetGroupRequestSchema, { uid: emu.orgUid }))),
   );
@@ -103,6 +104,22 @@ describe("the gRPC transport on grpc-js", () => {
       );
       expect(message).toContain("chainguard.platform.iam.v2beta1.GetGroupRequest");
       expect(answer.headers["x-request-id"]).toMatch(/\S/);
+    } finally {
+      session.close();
+    }
+  });
+
+  it("regression (undecodable request refused before admission): without a token it is UNAUTHENTICATED, as over HTTP, and counted", async () => {
+    // The refusal came before the token was checked: a caller with no credential was told how its
+    // bytes were wrong (HTTP answers 401 to a malformed body without a token), and the call was not
+    // counted in the stats.
+    const session = connect(emu.baseUrl);
+    emu.resetStats();
+    try {
+      const answer = await getGroup(session, Buffer.from([0xff, 0xff, 0xff, 0xff, 0xff]), null);
+      const status = answer.trailers["grpc-status"] ?? answer.headers["grpc-status"];
+      expect(status).toBe(String(Code.Unauthenticated));
+      expect(emu.stats().total).toBe(1);
     } finally {
       session.close();
     }
