@@ -11,7 +11,6 @@
 // dispatch acts once per connection; with keep-alive it is paid once per connection only).
 //
 // Run after a build: `node bench/emulator-grpc.ts` (or `npm run bench -- emulator-grpc`).
-import { readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import type { DescService } from "@bufbuild/protobuf";
@@ -21,7 +20,7 @@ import { createGrpcTransport } from "@connectrpc/connect-node";
 import * as grpc from "@grpc/grpc-js";
 import { Pool } from "undici";
 import { GroupsService } from "../emulator/dist/grpc/gen/chainguard/platform/iam/v2beta1/groups_pb.js";
-import { medianOf, startWithReadyLine } from "./support/index.ts";
+import { medianOf, processCpuMs, startWithReadyLine } from "./support/index.ts";
 
 const CONCURRENCY = 16;
 const GET_REQUESTS = 6_000;
@@ -39,18 +38,8 @@ interface Measure {
   serverCpu: number;
 }
 
-// CPU time of a process so far, ms (Linux /proc, in clock ticks of 10 ms); NaN elsewhere.
-function cpuMsOf(pid: number | undefined): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return Number.NaN;
-  }
-}
-let serverPid: number | undefined;
-
-async function measure(requests: number, one: () => Promise<void>): Promise<Measure> {
+// `server`: the process whose CPU per request is noted (none for the bare servers).
+async function measure(requests: number, one: () => Promise<void>, server?: number): Promise<Measure> {
   const latencies: number[] = [];
   let sent = 0;
   const worker = async () => {
@@ -66,18 +55,17 @@ async function measure(requests: number, one: () => Promise<void>): Promise<Meas
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
   sent = 0;
   latencies.length = 0;
-  const cpu0 = cpuMsOf(serverPid);
+  const cpu0 = processCpuMs(server);
   const t0 = performance.now();
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
   const seconds = (performance.now() - t0) / 1000;
-  const serverCpu = ((cpuMsOf(serverPid) - cpu0) * 1000) / requests;
+  const serverCpu = ((processCpuMs(server) - cpu0) * 1000) / requests;
   latencies.sort((a, b) => a - b);
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
   return { rps: requests / seconds, p50: at(0.5), p99: at(0.99), serverCpu };
 }
 
 const emu = await startWithReadyLine([cli, "--port", "0", "--admin-token", "bench-admin"]);
-serverPid = emu.child.pid;
 const info = JSON.parse(emu.line) as { baseUrl: string; orgUid: string };
 const admin = { authorization: "Bearer bench-admin", "content-type": "application/json" };
 const post = async (path: string, body: unknown) => {
@@ -163,22 +151,26 @@ const firstPage = await groups.listGroups({ uidp: { childrenOf: listParent }, pa
 if (firstPage.groups.length !== 200 || Number(firstPage.totalCount) !== ITEMS)
   throw new Error(`the list is not 200 of ${ITEMS}: ${firstPage.groups.length} of ${firstPage.totalCount}`);
 
+const emulator = emu.child.pid;
 const targets = {
-  "GET, HTTP/JSON": () => measure(GET_REQUESTS, () => httpGet(`/iam/v2beta1/groups/${parent.uid}`)),
-  "GET, gRPC": () => measure(GET_REQUESTS, async () => void (await groups.getGroup({ uid: parent.uid }))),
+  "GET, HTTP/JSON": () => measure(GET_REQUESTS, () => httpGet(`/iam/v2beta1/groups/${parent.uid}`), emulator),
+  "GET, gRPC": () =>
+    measure(GET_REQUESTS, async () => void (await groups.getGroup({ uid: parent.uid })), emulator),
   "GET, gRPC (grpc-js client)": () =>
-    measure(GET_REQUESTS, async () => void (await groupsJs.call.getGroup?.({ uid: parent.uid }))),
-  "LIST 200 of 10,000, HTTP/JSON": () => measure(LIST_REQUESTS, () => httpGet(listPath)),
+    measure(GET_REQUESTS, async () => void (await groupsJs.call.getGroup?.({ uid: parent.uid })), emulator),
+  "LIST 200 of 10,000, HTTP/JSON": () => measure(LIST_REQUESTS, () => httpGet(listPath), emulator),
   "LIST 200 of 10,000, gRPC": () =>
     measure(
       LIST_REQUESTS,
       async () => void (await groups.listGroups({ uidp: { childrenOf: listParent }, pageSize: 200 })),
+      emulator,
     ),
   "LIST 200 of 10,000, gRPC (grpc-js client)": () =>
     measure(
       LIST_REQUESTS,
       async () =>
         void (await groupsJs.call.listGroups?.({ uidp: { childrenOf: listParent }, pageSize: 200 })),
+      emulator,
     ),
 };
 const results: Record<string, Measure[]> = {};
@@ -204,7 +196,6 @@ const server = http.createServer((req, res) => res.end("ok"));
 })();
 process.on("SIGTERM", () => process.exit(0));
 `;
-serverPid = undefined;
 const plain = await startWithReadyLine(["-e", bareSource(false)]);
 const dispatched = await startWithReadyLine(["-e", bareSource(true)]);
 const fresh = (baseUrl: string) => async () => {

@@ -33,7 +33,7 @@ export { apiCalls, BenchSession, benchSession, DATA_SOURCE_ROUTE, runBench } fro
 export type { BenchmarkFile } from "./benchmark-files.ts";
 export { listBenchmarks, parseHeader, selectBenchmarks } from "./benchmark-files.ts";
 export type { Role, RoleUsage } from "./process-sampler.ts";
-export { ProcessSampler } from "./process-sampler.ts";
+export { ProcessSampler, processCpuMs } from "./process-sampler.ts";
 export { startWithReadyLine } from "./ready-line.ts";
 export type { VerbatimOutput } from "./results-file.ts";
 export { readResults, renderResults, writeResults } from "./results-file.ts";

@@ -53,11 +53,28 @@ function parentOf(pid: number): number | undefined {
   }
 }
 
-function usageOf(pid: number): { cpuMs: number; hwmBytes: number; cmdline: string } | undefined {
+/**
+ * CPU time (user + system) of a process so far, in ms, from /proc; NaN when it cannot be read (no
+ * such process, or not Linux).
+ *
+ * @example
+ * const before = processCpuMs(server.pid); await load(); const used = processCpuMs(server.pid) - before;
+ */
+export function processCpuMs(pid: number | undefined): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // Fields after the command name (which may hold spaces) start after the last ')'.
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    const cpuMs = ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+function usageOf(pid: number): { cpuMs: number; hwmBytes: number; cmdline: string } | undefined {
+  try {
+    const cpuMs = processCpuMs(pid);
+    if (Number.isNaN(cpuMs)) return undefined;
     const hwm = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
     const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ");
     return { cpuMs, hwmBytes: hwm ? Number(hwm[1]) * 1024 : 0, cmdline };

@@ -131,7 +131,7 @@ export function registerApiRpcs(router: RpcRegistry, ctx: AppContext, nextReques
             authorization,
           });
           if (admitted.reset === "before") resetConnection(hctx);
-          if (request instanceof UndecodableRequest) {
+          if (undecodable) {
             throw invalidArgument([{ field: "request", description: request.description }]);
           }
           const json = await step(request, admitted.caller, authorization);

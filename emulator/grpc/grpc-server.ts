@@ -64,9 +64,10 @@ export function createGrpcServer(
     const handlers: grpc.UntypedServiceImplementation = {};
     for (const method of methods) {
       const bidi = method.methodKind === "bidi_streaming";
+      const path = `/${service.typeName}/${method.name}`;
       Object.assign(definition, {
         [method.name]: {
-          path: `/${service.typeName}/${method.name}`,
+          path,
           requestStream: bidi,
           responseStream: bidi,
           requestSerialize: (m: Message) => Buffer.from(toBinary(method.input, m)),
@@ -84,7 +85,7 @@ export function createGrpcServer(
           method,
           protocolName: "grpc",
           requestMethod: "POST",
-          url: `/${service.typeName}/${method.name}`,
+          url: path,
           requestHeader: headersOf(call.metadata),
           contextValues: createContextValues().set(RESET_CONNECTION, resetOf(call.getPeer())),
         });
@@ -126,19 +127,19 @@ function decodeRequest(method: DescMethod, bytes: Buffer): Message | Undecodable
 // The HTTP/2 server grpc-js made for its connection injector, with its streams routed by content
 // type: gRPC's to grpc-js, any other to a Node compatibility server answering with `http`. grpc-js
 // answers every stream of its server itself (415 to JSON), and exposes that server to no public API:
-// it is found in the Server's own table, and a test (grpc-tls) fails should grpc-js change it.
+// it is found in the Server's own table (the emulator package holds grpc-js to 1.14.x for that), and
+// test/integration/emulator/grpc/grpc-js-server.test.ts fails should grpc-js change it.
 function routedServer(
   server: grpc.Server,
   http: (req: Http2ServerRequest, res: Http2ServerResponse) => void,
   sockets: Set<Socket>,
 ): Http2Server {
-  const known = new Set(
-    (server as unknown as { http2Servers: Map<Http2Server, unknown> }).http2Servers?.keys(),
-  );
-  server.createConnectionInjector(grpc.ServerCredentials.createInsecure());
-  const h2 = [
+  const servers = () => [
     ...((server as unknown as { http2Servers?: Map<Http2Server, unknown> }).http2Servers?.keys() ?? []),
-  ].find((s) => !known.has(s));
+  ];
+  const known = new Set(servers());
+  server.createConnectionInjector(grpc.ServerCredentials.createInsecure());
+  const h2 = servers().find((s) => !known.has(s));
   if (h2 === undefined)
     throw new Error("@grpc/grpc-js no longer keeps its injector's HTTP/2 server where we look");
   const grpcStreams = h2.listeners("stream") as ((...args: unknown[]) => void)[];
