@@ -12,8 +12,9 @@ import { EmptySchema } from "@bufbuild/protobuf/wkt";
 import type { HandlerContext } from "@connectrpc/connect";
 import { Code, ConnectError, createContextKey } from "@connectrpc/connect";
 import type { KindName } from "pulumi-irv/sdk";
+import { Code as ApiCode } from "pulumi-irv/sdk";
 import type { Caller } from "../auth/index.js";
-import { invalidArgument } from "../core/index.js";
+import { ApiFault, invalidArgument } from "../core/index.js";
 import type { AppContext } from "../http/index.js";
 import { admitCall, bodyViolation } from "../http/index.js";
 import type { QueryValues } from "../lists/index.js";
@@ -175,6 +176,12 @@ function stepOf(ctx: AppContext, service: DescService, method: DescMethod): Step
   }
   const kind = SERVICE_KINDS[service.typeName];
   if (kind === undefined) throw new Error(`no kind serves ${service.typeName}`);
+  if (!/^(Get|List|Create|Update|Delete)(?!.*Readme$)[A-Z]/.test(method.name)) {
+    // The sub-resource rpcs (a repo's readme) are defined before the emulator serves them.
+    return () => {
+      throw new ApiFault(ApiCode.UNIMPLEMENTED, `${method.name} is not served by the emulator yet`);
+    };
+  }
   const callerOf = (c: Caller | undefined): Caller => {
     if (c === undefined) throw new Error("rpc without authentication");
     return c;

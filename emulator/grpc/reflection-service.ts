@@ -1,4 +1,4 @@
-import type { DescFile, DescMessage } from "@bufbuild/protobuf";
+import type { DescExtension, DescFile, DescMessage } from "@bufbuild/protobuf";
 import { create, toBinary } from "@bufbuild/protobuf";
 import { FileDescriptorProtoSchema } from "@bufbuild/protobuf/wkt";
 import { Code } from "@connectrpc/connect";
@@ -54,20 +54,34 @@ export function answerReflection(
       return file === undefined ? notFound(`symbol ${q.value}`) : filesOf(file);
     }
     case "allExtensionNumbersOfType": {
-      // Our files declare no extensions: a known message has none, an unknown one is not found.
+      // The events method option (annotations/events.proto) is the one extension our files declare.
       const m = WIRE_REGISTRY.getMessage(q.value);
       return m === undefined
         ? notFound(`type ${q.value}`)
-        : { case: "allExtensionNumbersResponse", value: { baseTypeName: q.value, extensionNumber: [] } };
+        : {
+            case: "allExtensionNumbersResponse",
+            value: { baseTypeName: q.value, extensionNumber: extensionsOf(q.value).map((x) => x.number) },
+          };
     }
-    case "fileContainingExtension":
-      return notFound(`extension ${q.value.extensionNumber} of ${q.value.containingType}`);
+    case "fileContainingExtension": {
+      const ext = extensionsOf(q.value.containingType).find((x) => x.number === q.value.extensionNumber);
+      return ext === undefined
+        ? notFound(`extension ${q.value.extensionNumber} of ${q.value.containingType}`)
+        : filesOf(ext.file);
+    }
     default:
       return {
         case: "errorResponse",
         value: { errorCode: Code.InvalidArgument, errorMessage: "the request asks no question" },
       };
   }
+}
+
+// The extensions of a message declared in the files the emulator serves.
+function extensionsOf(typeName: string): DescExtension[] {
+  return [...WIRE_FILES.values()].flatMap((f) =>
+    f.extensions.filter((x) => x.extendee.typeName === typeName),
+  );
 }
 
 function fileOfSymbol(symbol: string): DescFile | undefined {

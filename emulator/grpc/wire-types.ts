@@ -1,16 +1,33 @@
 import type { DescFile, DescMessage, DescService } from "@bufbuild/protobuf";
 import { createRegistry } from "@bufbuild/protobuf";
 import type { GenFile } from "@bufbuild/protobuf/codegenv2";
+import { file_annotations_events } from "./gen/annotations/events_pb.js";
 import { file_capabilities_capabilities } from "./gen/capabilities/capabilities_pb.js";
+import { file_chainguard_platform_events_v2_subscriptions } from "./gen/chainguard/platform/events/v2/subscriptions_pb.js";
+import { file_chainguard_platform_events_v2beta1_subscriptions } from "./gen/chainguard/platform/events/v2beta1/subscriptions_pb.js";
+import { file_chainguard_platform_iam_v2_account_associations } from "./gen/chainguard/platform/iam/v2/account_associations_pb.js";
+import { file_chainguard_platform_iam_v2_external_group_role_mappings } from "./gen/chainguard/platform/iam/v2/external_group_role_mappings_pb.js";
+import { file_chainguard_platform_iam_v2_group_invites } from "./gen/chainguard/platform/iam/v2/group_invites_pb.js";
+import { file_chainguard_platform_iam_v2_groups } from "./gen/chainguard/platform/iam/v2/groups_pb.js";
+import { file_chainguard_platform_iam_v2_identities } from "./gen/chainguard/platform/iam/v2/identities_pb.js";
+import { file_chainguard_platform_iam_v2_identity_providers } from "./gen/chainguard/platform/iam/v2/identity_providers_pb.js";
+import { file_chainguard_platform_iam_v2_role_bindings } from "./gen/chainguard/platform/iam/v2/role_bindings_pb.js";
+import { file_chainguard_platform_iam_v2_roles } from "./gen/chainguard/platform/iam/v2/roles_pb.js";
 import { file_chainguard_platform_iam_v2beta1_account_associations } from "./gen/chainguard/platform/iam/v2beta1/account_associations_pb.js";
+import { file_chainguard_platform_iam_v2beta1_external_group_role_mappings } from "./gen/chainguard/platform/iam/v2beta1/external_group_role_mappings_pb.js";
 import { file_chainguard_platform_iam_v2beta1_group_invites } from "./gen/chainguard/platform/iam/v2beta1/group_invites_pb.js";
 import { file_chainguard_platform_iam_v2beta1_groups } from "./gen/chainguard/platform/iam/v2beta1/groups_pb.js";
 import { file_chainguard_platform_iam_v2beta1_identities } from "./gen/chainguard/platform/iam/v2beta1/identities_pb.js";
 import { file_chainguard_platform_iam_v2beta1_identity_providers } from "./gen/chainguard/platform/iam/v2beta1/identity_providers_pb.js";
 import { file_chainguard_platform_iam_v2beta1_role_bindings } from "./gen/chainguard/platform/iam/v2beta1/role_bindings_pb.js";
 import { file_chainguard_platform_iam_v2beta1_roles } from "./gen/chainguard/platform/iam/v2beta1/roles_pb.js";
+import { file_chainguard_platform_registry_v2_repos } from "./gen/chainguard/platform/registry/v2/repos_pb.js";
+import { file_chainguard_platform_registry_v2_tags } from "./gen/chainguard/platform/registry/v2/tags_pb.js";
+import { file_chainguard_platform_registry_v2beta1_overlay_bindings } from "./gen/chainguard/platform/registry/v2beta1/overlay_bindings_pb.js";
+import { file_chainguard_platform_registry_v2beta1_overlays } from "./gen/chainguard/platform/registry/v2beta1/overlays_pb.js";
 import { file_chainguard_platform_registry_v2beta1_repos } from "./gen/chainguard/platform/registry/v2beta1/repos_pb.js";
 import { file_chainguard_platform_registry_v2beta1_tags } from "./gen/chainguard/platform/registry/v2beta1/tags_pb.js";
+import { file_chainguard_platform_vulnerabilities_v2_advisories } from "./gen/chainguard/platform/vulnerabilities/v2/advisories_pb.js";
 import { file_chainguard_platform_vulnerabilities_v2beta1_advisories } from "./gen/chainguard/platform/vulnerabilities/v2beta1/advisories_pb.js";
 import { file_google_rpc_error_details } from "./gen/google/rpc/error_details_pb.js";
 import { file_google_rpc_status } from "./gen/google/rpc/status_pb.js";
@@ -39,6 +56,32 @@ export const API_FILES: readonly GenFile[] = [
 ];
 
 /**
+ * Files whose services are defined but not served yet (the kinds of issue 45, and the GA copies of
+ * every service): in the registry and reflection's files, not in its list of services.
+ *
+ * @example
+ * DESCRIBED_FILES.flatMap((f) => f.services).map((s) => s.typeName);
+ */
+export const DESCRIBED_FILES: readonly GenFile[] = [
+  file_chainguard_platform_iam_v2beta1_external_group_role_mappings,
+  file_chainguard_platform_registry_v2beta1_overlays,
+  file_chainguard_platform_registry_v2beta1_overlay_bindings,
+  file_chainguard_platform_events_v2beta1_subscriptions,
+  file_chainguard_platform_iam_v2_groups,
+  file_chainguard_platform_iam_v2_identities,
+  file_chainguard_platform_iam_v2_roles,
+  file_chainguard_platform_iam_v2_role_bindings,
+  file_chainguard_platform_iam_v2_identity_providers,
+  file_chainguard_platform_iam_v2_account_associations,
+  file_chainguard_platform_iam_v2_group_invites,
+  file_chainguard_platform_iam_v2_external_group_role_mappings,
+  file_chainguard_platform_registry_v2_repos,
+  file_chainguard_platform_registry_v2_tags,
+  file_chainguard_platform_events_v2_subscriptions,
+  file_chainguard_platform_vulnerabilities_v2_advisories,
+];
+
+/**
  * Every file the emulator serves over gRPC, with their imports, by file name: what reflection
  * answers from.
  *
@@ -48,6 +91,8 @@ export const API_FILES: readonly GenFile[] = [
 export const WIRE_FILES: ReadonlyMap<string, DescFile> = new Map(
   [
     ...API_FILES,
+    ...DESCRIBED_FILES,
+    file_annotations_events,
     file_capabilities_capabilities,
     file_google_rpc_status,
     file_google_rpc_error_details,
