@@ -18,6 +18,7 @@ import { ApiFault, invalidArgument } from "../core/index.js";
 import type { AppContext } from "../http/index.js";
 import { admitCall, bodyViolation } from "../http/index.js";
 import type { QueryValues } from "../lists/index.js";
+import { KIND_RULES, versionsOf } from "../resources/index.js";
 import { toConnectError } from "./grpc-faults.js";
 import { API_SERVICES, WIRE_REGISTRY } from "./wire-types.js";
 
@@ -57,24 +58,34 @@ export interface RpcRegistry {
   rpc(method: DescMethod, impl: unknown): void;
 }
 
+// The kind each v2beta1 resource service serves; its v2 copy serves the same kind.
+const BETA_SERVICE_KINDS: Readonly<Record<string, KindName>> = {
+  "iam.GroupsService": "groups",
+  "iam.IdentitiesService": "identities",
+  "iam.RolesService": "roles",
+  "iam.RoleBindingsService": "roleBindings",
+  "iam.IdentityProvidersService": "identityProviders",
+  "iam.AccountAssociationsService": "accountAssociations",
+  "iam.GroupInvitesService": "groupInvites",
+  "registry.ReposService": "repos",
+  "registry.TagsService": "tags",
+  "vulnerabilities.AdvisoriesService": "advisories",
+};
+
 /**
- * The kind each resource service of the contract serves.
+ * The kind each resource service of the contract serves, at each version it is served at
+ * (`chainguard.platform.<domain>.v2beta1.*` and the GA `….v2.*`).
  *
  * @example
  * SERVICE_KINDS["chainguard.platform.iam.v2beta1.GroupsService"]; // "groups"
+ * SERVICE_KINDS["chainguard.platform.iam.v2.GroupsService"]; // "groups"
  */
-export const SERVICE_KINDS: Readonly<Record<string, KindName>> = {
-  "chainguard.platform.iam.v2beta1.GroupsService": "groups",
-  "chainguard.platform.iam.v2beta1.IdentitiesService": "identities",
-  "chainguard.platform.iam.v2beta1.RolesService": "roles",
-  "chainguard.platform.iam.v2beta1.RoleBindingsService": "roleBindings",
-  "chainguard.platform.iam.v2beta1.IdentityProvidersService": "identityProviders",
-  "chainguard.platform.iam.v2beta1.AccountAssociationsService": "accountAssociations",
-  "chainguard.platform.iam.v2beta1.GroupInvitesService": "groupInvites",
-  "chainguard.platform.registry.v2beta1.ReposService": "repos",
-  "chainguard.platform.registry.v2beta1.TagsService": "tags",
-  "chainguard.platform.vulnerabilities.v2beta1.AdvisoriesService": "advisories",
-};
+export const SERVICE_KINDS: Readonly<Record<string, KindName>> = Object.fromEntries(
+  Object.entries(BETA_SERVICE_KINDS).flatMap(([name, kind]) => {
+    const [domain, service] = name.split(".");
+    return versionsOf(KIND_RULES[kind]).map((v) => [`chainguard.platform.${domain}.${v}.${service}`, kind]);
+  }),
+);
 
 const STS_SERVICE = "chainguard.platform.oidc.SecurityTokenService";
 

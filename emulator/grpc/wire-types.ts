@@ -36,7 +36,8 @@ import { file_grpc_reflection_v1alpha_reflection } from "./gen/grpc/reflection/v
 import { file_platform_oidc_v1_oidc_platform } from "./gen/platform/oidc/v1/oidc.platform_pb.js";
 
 /**
- * The files of the contract's services (generated from `proto/`), in the order reflection lists them.
+ * The files of the contract's services (generated from `proto/`), v2beta1 then the GA copies (v2),
+ * in the order reflection lists them.
  *
  * @example
  * API_FILES.flatMap((f) => f.services).map((s) => s.typeName);
@@ -52,12 +53,22 @@ export const API_FILES: readonly GenFile[] = [
   file_chainguard_platform_registry_v2beta1_repos,
   file_chainguard_platform_registry_v2beta1_tags,
   file_chainguard_platform_vulnerabilities_v2beta1_advisories,
+  file_chainguard_platform_iam_v2_groups,
+  file_chainguard_platform_iam_v2_identities,
+  file_chainguard_platform_iam_v2_roles,
+  file_chainguard_platform_iam_v2_role_bindings,
+  file_chainguard_platform_iam_v2_identity_providers,
+  file_chainguard_platform_iam_v2_account_associations,
+  file_chainguard_platform_iam_v2_group_invites,
+  file_chainguard_platform_registry_v2_repos,
+  file_chainguard_platform_registry_v2_tags,
+  file_chainguard_platform_vulnerabilities_v2_advisories,
   file_platform_oidc_v1_oidc_platform,
 ];
 
 /**
- * Files whose services are defined but not served yet (the kinds of issue 45, and the GA copies of
- * every service): in the registry and reflection's files, not in its list of services.
+ * Files whose services are defined but not served yet (the kinds of issue 45): in the registry and
+ * reflection's files, not in its list of services.
  *
  * @example
  * DESCRIBED_FILES.flatMap((f) => f.services).map((s) => s.typeName);
@@ -67,18 +78,8 @@ export const DESCRIBED_FILES: readonly GenFile[] = [
   file_chainguard_platform_registry_v2beta1_overlays,
   file_chainguard_platform_registry_v2beta1_overlay_bindings,
   file_chainguard_platform_events_v2beta1_subscriptions,
-  file_chainguard_platform_iam_v2_groups,
-  file_chainguard_platform_iam_v2_identities,
-  file_chainguard_platform_iam_v2_roles,
-  file_chainguard_platform_iam_v2_role_bindings,
-  file_chainguard_platform_iam_v2_identity_providers,
-  file_chainguard_platform_iam_v2_account_associations,
-  file_chainguard_platform_iam_v2_group_invites,
   file_chainguard_platform_iam_v2_external_group_role_mappings,
-  file_chainguard_platform_registry_v2_repos,
-  file_chainguard_platform_registry_v2_tags,
   file_chainguard_platform_events_v2_subscriptions,
-  file_chainguard_platform_vulnerabilities_v2_advisories,
 ];
 
 /**

@@ -3,7 +3,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import Fastify from "fastify";
 import { Code } from "pulumi-irv/sdk";
 import { ApiFault, invalidArgument, notFound } from "../core/index.js";
-import { RULES_BY_COLLECTION } from "../resources/index.js";
+import type { ApiVersion } from "../resources/index.js";
+import { RULES_BY_COLLECTION, versionsOf } from "../resources/index.js";
 import { admitCall } from "./admit-call.js";
 import { registerApiRoutes } from "./api-routes.js";
 import type { AppContext } from "./app-context.js";
@@ -157,15 +158,20 @@ function clientErrorResponse(error: Error, requestId: string): string {
 // else is an unknown path (404).
 function notFoundRoute(req: FastifyRequest, reply: FastifyReply): FastifyReply {
   const path = req.url.split("?")[0] ?? "";
-  const m = /^\/(iam|registry|vulnerabilities)\/v2beta1\/([A-Za-z]+)(\/.*)?$/.exec(path);
-  const rules = m?.[2] === undefined ? undefined : RULES_BY_COLLECTION.get(m[2]);
-  if (m !== null && rules !== undefined && rules.spec.domain === m[1]) {
-    const withUid = m[3] !== undefined && m[3] !== "/";
+  const m = /^\/([a-z]+)\/(v2beta1|v2)\/([A-Za-z]+)(\/.*)?$/.exec(path);
+  const rules = m?.[3] === undefined ? undefined : RULES_BY_COLLECTION.get(m[3]);
+  if (
+    m !== null &&
+    rules !== undefined &&
+    rules.spec.domain === m[1] &&
+    versionsOf(rules).includes(m[2] as ApiVersion)
+  ) {
+    const withUid = m[4] !== undefined && m[4] !== "/";
     const allowed = ["GET"];
     if (rules.spec.writable && withUid) allowed.push("POST", "PATCH", "DELETE");
     // The router gave up on an allowed method (a uid past the router's length limit): no such resource.
     if (allowed.includes(req.method))
-      return sendFault(reply, notFound(rules.spec.singular, (m[3] ?? "").slice(1)));
+      return sendFault(reply, notFound(rules.spec.singular, (m[4] ?? "").slice(1)));
     reply.header("allow", allowed.join(", "));
     return sendFault(
       reply,

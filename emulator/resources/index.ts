@@ -1,4 +1,6 @@
 export { AdvisorySeed, newAdvisoryId } from "./advisories.js";
+export type { ApiVersion } from "./api-versions.js";
+export { API_VERSIONS, versionedPath, versionsOf } from "./api-versions.js";
 export type { FreeFormLimits } from "./field-limits.js";
 export {
   FREE_FORM_LIMITS,

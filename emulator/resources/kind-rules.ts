@@ -40,6 +40,8 @@ export interface KindRules {
    * uid says nothing: their row's group governs them.
    */
   scopeDepth: number | undefined;
+  /** Served at v2beta1 only: the published GA (v2) definitions have no such kind. */
+  betaOnly: boolean;
   /** The kind a create's parent uid must name. */
   parentKind: "groups" | "repos";
   /** The capability family: `<family>.list` reads, `<family>.create` creates… */
@@ -104,6 +106,7 @@ const iamChild = (
   name,
   spec: KINDS[name],
   scopeDepth: 1,
+  betaOnly: false,
   parentKind: "groups",
   family,
   alsoNeeds: {},
