@@ -186,10 +186,43 @@ export const PUBLISHED = {
       "createTime",
       "updateTime",
     ],
+    // Every field not OUTPUT_ONLY (reg/repos.proto, message Repo).
+    input: [
+      "name",
+      "description",
+      "catalogTier",
+      "bundles",
+      "aliases",
+      "activeTags",
+      "sync_config",
+      "customOverlay",
+    ],
   },
   Tag: {
     source: "reg/tags.proto:111-137",
     fields: ["uid", "name", "digest", "updateTime", "deprecated", "bundles"],
+    input: ["name", "digest", "deprecated", "bundles"],
+  },
+  Overlay: {
+    source: "reg/overlays.proto, message Overlay",
+    fields: ["uid", "name", "config"],
+    input: ["name", "config"],
+  },
+  OverlayBinding: {
+    source: "reg/overlay_bindings.proto, messages OverlayBinding and CreateOverlayBindingRequest",
+    fields: ["uid", "repo", "overlay", "tags"],
+    // The create's body is the whole request (`body: "*"`): the overlay by uid or name, and tags.
+    input: ["overlay", "tags"],
+  },
+  Subscription: {
+    source: "events/subscriptions.proto, message Subscription",
+    fields: ["uid", "sink"],
+    input: ["sink"],
+  },
+  ExternalGroupRoleMapping: {
+    source: "iam/external_group_role_mappings.proto, message ExternalGroupRoleMapping",
+    fields: ["uid", "identityProviderUid", "externalGroupId", "roleUid", "scope", "createTime"],
+    input: ["externalGroupId", "roleUid", "scope"],
   },
   Advisory: {
     source: "vuln/advisories.proto:63-115",
@@ -456,4 +489,11 @@ export const PUBLISHED_CAPABILITIES: Readonly<Record<string, readonly [number, s
   CAP_VERSION_LIST: [1654, "version.list"],
   CAP_APK_BLOBS_GET: [1655, "apk.blobs.get"],
   CAP_ADVISORIES_LIST: [1902, "advisories.list"],
+  CAP_EVENTS_SUBSCRIPTION_CREATE: [1501, "subscriptions.create"],
+  CAP_EVENTS_SUBSCRIPTION_UPDATE: [1502, "subscriptions.update"],
+  CAP_EVENTS_SUBSCRIPTION_LIST: [1503, "subscriptions.list"],
+  CAP_EVENTS_SUBSCRIPTION_DELETE: [1504, "subscriptions.delete"],
+  CAP_REPO_INTERNAL_ADMIN: [1617, "repo.internal.admin"],
+  CAP_REGISTRY_OVERLAYS_LIST: [1688, "registry.overlays.list"],
+  CAP_REGISTRY_OVERLAYS_EDIT: [1689, "registry.overlays.edit"],
 };

@@ -224,6 +224,11 @@ export const KIND_RULES: Readonly<Record<KindName, KindRules>> = {
     },
   },
   tags: { ...readOnly("tags", "tag", 2, "repos"), hooks: TAG_HOOKS },
+  // Read-only placeholders until the emulator serves these kinds' writes (issue 45).
+  externalGroupRoleMappings: readOnly("externalGroupRoleMappings", "identity_providers", 2, "groups"),
+  overlays: readOnly("overlays", "repo", 1, "groups"),
+  overlayBindings: readOnly("overlayBindings", "repo", 2, "repos"),
+  subscriptions: readOnly("subscriptions", "subscriptions", 1, "groups"),
   advisories: {
     ...readOnly("advisories", "advisories", 1, "groups"),
     nameField: "advisoryId",

@@ -51,8 +51,65 @@ export interface Repo {
   aliases: string[];
   /** The tags actively maintained in this repository. */
   activeTags: string[];
+  /** Where the repo syncs from (the wire's own name, `sync_config`); absent for a repo of its own. */
+  sync_config?: SyncConfig | undefined;
+  /** The repo's own image customization (custom assembly). */
+  customOverlay?: CustomOverlay | undefined;
   createTime: string;
   updateTime?: string | undefined;
+}
+
+/**
+ * A repo's sync settings, as the lookups return them: the source as a repo uid, the clouds it copies
+ * to, and the service's own fields.
+ *
+ * @example
+ * const source = repo.sync_config?.source;
+ */
+export interface SyncConfig {
+  source: string;
+  uniqueTags: boolean;
+  expirationTime?: string | undefined;
+  google?: string | undefined;
+  amazon?: string | undefined;
+  azure?: string | undefined;
+  apkoOverlay?: string | undefined;
+  gracePeriod: boolean;
+}
+
+/** A name and PEM content (a key or a certificate). */
+interface NamedContent {
+  name: string;
+  content: string;
+}
+
+/**
+ * An image customization (the published `CustomOverlay`), as the lookups return it.
+ *
+ * @example
+ * const packages = repo.customOverlay?.contents?.packages ?? [];
+ */
+export interface CustomOverlay {
+  contents?:
+    | { packages: string[]; runtimeRepositories: string[]; runtimeKeyring: NamedContent[] }
+    | undefined;
+  environment: Record<string, string>;
+  annotations: Record<string, string>;
+  accounts?:
+    | {
+        runAs: string;
+        users: {
+          username: string;
+          uid?: number | null | undefined;
+          gid?: number | null | undefined;
+          groupName: string;
+          shell: string;
+          homeDir: string;
+        }[];
+        groups: { groupname: string; gid?: number | null | undefined; members: string[] }[];
+      }
+    | undefined;
+  certificates?: { additional: NamedContent[]; providers: string[] } | undefined;
 }
 
 /** A note-only advisory event kind: why, in words. */

@@ -4,6 +4,8 @@ export type { IrvClientOptions } from "./irv-client.js";
 export { IrvClient } from "./irv-client.js";
 export type { SentCreate } from "./lost-create.js";
 export { LOST_CREATE_CLOCK_SKEW_MS, lostCreateMismatch } from "./lost-create.js";
+export { MappingClient } from "./mapping-client.js";
+export { RepoClient } from "./repo-client.js";
 export type { CallOptions, CreateOptions, ReadOnlyResourceClient } from "./resource-client.js";
 export { ResourceClient } from "./resource-client.js";
 export type { TransportEvent, TransportOptions, TransportRequest } from "./transport.js";

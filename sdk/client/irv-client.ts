@@ -3,7 +3,10 @@ import type { TokenSource } from "../auth/token-source.js";
 import { staticToken } from "../auth/token-source.js";
 import { ConfigurationError } from "../errors/api-error.js";
 import type { AdvisoryListQuery } from "../pagination/list-query.js";
+import type { ApiVersion } from "../schemas/kinds.js";
 import { KINDS } from "../schemas/kinds.js";
+import { MappingClient } from "./mapping-client.js";
+import { RepoClient } from "./repo-client.js";
 import type { ReadOnlyResourceClient } from "./resource-client.js";
 import { ResourceClient } from "./resource-client.js";
 import type { TransportOptions } from "./transport.js";
@@ -30,6 +33,11 @@ export interface IrvClientOptions extends Omit<TransportOptions, "auth"> {
   token?: string | undefined;
   /** Where tokens come from (static, or an identity exchange). */
   auth?: TokenSource | undefined;
+  /**
+   * The API version whose paths the client speaks (`irv:apiVersion`, `IRV_API_VERSION`). Overlays
+   * and overlay bindings stay on v2beta1 either way: they have no GA copy.
+   */
+  apiVersion?: ApiVersion | undefined;
 }
 
 /**
@@ -50,8 +58,14 @@ export class IrvClient {
   readonly identityProviders: ResourceClient<Out<"identityProviders">, In<"identityProviders">>;
   readonly accountAssociations: ResourceClient<Out<"accountAssociations">, In<"accountAssociations">>;
   readonly groupInvites: ResourceClient<Out<"groupInvites">, In<"groupInvites">>;
-  readonly repos: ReadOnlyResourceClient<Out<"repos">>;
-  readonly tags: ReadOnlyResourceClient<Out<"tags">>;
+  readonly externalGroupRoleMappings: MappingClient;
+  readonly repos: RepoClient;
+  readonly tags: ResourceClient<Out<"tags">, In<"tags">>;
+  readonly overlays: ResourceClient<Out<"overlays">, In<"overlays">>;
+  readonly overlayBindings: ResourceClient<Out<"overlayBindings">, In<"overlayBindings">>;
+  readonly subscriptions: ResourceClient<Out<"subscriptions">, In<"subscriptions">>;
+  /** The API version the client speaks. */
+  readonly apiVersion: ApiVersion;
   /** Filters by `advisoryIds` and `aliases`; advisories have no `name` (see {@link AdvisoryListQuery}). */
   readonly advisories: ReadOnlyResourceClient<Out<"advisories">, AdvisoryListQuery>;
 
@@ -70,19 +84,25 @@ export class IrvClient {
       throw new ConfigurationError(
         "no credentials: set irv:token (IRV_TOKEN), or irv:identity with irv:identityToken/irv:identityTokenFile",
       );
-    const { token: _token, auth: _auth, ...transport } = options;
+    const { token: _token, auth: _auth, apiVersion: _apiVersion, ...transport } = options;
+    this.apiVersion = options.apiVersion ?? "v2beta1";
+    const v = this.apiVersion;
     this.transport = new HttpTransport({ ...transport, auth, userAgent: options.userAgent ?? "pulumi-irv" });
     const t = this.transport;
-    this.groups = new ResourceClient(t, KINDS.groups);
-    this.identities = new ResourceClient(t, KINDS.identities);
-    this.roles = new ResourceClient(t, KINDS.roles);
-    this.roleBindings = new ResourceClient(t, KINDS.roleBindings);
-    this.identityProviders = new ResourceClient(t, KINDS.identityProviders);
-    this.accountAssociations = new ResourceClient(t, KINDS.accountAssociations);
-    this.groupInvites = new ResourceClient(t, KINDS.groupInvites);
-    this.repos = new ResourceClient(t, KINDS.repos);
-    this.tags = new ResourceClient(t, KINDS.tags);
-    this.advisories = new ResourceClient(t, KINDS.advisories);
+    this.groups = new ResourceClient(t, KINDS.groups, v);
+    this.identities = new ResourceClient(t, KINDS.identities, v);
+    this.roles = new ResourceClient(t, KINDS.roles, v);
+    this.roleBindings = new ResourceClient(t, KINDS.roleBindings, v);
+    this.identityProviders = new ResourceClient(t, KINDS.identityProviders, v);
+    this.accountAssociations = new ResourceClient(t, KINDS.accountAssociations, v);
+    this.groupInvites = new ResourceClient(t, KINDS.groupInvites, v);
+    this.externalGroupRoleMappings = new MappingClient(t, KINDS.externalGroupRoleMappings, v);
+    this.repos = new RepoClient(t, KINDS.repos, v);
+    this.tags = new ResourceClient(t, KINDS.tags, v);
+    this.overlays = new ResourceClient(t, KINDS.overlays, v);
+    this.overlayBindings = new ResourceClient(t, KINDS.overlayBindings, v);
+    this.subscriptions = new ResourceClient(t, KINDS.subscriptions, v);
+    this.advisories = new ResourceClient(t, KINDS.advisories, v);
   }
 
   /**

@@ -5,7 +5,7 @@ import { toQueryParams } from "../pagination/list-query.js";
 import type { ParallelOptions } from "../pagination/paginate.js";
 import { collect, fetchAllParallel, paginate } from "../pagination/paginate.js";
 import type { RetryPolicy } from "../retry/should-retry.js";
-import type { KindSpec } from "../schemas/kinds.js";
+import type { ApiVersion, KindSpec } from "../schemas/kinds.js";
 import { collectionPath } from "../schemas/kinds.js";
 import type { Page } from "../schemas/list.js";
 import { listEnvelope } from "../schemas/list.js";
@@ -88,15 +88,18 @@ export interface ReadOnlyResourceClient<T extends { uid: string }, Q extends Any
 export class ResourceClient<T extends { uid: string }, C, Q extends AnyListQuery = ListQuery>
   implements ReadOnlyResourceClient<T, Q>
 {
-  private readonly base: string;
+  /** The collection's path at the client's API version. */
+  protected readonly base: string;
   private readonly envelope: z.ZodType<Page<T>>;
 
   constructor(
-    private readonly transport: HttpTransport,
+    protected readonly transport: HttpTransport,
     /** The kind this client serves. */
     readonly kind: KindSpec,
+    /** The API version whose paths it speaks (a kind without a GA copy stays on v2beta1). */
+    version: ApiVersion = "v2beta1",
   ) {
-    this.base = collectionPath(kind);
+    this.base = collectionPath(kind, version);
     this.envelope = listEnvelope(kind.collection, kind.schema) as unknown as z.ZodType<Page<T>>;
   }
 
@@ -238,7 +241,13 @@ export class ResourceClient<T extends { uid: string }, C, Q extends AnyListQuery
       : body;
   }
 
-  private itemPath(uid: string): string {
+  /**
+   * The path of one item, its uid checked first.
+   *
+   * @example
+   * this.itemPath(repo.uid); // "/registry/v2/repos/<uid>"
+   */
+  protected itemPath(uid: string): string {
     // Checked before it becomes a path: URL parsing would resolve `..` and reach another resource.
     return `${this.base}/${uidPath(uid, "uid", uidFormOf(this.kind.collection))}`;
   }

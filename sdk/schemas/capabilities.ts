@@ -52,6 +52,10 @@ export const CAPABILITY_TABLE = [
   { name: "identity_providers.list", wire: "CAP_IAM_IDENTITY_PROVIDERS_LIST", number: 1303 },
   { name: "identity_providers.delete", wire: "CAP_IAM_IDENTITY_PROVIDERS_DELETE", number: 1304 },
   { name: "identity_providers.scim.manage", wire: "CAP_IAM_SCIM_MANAGE", number: 1305 },
+  { name: "subscriptions.create", wire: "CAP_EVENTS_SUBSCRIPTION_CREATE", number: 1501 },
+  { name: "subscriptions.update", wire: "CAP_EVENTS_SUBSCRIPTION_UPDATE", number: 1502 },
+  { name: "subscriptions.list", wire: "CAP_EVENTS_SUBSCRIPTION_LIST", number: 1503 },
+  { name: "subscriptions.delete", wire: "CAP_EVENTS_SUBSCRIPTION_DELETE", number: 1504 },
   { name: "record_signatures.list", wire: "CAP_TENANT_RECORD_SIGNATURES_LIST", number: 623 },
   { name: "sboms.list", wire: "CAP_TENANT_SBOMS_LIST", number: 650 },
   { name: "vuln_reports.list", wire: "CAP_TENANT_VULN_REPORTS_LIST", number: 660 },
@@ -64,6 +68,7 @@ export const CAPABILITY_TABLE = [
   { name: "tag.update", wire: "CAP_TAG_UPDATE", number: 1612 },
   { name: "tag.list", wire: "CAP_TAG_LIST", number: 1613 },
   { name: "tag.delete", wire: "CAP_TAG_DELETE", number: 1614 },
+  { name: "repo.internal.admin", wire: "CAP_REPO_INTERNAL_ADMIN", number: 1617 },
   { name: "manifest.create", wire: "CAP_MANIFEST_CREATE", number: 1607 },
   { name: "manifest.update", wire: "CAP_MANIFEST_UPDATE", number: 1608 },
   { name: "manifest.list", wire: "CAP_MANIFEST_LIST", number: 1609 },
@@ -75,6 +80,8 @@ export const CAPABILITY_TABLE = [
   { name: "apk.delete", wire: "CAP_APK_DELETE", number: 1653 },
   { name: "version.list", wire: "CAP_VERSION_LIST", number: 1654 },
   { name: "apk.blobs.get", wire: "CAP_APK_BLOBS_GET", number: 1655 },
+  { name: "registry.overlays.list", wire: "CAP_REGISTRY_OVERLAYS_LIST", number: 1688 },
+  { name: "registry.overlays.edit", wire: "CAP_REGISTRY_OVERLAYS_EDIT", number: 1689 },
   { name: "advisories.list", wire: "CAP_ADVISORIES_LIST", number: 1902 },
 ] as const satisfies readonly CapabilityRow[];
 
@@ -193,11 +200,25 @@ const IAM_LIST =
 const CONSOLE_VIEWER = names(
   (c) =>
     IAM_LIST.test(c) ||
-    /^(repo|manifest|referrers|tag|manifest\.metadata|apk|version|advisories|record_signatures|sboms|vuln_reports)\.list$/.test(
+    /^(repo|manifest|referrers|tag|manifest\.metadata|apk|version|advisories|record_signatures|sboms|vuln_reports|subscriptions|registry\.overlays)\.list$/.test(
       c,
     ),
 );
 const VIEWER = set(CONSOLE_VIEWER, REGISTRY_PULL, APK_PULL); // ViewerCaps, :90-95
+// Capabilities the service keeps for its own identities (`internal_only` in the published enum):
+// no built-in role a customer can bind holds them, owner included.
+const INTERNAL_ONLY: ReadonlySet<string> = new Set(["repo.internal.admin"]);
+// EditorCaps (:98-113) within the table: subscriptions and RegistryEditorCaps (repos, overlays).
+const EDITOR_EXTRA: readonly Capability[] = [
+  "subscriptions.create",
+  "subscriptions.update",
+  "subscriptions.delete",
+  "repo.create",
+  "repo.update",
+  "repo.delete",
+  "registry.overlays.list",
+  "registry.overlays.edit",
+];
 
 /**
  * The names of the built-in roles this package knows, as the service lists them.
@@ -238,8 +259,8 @@ export type BuiltInRoleName = (typeof BUILT_IN_ROLE_NAMES)[number];
  * BUILT_IN_ROLE_CAPABILITIES["registry.pull"].includes("repo.list"); // true
  */
 export const BUILT_IN_ROLE_CAPABILITIES: Readonly<Record<BuiltInRoleName, readonly Capability[]>> = {
-  owner: names(() => true),
-  editor: set(VIEWER, ["repo.create", "repo.update", "repo.delete"]),
+  owner: names((c) => !INTERNAL_ONLY.has(c)),
+  editor: set(VIEWER, EDITOR_EXTRA),
   viewer: VIEWER,
   limited_owner: set(VIEWER, ["identity.create", "role_bindings.create"]),
   "registry.pull": set(REGISTRY_PULL),

@@ -46,7 +46,23 @@ export {
   TotalCount,
   Uid,
 } from "./common.js";
+export type { CustomOverlay, CustomOverlayInput } from "./custom-overlay.js";
+export {
+  CustomOverlay as CustomOverlaySchema,
+  CustomOverlayInput as CustomOverlayInputSchema,
+  ImageContents,
+} from "./custom-overlay.js";
 export { DURATION_RULE, Duration, durationMs, formatDuration, WIRE_DURATION_PATTERN } from "./duration.js";
+export type {
+  BatchDeleteMappingsResponse,
+  ExternalGroupRoleMapping,
+  ExternalGroupRoleMappingCreate,
+} from "./external-group-role-mapping.js";
+export {
+  BatchDeleteMappingsResponse as BatchDeleteMappingsResponseSchema,
+  ExternalGroupRoleMapping as ExternalGroupRoleMappingSchema,
+  ExternalGroupRoleMappingCreate as ExternalGroupRoleMappingCreateSchema,
+} from "./external-group-role-mapping.js";
 export type { Group, GroupCreate } from "./group.js";
 export {
   GROUP_MUTABLE_FIELDS,
@@ -85,12 +101,39 @@ export {
   Oidc,
   OidcInput,
 } from "./identity-provider.js";
-export type { KindName, KindSpec } from "./kinds.js";
-export { collectionPath, KINDS } from "./kinds.js";
+export type { ApiVersion, KindName, KindSpec } from "./kinds.js";
+export { API_VERSIONS, collectionPath, KINDS, servedVersion } from "./kinds.js";
 export type { Page } from "./list.js";
 export { listEnvelope } from "./list.js";
-export type { Repo, Tag } from "./registry.js";
-export { CATALOG_TIERS, Repo as RepoSchema, Tag as TagSchema } from "./registry.js";
+export type { Overlay, OverlayCreate } from "./overlay.js";
+export { Overlay as OverlaySchema, OverlayCreate as OverlayCreateSchema } from "./overlay.js";
+export type { OverlayBinding, OverlayBindingCreate } from "./overlay-binding.js";
+export {
+  OverlayBinding as OverlayBindingSchema,
+  OverlayBindingCreate as OverlayBindingCreateSchema,
+} from "./overlay-binding.js";
+export type {
+  Repo,
+  RepoCreate,
+  RepoReadme,
+  SyncConfig,
+  SyncConfigInput,
+  Tag,
+  TagCreate,
+} from "./registry.js";
+export {
+  CATALOG_TIERS,
+  Digest,
+  REPO_MUTABLE_FIELDS,
+  Repo as RepoSchema,
+  RepoCreate as RepoCreateSchema,
+  RepoReadme as RepoReadmeSchema,
+  SYNC_INHERITED_FIELDS,
+  SyncConfig as SyncConfigSchema,
+  SyncConfigInput as SyncConfigInputSchema,
+  Tag as TagSchema,
+  TagCreate as TagCreateSchema,
+} from "./registry.js";
 export type { Role, RoleCreate } from "./role.js";
 export {
   encodeRole,
@@ -121,6 +164,12 @@ export {
   Status,
   TYPE_URL_PREFIX,
 } from "./status.js";
+export type { Subscription, SubscriptionCreate } from "./subscription.js";
+export {
+  Subscription as SubscriptionSchema,
+  SubscriptionCreate as SubscriptionCreateSchema,
+  sinkProblem,
+} from "./subscription.js";
 export { V1List } from "./v1.js";
 export type { IssueLine } from "./zod-issues.js";
 export { formatZodIssues, zodIssueLines } from "./zod-issues.js";

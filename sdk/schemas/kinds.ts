@@ -6,6 +6,7 @@ import {
   encodeAccountAssociations,
 } from "./account-association.js";
 import { Advisory } from "./advisory.js";
+import { ExternalGroupRoleMapping, ExternalGroupRoleMappingCreate } from "./external-group-role-mapping.js";
 import { GROUP_MUTABLE_FIELDS, Group, GroupCreate } from "./group.js";
 import { encodeGroupInvite, GroupInvite, GroupInviteCreate } from "./group-invite.js";
 import { IDENTITY_MUTABLE_FIELDS, Identity, IdentityCreate } from "./identity.js";
@@ -14,23 +15,43 @@ import {
   IdentityProvider,
   IdentityProviderCreate,
 } from "./identity-provider.js";
-import { Repo, Tag } from "./registry.js";
+import { Overlay, OverlayCreate } from "./overlay.js";
+import { OverlayBinding, OverlayBindingCreate } from "./overlay-binding.js";
+import { REPO_MUTABLE_FIELDS, Repo, RepoCreate, Tag, TagCreate } from "./registry.js";
 import { encodeRole, ROLE_MUTABLE_FIELDS, Role, RoleCreate } from "./role.js";
 import { ROLE_BINDING_MUTABLE_FIELDS, RoleBinding, RoleBindingCreate } from "./role-binding.js";
+import { Subscription, SubscriptionCreate } from "./subscription.js";
+
+/**
+ * The API versions this package speaks: `v2`, the service at general availability (the default),
+ * and `v2beta1`, the same messages on the beta paths. `irv:apiVersion` / `IRV_API_VERSION` chooses.
+ *
+ * @example
+ * const version: ApiVersion = "v2";
+ */
+export type ApiVersion = "v2" | "v2beta1";
+
+/**
+ * Every API version, the default first.
+ *
+ * @example
+ * API_VERSIONS.includes("v2beta1"); // true
+ */
+export const API_VERSIONS: readonly ApiVersion[] = ["v2", "v2beta1"];
 
 /**
  * Describes one resource kind of the API: where it lives and what its wire shapes are.
  *
  * @example
  * const spec: KindSpec = KINDS.identities;
- * collectionPath(spec); // "/iam/v2beta1/identities"
+ * collectionPath(spec, "v2beta1"); // "/iam/v2beta1/identities"
  */
 export interface KindSpec<
   T extends z.ZodType = z.ZodType,
   C extends z.ZodType | undefined = z.ZodType | undefined,
 > {
-  /** API prefix segment: `iam`, `registry` or `vulnerabilities`. */
-  domain: "iam" | "registry" | "vulnerabilities";
+  /** API prefix segment: `iam`, `registry`, `events` or `vulnerabilities`. */
+  domain: "iam" | "registry" | "events" | "vulnerabilities";
   /** Collection segment of the path, also the list envelope key. */
   collection: string;
   /** Human name, singular, for messages. */
@@ -41,8 +62,16 @@ export interface KindSpec<
   create: C;
   /** PATCH paths that may be set; empty for read-only kinds. */
   mutable: readonly string[];
-  /** What a create names in its path: a group, or a repo (tags). Role uids stay flat all the same. */
-  parent: "group" | "repo";
+  /**
+   * What a create names in its path: a group, a repo (tags, overlay bindings) or an identity
+   * provider (external group role mappings). Role uids stay flat all the same.
+   */
+  parent: "group" | "repo" | "identityProvider";
+  /**
+   * Served on the beta paths only, whatever the version asked for: the published definitions have
+   * no GA copy of it yet (overlays and overlay bindings).
+   */
+  betaOnly?: boolean | undefined;
   /** Whether the API creates, updates and deletes this kind (false: List/Get only). */
   writable: boolean;
   /**
@@ -59,8 +88,8 @@ const kind = <T extends z.ZodType, C extends z.ZodType | undefined>(k: KindSpec<
  * table, so a path or a shape is written once.
  *
  * @example
- * KINDS.groups.collection;      // "groups"
- * collectionPath(KINDS.repos);  // "/registry/v2beta1/repos"
+ * KINDS.groups.collection;            // "groups"
+ * collectionPath(KINDS.repos, "v2");  // "/registry/v2/repos"
  */
 export const KINDS = {
   groups: kind({
@@ -136,13 +165,23 @@ export const KINDS = {
     writable: true,
     encode: encodeGroupInvite,
   }),
+  externalGroupRoleMappings: kind({
+    domain: "iam",
+    collection: "externalGroupRoleMappings",
+    singular: "external group role mapping",
+    schema: ExternalGroupRoleMapping,
+    create: ExternalGroupRoleMappingCreate,
+    mutable: [],
+    parent: "identityProvider",
+    writable: false,
+  }),
   repos: kind({
     domain: "registry",
     collection: "repos",
     singular: "repo",
     schema: Repo,
-    create: undefined,
-    mutable: [],
+    create: RepoCreate,
+    mutable: REPO_MUTABLE_FIELDS,
     parent: "group",
     writable: false,
   }),
@@ -151,9 +190,41 @@ export const KINDS = {
     collection: "tags",
     singular: "tag",
     schema: Tag,
-    create: undefined,
+    create: TagCreate,
     mutable: [],
     parent: "repo",
+    writable: false,
+  }),
+  overlays: kind({
+    domain: "registry",
+    collection: "overlays",
+    singular: "overlay",
+    schema: Overlay,
+    create: OverlayCreate,
+    mutable: [],
+    parent: "group",
+    writable: false,
+    betaOnly: true,
+  }),
+  overlayBindings: kind({
+    domain: "registry",
+    collection: "overlayBindings",
+    singular: "overlay binding",
+    schema: OverlayBinding,
+    create: OverlayBindingCreate,
+    mutable: [],
+    parent: "repo",
+    writable: false,
+    betaOnly: true,
+  }),
+  subscriptions: kind({
+    domain: "events",
+    collection: "subscriptions",
+    singular: "subscription",
+    schema: Subscription,
+    create: SubscriptionCreate,
+    mutable: [],
+    parent: "group",
     writable: false,
   }),
   advisories: kind({
@@ -178,11 +249,27 @@ export const KINDS = {
 export type KindName = keyof typeof KINDS;
 
 /**
- * The path of a kind's collection, relative to the base URL.
+ * The version a kind is served at when `version` is asked for: its own beta paths when it has no GA
+ * copy.
  *
  * @example
- * collectionPath(KINDS.groups); // "/iam/v2beta1/groups"
+ * servedVersion(KINDS.overlays, "v2"); // "v2beta1"
  */
-export function collectionPath(k: Pick<KindSpec, "domain" | "collection">): string {
-  return `/${k.domain}/v2beta1/${k.collection}`;
+export function servedVersion(k: Pick<KindSpec, "betaOnly">, version: ApiVersion): ApiVersion {
+  return k.betaOnly ? "v2beta1" : version;
+}
+
+/**
+ * The path of a kind's collection at an API version, relative to the base URL.
+ *
+ * @example
+ * collectionPath(KINDS.groups, "v2");      // "/iam/v2/groups"
+ * collectionPath(KINDS.groups, "v2beta1"); // "/iam/v2beta1/groups"
+ * collectionPath(KINDS.overlays, "v2");    // "/registry/v2beta1/overlays"
+ */
+export function collectionPath(
+  k: Pick<KindSpec, "domain" | "collection" | "betaOnly">,
+  version: ApiVersion = "v2beta1",
+): string {
+  return `/${k.domain}/${servedVersion(k, version)}/${k.collection}`;
 }

@@ -46,17 +46,22 @@ test("a root grant covers any uid, even one outside the organization", () => {
   expect(admin.has("groups.delete", "not-a-uid")).toBe(true);
 });
 
-test("built-in roles as published: owner holds everything, editor reads, pulls and writes repos only (no IAM write), viewer lists and pulls", () => {
+test("built-in roles as published: owner holds everything, editor reads, pulls and writes repos, overlays and subscriptions only (no IAM write), viewer lists and pulls", () => {
   const [owner, editor, viewer] = BUILT_IN_ROLES;
-  expect(owner?.capabilities).toEqual(CAPABILITIES);
+  // Every capability but the service's own (`internal_only`): no customer role holds those.
+  expect(owner?.capabilities).toEqual(CAPABILITIES.filter((c) => c !== "repo.internal.admin"));
   // Regression: the emulator's editor used to hold every IAM write but granting; the published
   // EditorCaps (proto/capabilities/roles.go) hold none.
   expect(editor?.capabilities.filter((c) => !c.endsWith(".list"))).toEqual([
+    "subscriptions.create",
+    "subscriptions.update",
+    "subscriptions.delete",
     "repo.blobs.get",
     "repo.create",
     "repo.update",
     "repo.delete",
     "apk.blobs.get",
+    "registry.overlays.edit",
   ]);
   expect(editor?.capabilities).not.toContain("groups.create");
   // ViewerCaps read and pull (repo.blobs.get, apk.blobs.get): nothing else.

@@ -17,8 +17,6 @@ const KNOWN_GAPS: Record<string, string> = {
   "identities.email": "output only, as company",
   "identities.emailUnverified": "output only, as company",
   "identityProviders.scim": "output only; managed through the SCIM-token rpcs the contract does not name",
-  "repos.customOverlay": "registry overlay configuration, not in the contract's repo fields",
-  "repos.sync_config": "registry sync configuration (published json_name sync_config), not in the contract",
   "roleBindings.identity.email": "output only, a human identity's email (none in the emulator)",
 };
 

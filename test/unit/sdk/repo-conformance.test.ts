@@ -5,9 +5,8 @@ import { describe, expect, it } from "vitest";
 import { RepoSchema } from "../../../sdk/index.js";
 import { PUBLISHED } from "../../wire-facts.js";
 
-// The published fields the sdk reads: all but `sync_config` (repos.proto:230, its json_name is
-// snake_case) and `customOverlay` (:238), which are not read (ignored when present).
-const READ_FIELDS = PUBLISHED.Repo.fields.filter((f) => f !== "sync_config" && f !== "customOverlay");
+// The sdk reads every published field, `sync_config` under its snake_case json_name (repos.proto:230).
+const READ_FIELDS = PUBLISHED.Repo.fields;
 
 const UID = "0123456789abcdef0123456789abcdef01234567/0123456789abcdef";
 const FULL = {
@@ -36,9 +35,38 @@ const FULL = {
 describe("Repo as the published v2beta1 message", () => {
   it("reads a fully populated repo, field for field, and nothing else", () => {
     const r = RepoSchema.parse(FULL);
-    const { sync_config: _s, customOverlay: _c, ...expected } = FULL;
-    expect(r).toEqual(expected);
+    expect(r).toEqual({
+      ...FULL,
+      // "" and null read as absent, as everywhere.
+      sync_config: { source: `${UID}/0000000000000001`, uniqueTags: false, gracePeriod: false },
+      customOverlay: undefined,
+    });
     expect(Object.keys(r).sort(), PUBLISHED.Repo.source).toEqual([...READ_FIELDS].sort());
+  });
+
+  it("reads sync_config by its wire name only: a camelCase syncConfig is not the published field", () => {
+    const base = { uid: UID, name: "a", createTime: "2026-11-21T10:00:00Z" };
+    expect(
+      RepoSchema.parse({ ...base, sync_config: { source: UID, amazon: "ecr/x" } }).sync_config,
+    ).toMatchObject({
+      source: UID,
+      amazon: "ecr/x",
+    });
+    expect(RepoSchema.parse({ ...base, syncConfig: { source: UID } }).sync_config).toBeUndefined();
+  });
+
+  it("reads a custom overlay with its contents, maps and accounts", () => {
+    const r = RepoSchema.parse({
+      uid: UID,
+      name: "a",
+      createTime: "2026-11-21T10:00:00Z",
+      customOverlay: { contents: { packages: ["curl"] }, environment: { TZ: "UTC" }, annotations: null },
+    });
+    expect(r.customOverlay).toEqual({
+      contents: { packages: ["curl"], runtimeRepositories: [], runtimeKeyring: [] },
+      environment: { TZ: "UTC" },
+      annotations: {},
+    });
   });
 
   it("reads an unset repo: '' description as absent, [] lists, the zero tier, a null updateTime", () => {

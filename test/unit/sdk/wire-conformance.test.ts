@@ -29,8 +29,12 @@ const MESSAGE_OF: Record<KindName, keyof typeof PUBLISHED> = {
   identityProviders: "IdentityProvider",
   accountAssociations: "AccountAssociations",
   groupInvites: "GroupInvite",
+  externalGroupRoleMappings: "ExternalGroupRoleMapping",
   repos: "Repo",
   tags: "Tag",
+  overlays: "Overlay",
+  overlayBindings: "OverlayBinding",
+  subscriptions: "Subscription",
   advisories: "Advisory",
 };
 

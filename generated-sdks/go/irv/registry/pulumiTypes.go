@@ -20,12 +20,16 @@ type GetReposRepos struct {
 	Aliases []string `pulumi:"aliases"`
 	Bundles []string `pulumi:"bundles"`
 	// `CATALOG_TIER_UNSPECIFIED` when unset; a tier newer than this package is kept as sent.
-	CatalogTier string  `pulumi:"catalogTier"`
-	CreateTime  string  `pulumi:"createTime"`
-	Description *string `pulumi:"description"`
-	Name        string  `pulumi:"name"`
-	Uid         string  `pulumi:"uid"`
-	UpdateTime  *string `pulumi:"updateTime"`
+	CatalogTier string `pulumi:"catalogTier"`
+	CreateTime  string `pulumi:"createTime"`
+	// The repo's own image customization (custom assembly).
+	CustomOverlay *GetReposReposCustomOverlay `pulumi:"customOverlay"`
+	Description   *string                     `pulumi:"description"`
+	Name          string                      `pulumi:"name"`
+	// Where the repo syncs from (the wire's own name, `sync_config`); absent for a repo of its own.
+	Sync_config *GetReposReposSync_config `pulumi:"sync_config"`
+	Uid         string                    `pulumi:"uid"`
+	UpdateTime  *string                   `pulumi:"updateTime"`
 }
 
 type GetReposReposOutput struct{ *pulumi.OutputState }
@@ -65,12 +69,22 @@ func (o GetReposReposOutput) CreateTime() pulumi.StringOutput {
 	return o.ApplyT(func(v GetReposRepos) string { return v.CreateTime }).(pulumi.StringOutput)
 }
 
+// The repo's own image customization (custom assembly).
+func (o GetReposReposOutput) CustomOverlay() GetReposReposCustomOverlayPtrOutput {
+	return o.ApplyT(func(v GetReposRepos) *GetReposReposCustomOverlay { return v.CustomOverlay }).(GetReposReposCustomOverlayPtrOutput)
+}
+
 func (o GetReposReposOutput) Description() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v GetReposRepos) *string { return v.Description }).(pulumi.StringPtrOutput)
 }
 
 func (o GetReposReposOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v GetReposRepos) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// Where the repo syncs from (the wire's own name, `sync_config`); absent for a repo of its own.
+func (o GetReposReposOutput) Sync_config() GetReposReposSync_configPtrOutput {
+	return o.ApplyT(func(v GetReposRepos) *GetReposReposSync_config { return v.Sync_config }).(GetReposReposSync_configPtrOutput)
 }
 
 func (o GetReposReposOutput) Uid() pulumi.StringOutput {
@@ -99,6 +113,722 @@ func (o GetReposReposArrayOutput) Index(i pulumi.IntInput) GetReposReposOutput {
 	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetReposRepos {
 		return vs[0].([]GetReposRepos)[vs[1].(int)]
 	}).(GetReposReposOutput)
+}
+
+type GetReposReposCustomOverlay struct {
+	Accounts     *GetReposReposCustomOverlayAccounts     `pulumi:"accounts"`
+	Annotations  map[string]string                       `pulumi:"annotations"`
+	Certificates *GetReposReposCustomOverlayCertificates `pulumi:"certificates"`
+	Contents     *GetReposReposCustomOverlayContents     `pulumi:"contents"`
+	Environment  map[string]string                       `pulumi:"environment"`
+}
+
+type GetReposReposCustomOverlayOutput struct{ *pulumi.OutputState }
+
+func (GetReposReposCustomOverlayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetReposReposCustomOverlay)(nil)).Elem()
+}
+
+func (o GetReposReposCustomOverlayOutput) ToGetReposReposCustomOverlayOutput() GetReposReposCustomOverlayOutput {
+	return o
+}
+
+func (o GetReposReposCustomOverlayOutput) ToGetReposReposCustomOverlayOutputWithContext(ctx context.Context) GetReposReposCustomOverlayOutput {
+	return o
+}
+
+func (o GetReposReposCustomOverlayOutput) Accounts() GetReposReposCustomOverlayAccountsPtrOutput {
+	return o.ApplyT(func(v GetReposReposCustomOverlay) *GetReposReposCustomOverlayAccounts { return v.Accounts }).(GetReposReposCustomOverlayAccountsPtrOutput)
+}
+
+func (o GetReposReposCustomOverlayOutput) Annotations() pulumi.StringMapOutput {
+	return o.ApplyT(func(v GetReposReposCustomOverlay) map[string]string { return v.Annotations }).(pulumi.StringMapOutput)
+}
+
+func (o GetReposReposCustomOverlayOutput) Certificates() GetReposReposCustomOverlayCertificatesPtrOutput {
+	return o.ApplyT(func(v GetReposReposCustomOverlay) *GetReposReposCustomOverlayCertificates { return v.Certificates }).(GetReposReposCustomOverlayCertificatesPtrOutput)
+}
+
+func (o GetReposReposCustomOverlayOutput) Contents() GetReposReposCustomOverlayContentsPtrOutput {
+	return o.ApplyT(func(v GetReposReposCustomOverlay) *GetReposReposCustomOverlayContents { return v.Contents }).(GetReposReposCustomOverlayContentsPtrOutput)
+}
+
+func (o GetReposReposCustomOverlayOutput) Environment() pulumi.StringMapOutput {
+	return o.ApplyT(func(v GetReposReposCustomOverlay) map[string]string { return v.Environment }).(pulumi.StringMapOutput)
+}
+
+type GetReposReposCustomOverlayPtrOutput struct{ *pulumi.OutputState }
+
+func (GetReposReposCustomOverlayPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetReposReposCustomOverlay)(nil)).Elem()
+}
+
+func (o GetReposReposCustomOverlayPtrOutput) ToGetReposReposCustomOverlayPtrOutput() GetReposReposCustomOverlayPtrOutput {
+	return o
+}
+
+func (o GetReposReposCustomOverlayPtrOutput) ToGetReposReposCustomOverlayPtrOutputWithContext(ctx context.Context) GetReposReposCustomOverlayPtrOutput {
+	return o
+}
+
+func (o GetReposReposCustomOverlayPtrOutput) Elem() GetReposReposCustomOverlayOutput {
+	return o.ApplyT(func(v *GetReposReposCustomOverlay) GetReposReposCustomOverlay {
+		if v != nil {
+			return *v
+		}
+		var ret GetReposReposCustomOverlay
+		return ret
+	}).(GetReposReposCustomOverlayOutput)
+}
+
+func (o GetReposReposCustomOverlayPtrOutput) Accounts() GetReposReposCustomOverlayAccountsPtrOutput {
+	return o.ApplyT(func(v *GetReposReposCustomOverlay) *GetReposReposCustomOverlayAccounts {
+		if v == nil {
+			return nil
+		}
+		return v.Accounts
+	}).(GetReposReposCustomOverlayAccountsPtrOutput)
+}
+
+func (o GetReposReposCustomOverlayPtrOutput) Annotations() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *GetReposReposCustomOverlay) map[string]string {
+		if v == nil {
+			return nil
+		}
+		return v.Annotations
+	}).(pulumi.StringMapOutput)
+}
+
+func (o GetReposReposCustomOverlayPtrOutput) Certificates() GetReposReposCustomOverlayCertificatesPtrOutput {
+	return o.ApplyT(func(v *GetReposReposCustomOverlay) *GetReposReposCustomOverlayCertificates {
+		if v == nil {
+			return nil
+		}
+		return v.Certificates
+	}).(GetReposReposCustomOverlayCertificatesPtrOutput)
+}
+
+func (o GetReposReposCustomOverlayPtrOutput) Contents() GetReposReposCustomOverlayContentsPtrOutput {
+	return o.ApplyT(func(v *GetReposReposCustomOverlay) *GetReposReposCustomOverlayContents {
+		if v == nil {
+			return nil
+		}
+		return v.Contents
+	}).(GetReposReposCustomOverlayContentsPtrOutput)
+}
+
+func (o GetReposReposCustomOverlayPtrOutput) Environment() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *GetReposReposCustomOverlay) map[string]string {
+		if v == nil {
+			return nil
+		}
+		return v.Environment
+	}).(pulumi.StringMapOutput)
+}
+
+type GetReposReposCustomOverlayAccounts struct {
+	Groups []GetReposReposCustomOverlayAccountsGroups `pulumi:"groups"`
+	RunAs  string                                     `pulumi:"runAs"`
+	Users  []GetReposReposCustomOverlayAccountsUsers  `pulumi:"users"`
+}
+
+type GetReposReposCustomOverlayAccountsOutput struct{ *pulumi.OutputState }
+
+func (GetReposReposCustomOverlayAccountsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetReposReposCustomOverlayAccounts)(nil)).Elem()
+}
+
+func (o GetReposReposCustomOverlayAccountsOutput) ToGetReposReposCustomOverlayAccountsOutput() GetReposReposCustomOverlayAccountsOutput {
+	return o
+}
+
+func (o GetReposReposCustomOverlayAccountsOutput) ToGetReposReposCustomOverlayAccountsOutputWithContext(ctx context.Context) GetReposReposCustomOverlayAccountsOutput {
+	return o
+}
+
+func (o GetReposReposCustomOverlayAccountsOutput) Groups() GetReposReposCustomOverlayAccountsGroupsArrayOutput {
+	return o.ApplyT(func(v GetReposReposCustomOverlayAccounts) []GetReposReposCustomOverlayAccountsGroups { return v.Groups }).(GetReposReposCustomOverlayAccountsGroupsArrayOutput)
+}
+
+func (o GetReposReposCustomOverlayAccountsOutput) RunAs() pulumi.StringOutput {
+	return o.ApplyT(func(v GetReposReposCustomOverlayAccounts) string { return v.RunAs }).(pulumi.StringOutput)
+}
+
+func (o GetReposReposCustomOverlayAccountsOutput) Users() GetReposReposCustomOverlayAccountsUsersArrayOutput {
+	return o.ApplyT(func(v GetReposReposCustomOverlayAccounts) []GetReposReposCustomOverlayAccountsUsers { return v.Users }).(GetReposReposCustomOverlayAccountsUsersArrayOutput)
+}
+
+type GetReposReposCustomOverlayAccountsPtrOutput struct{ *pulumi.OutputState }
+
+func (GetReposReposCustomOverlayAccountsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetReposReposCustomOverlayAccounts)(nil)).Elem()
+}
+
+func (o GetReposReposCustomOverlayAccountsPtrOutput) ToGetReposReposCustomOverlayAccountsPtrOutput() GetReposReposCustomOverlayAccountsPtrOutput {
+	return o
+}
+
+func (o GetReposReposCustomOverlayAccountsPtrOutput) ToGetReposReposCustomOverlayAccountsPtrOutputWithContext(ctx context.Context) GetReposReposCustomOverlayAccountsPtrOutput {
+	return o
+}
+
+func (o GetReposReposCustomOverlayAccountsPtrOutput) Elem() GetReposReposCustomOverlayAccountsOutput {
+	return o.ApplyT(func(v *GetReposReposCustomOverlayAccounts) GetReposReposCustomOverlayAccounts {
+		if v != nil {
+			return *v
+		}
+		var ret GetReposReposCustomOverlayAccounts
+		return ret
+	}).(GetReposReposCustomOverlayAccountsOutput)
+}
+
+func (o GetReposReposCustomOverlayAccountsPtrOutput) Groups() GetReposReposCustomOverlayAccountsGroupsArrayOutput {
+	return o.ApplyT(func(v *GetReposReposCustomOverlayAccounts) []GetReposReposCustomOverlayAccountsGroups {
+		if v == nil {
+			return nil
+		}
+		return v.Groups
+	}).(GetReposReposCustomOverlayAccountsGroupsArrayOutput)
+}
+
+func (o GetReposReposCustomOverlayAccountsPtrOutput) RunAs() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetReposReposCustomOverlayAccounts) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.RunAs
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o GetReposReposCustomOverlayAccountsPtrOutput) Users() GetReposReposCustomOverlayAccountsUsersArrayOutput {
+	return o.ApplyT(func(v *GetReposReposCustomOverlayAccounts) []GetReposReposCustomOverlayAccountsUsers {
+		if v == nil {
+			return nil
+		}
+		return v.Users
+	}).(GetReposReposCustomOverlayAccountsUsersArrayOutput)
+}
+
+type GetReposReposCustomOverlayAccountsGroups struct {
+	Gid       *float64 `pulumi:"gid"`
+	Groupname string   `pulumi:"groupname"`
+	Members   []string `pulumi:"members"`
+}
+
+type GetReposReposCustomOverlayAccountsGroupsOutput struct{ *pulumi.OutputState }
+
+func (GetReposReposCustomOverlayAccountsGroupsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetReposReposCustomOverlayAccountsGroups)(nil)).Elem()
+}
+
+func (o GetReposReposCustomOverlayAccountsGroupsOutput) ToGetReposReposCustomOverlayAccountsGroupsOutput() GetReposReposCustomOverlayAccountsGroupsOutput {
+	return o
+}
+
+func (o GetReposReposCustomOverlayAccountsGroupsOutput) ToGetReposReposCustomOverlayAccountsGroupsOutputWithContext(ctx context.Context) GetReposReposCustomOverlayAccountsGroupsOutput {
+	return o
+}
+
+func (o GetReposReposCustomOverlayAccountsGroupsOutput) Gid() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v GetReposReposCustomOverlayAccountsGroups) *float64 { return v.Gid }).(pulumi.Float64PtrOutput)
+}
+
+func (o GetReposReposCustomOverlayAccountsGroupsOutput) Groupname() pulumi.StringOutput {
+	return o.ApplyT(func(v GetReposReposCustomOverlayAccountsGroups) string { return v.Groupname }).(pulumi.StringOutput)
+}
+
+func (o GetReposReposCustomOverlayAccountsGroupsOutput) Members() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetReposReposCustomOverlayAccountsGroups) []string { return v.Members }).(pulumi.StringArrayOutput)
+}
+
+type GetReposReposCustomOverlayAccountsGroupsArrayOutput struct{ *pulumi.OutputState }
+
+func (GetReposReposCustomOverlayAccountsGroupsArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetReposReposCustomOverlayAccountsGroups)(nil)).Elem()
+}
+
+func (o GetReposReposCustomOverlayAccountsGroupsArrayOutput) ToGetReposReposCustomOverlayAccountsGroupsArrayOutput() GetReposReposCustomOverlayAccountsGroupsArrayOutput {
+	return o
+}
+
+func (o GetReposReposCustomOverlayAccountsGroupsArrayOutput) ToGetReposReposCustomOverlayAccountsGroupsArrayOutputWithContext(ctx context.Context) GetReposReposCustomOverlayAccountsGroupsArrayOutput {
+	return o
+}
+
+func (o GetReposReposCustomOverlayAccountsGroupsArrayOutput) Index(i pulumi.IntInput) GetReposReposCustomOverlayAccountsGroupsOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetReposReposCustomOverlayAccountsGroups {
+		return vs[0].([]GetReposReposCustomOverlayAccountsGroups)[vs[1].(int)]
+	}).(GetReposReposCustomOverlayAccountsGroupsOutput)
+}
+
+type GetReposReposCustomOverlayAccountsUsers struct {
+	Gid       *float64 `pulumi:"gid"`
+	GroupName string   `pulumi:"groupName"`
+	HomeDir   string   `pulumi:"homeDir"`
+	Shell     string   `pulumi:"shell"`
+	Uid       *float64 `pulumi:"uid"`
+	Username  string   `pulumi:"username"`
+}
+
+type GetReposReposCustomOverlayAccountsUsersOutput struct{ *pulumi.OutputState }
+
+func (GetReposReposCustomOverlayAccountsUsersOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetReposReposCustomOverlayAccountsUsers)(nil)).Elem()
+}
+
+func (o GetReposReposCustomOverlayAccountsUsersOutput) ToGetReposReposCustomOverlayAccountsUsersOutput() GetReposReposCustomOverlayAccountsUsersOutput {
+	return o
+}
+
+func (o GetReposReposCustomOverlayAccountsUsersOutput) ToGetReposReposCustomOverlayAccountsUsersOutputWithContext(ctx context.Context) GetReposReposCustomOverlayAccountsUsersOutput {
+	return o
+}
+
+func (o GetReposReposCustomOverlayAccountsUsersOutput) Gid() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v GetReposReposCustomOverlayAccountsUsers) *float64 { return v.Gid }).(pulumi.Float64PtrOutput)
+}
+
+func (o GetReposReposCustomOverlayAccountsUsersOutput) GroupName() pulumi.StringOutput {
+	return o.ApplyT(func(v GetReposReposCustomOverlayAccountsUsers) string { return v.GroupName }).(pulumi.StringOutput)
+}
+
+func (o GetReposReposCustomOverlayAccountsUsersOutput) HomeDir() pulumi.StringOutput {
+	return o.ApplyT(func(v GetReposReposCustomOverlayAccountsUsers) string { return v.HomeDir }).(pulumi.StringOutput)
+}
+
+func (o GetReposReposCustomOverlayAccountsUsersOutput) Shell() pulumi.StringOutput {
+	return o.ApplyT(func(v GetReposReposCustomOverlayAccountsUsers) string { return v.Shell }).(pulumi.StringOutput)
+}
+
+func (o GetReposReposCustomOverlayAccountsUsersOutput) Uid() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v GetReposReposCustomOverlayAccountsUsers) *float64 { return v.Uid }).(pulumi.Float64PtrOutput)
+}
+
+func (o GetReposReposCustomOverlayAccountsUsersOutput) Username() pulumi.StringOutput {
+	return o.ApplyT(func(v GetReposReposCustomOverlayAccountsUsers) string { return v.Username }).(pulumi.StringOutput)
+}
+
+type GetReposReposCustomOverlayAccountsUsersArrayOutput struct{ *pulumi.OutputState }
+
+func (GetReposReposCustomOverlayAccountsUsersArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetReposReposCustomOverlayAccountsUsers)(nil)).Elem()
+}
+
+func (o GetReposReposCustomOverlayAccountsUsersArrayOutput) ToGetReposReposCustomOverlayAccountsUsersArrayOutput() GetReposReposCustomOverlayAccountsUsersArrayOutput {
+	return o
+}
+
+func (o GetReposReposCustomOverlayAccountsUsersArrayOutput) ToGetReposReposCustomOverlayAccountsUsersArrayOutputWithContext(ctx context.Context) GetReposReposCustomOverlayAccountsUsersArrayOutput {
+	return o
+}
+
+func (o GetReposReposCustomOverlayAccountsUsersArrayOutput) Index(i pulumi.IntInput) GetReposReposCustomOverlayAccountsUsersOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetReposReposCustomOverlayAccountsUsers {
+		return vs[0].([]GetReposReposCustomOverlayAccountsUsers)[vs[1].(int)]
+	}).(GetReposReposCustomOverlayAccountsUsersOutput)
+}
+
+type GetReposReposCustomOverlayCertificates struct {
+	Additional []GetReposReposCustomOverlayCertificatesAdditional `pulumi:"additional"`
+	Providers  []string                                           `pulumi:"providers"`
+}
+
+type GetReposReposCustomOverlayCertificatesOutput struct{ *pulumi.OutputState }
+
+func (GetReposReposCustomOverlayCertificatesOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetReposReposCustomOverlayCertificates)(nil)).Elem()
+}
+
+func (o GetReposReposCustomOverlayCertificatesOutput) ToGetReposReposCustomOverlayCertificatesOutput() GetReposReposCustomOverlayCertificatesOutput {
+	return o
+}
+
+func (o GetReposReposCustomOverlayCertificatesOutput) ToGetReposReposCustomOverlayCertificatesOutputWithContext(ctx context.Context) GetReposReposCustomOverlayCertificatesOutput {
+	return o
+}
+
+func (o GetReposReposCustomOverlayCertificatesOutput) Additional() GetReposReposCustomOverlayCertificatesAdditionalArrayOutput {
+	return o.ApplyT(func(v GetReposReposCustomOverlayCertificates) []GetReposReposCustomOverlayCertificatesAdditional {
+		return v.Additional
+	}).(GetReposReposCustomOverlayCertificatesAdditionalArrayOutput)
+}
+
+func (o GetReposReposCustomOverlayCertificatesOutput) Providers() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetReposReposCustomOverlayCertificates) []string { return v.Providers }).(pulumi.StringArrayOutput)
+}
+
+type GetReposReposCustomOverlayCertificatesPtrOutput struct{ *pulumi.OutputState }
+
+func (GetReposReposCustomOverlayCertificatesPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetReposReposCustomOverlayCertificates)(nil)).Elem()
+}
+
+func (o GetReposReposCustomOverlayCertificatesPtrOutput) ToGetReposReposCustomOverlayCertificatesPtrOutput() GetReposReposCustomOverlayCertificatesPtrOutput {
+	return o
+}
+
+func (o GetReposReposCustomOverlayCertificatesPtrOutput) ToGetReposReposCustomOverlayCertificatesPtrOutputWithContext(ctx context.Context) GetReposReposCustomOverlayCertificatesPtrOutput {
+	return o
+}
+
+func (o GetReposReposCustomOverlayCertificatesPtrOutput) Elem() GetReposReposCustomOverlayCertificatesOutput {
+	return o.ApplyT(func(v *GetReposReposCustomOverlayCertificates) GetReposReposCustomOverlayCertificates {
+		if v != nil {
+			return *v
+		}
+		var ret GetReposReposCustomOverlayCertificates
+		return ret
+	}).(GetReposReposCustomOverlayCertificatesOutput)
+}
+
+func (o GetReposReposCustomOverlayCertificatesPtrOutput) Additional() GetReposReposCustomOverlayCertificatesAdditionalArrayOutput {
+	return o.ApplyT(func(v *GetReposReposCustomOverlayCertificates) []GetReposReposCustomOverlayCertificatesAdditional {
+		if v == nil {
+			return nil
+		}
+		return v.Additional
+	}).(GetReposReposCustomOverlayCertificatesAdditionalArrayOutput)
+}
+
+func (o GetReposReposCustomOverlayCertificatesPtrOutput) Providers() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *GetReposReposCustomOverlayCertificates) []string {
+		if v == nil {
+			return nil
+		}
+		return v.Providers
+	}).(pulumi.StringArrayOutput)
+}
+
+type GetReposReposCustomOverlayCertificatesAdditional struct {
+	Content string `pulumi:"content"`
+	Name    string `pulumi:"name"`
+}
+
+type GetReposReposCustomOverlayCertificatesAdditionalOutput struct{ *pulumi.OutputState }
+
+func (GetReposReposCustomOverlayCertificatesAdditionalOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetReposReposCustomOverlayCertificatesAdditional)(nil)).Elem()
+}
+
+func (o GetReposReposCustomOverlayCertificatesAdditionalOutput) ToGetReposReposCustomOverlayCertificatesAdditionalOutput() GetReposReposCustomOverlayCertificatesAdditionalOutput {
+	return o
+}
+
+func (o GetReposReposCustomOverlayCertificatesAdditionalOutput) ToGetReposReposCustomOverlayCertificatesAdditionalOutputWithContext(ctx context.Context) GetReposReposCustomOverlayCertificatesAdditionalOutput {
+	return o
+}
+
+func (o GetReposReposCustomOverlayCertificatesAdditionalOutput) Content() pulumi.StringOutput {
+	return o.ApplyT(func(v GetReposReposCustomOverlayCertificatesAdditional) string { return v.Content }).(pulumi.StringOutput)
+}
+
+func (o GetReposReposCustomOverlayCertificatesAdditionalOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetReposReposCustomOverlayCertificatesAdditional) string { return v.Name }).(pulumi.StringOutput)
+}
+
+type GetReposReposCustomOverlayCertificatesAdditionalArrayOutput struct{ *pulumi.OutputState }
+
+func (GetReposReposCustomOverlayCertificatesAdditionalArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetReposReposCustomOverlayCertificatesAdditional)(nil)).Elem()
+}
+
+func (o GetReposReposCustomOverlayCertificatesAdditionalArrayOutput) ToGetReposReposCustomOverlayCertificatesAdditionalArrayOutput() GetReposReposCustomOverlayCertificatesAdditionalArrayOutput {
+	return o
+}
+
+func (o GetReposReposCustomOverlayCertificatesAdditionalArrayOutput) ToGetReposReposCustomOverlayCertificatesAdditionalArrayOutputWithContext(ctx context.Context) GetReposReposCustomOverlayCertificatesAdditionalArrayOutput {
+	return o
+}
+
+func (o GetReposReposCustomOverlayCertificatesAdditionalArrayOutput) Index(i pulumi.IntInput) GetReposReposCustomOverlayCertificatesAdditionalOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetReposReposCustomOverlayCertificatesAdditional {
+		return vs[0].([]GetReposReposCustomOverlayCertificatesAdditional)[vs[1].(int)]
+	}).(GetReposReposCustomOverlayCertificatesAdditionalOutput)
+}
+
+type GetReposReposCustomOverlayContents struct {
+	Packages            []string                                           `pulumi:"packages"`
+	RuntimeKeyring      []GetReposReposCustomOverlayContentsRuntimeKeyring `pulumi:"runtimeKeyring"`
+	RuntimeRepositories []string                                           `pulumi:"runtimeRepositories"`
+}
+
+type GetReposReposCustomOverlayContentsOutput struct{ *pulumi.OutputState }
+
+func (GetReposReposCustomOverlayContentsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetReposReposCustomOverlayContents)(nil)).Elem()
+}
+
+func (o GetReposReposCustomOverlayContentsOutput) ToGetReposReposCustomOverlayContentsOutput() GetReposReposCustomOverlayContentsOutput {
+	return o
+}
+
+func (o GetReposReposCustomOverlayContentsOutput) ToGetReposReposCustomOverlayContentsOutputWithContext(ctx context.Context) GetReposReposCustomOverlayContentsOutput {
+	return o
+}
+
+func (o GetReposReposCustomOverlayContentsOutput) Packages() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetReposReposCustomOverlayContents) []string { return v.Packages }).(pulumi.StringArrayOutput)
+}
+
+func (o GetReposReposCustomOverlayContentsOutput) RuntimeKeyring() GetReposReposCustomOverlayContentsRuntimeKeyringArrayOutput {
+	return o.ApplyT(func(v GetReposReposCustomOverlayContents) []GetReposReposCustomOverlayContentsRuntimeKeyring {
+		return v.RuntimeKeyring
+	}).(GetReposReposCustomOverlayContentsRuntimeKeyringArrayOutput)
+}
+
+func (o GetReposReposCustomOverlayContentsOutput) RuntimeRepositories() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetReposReposCustomOverlayContents) []string { return v.RuntimeRepositories }).(pulumi.StringArrayOutput)
+}
+
+type GetReposReposCustomOverlayContentsPtrOutput struct{ *pulumi.OutputState }
+
+func (GetReposReposCustomOverlayContentsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetReposReposCustomOverlayContents)(nil)).Elem()
+}
+
+func (o GetReposReposCustomOverlayContentsPtrOutput) ToGetReposReposCustomOverlayContentsPtrOutput() GetReposReposCustomOverlayContentsPtrOutput {
+	return o
+}
+
+func (o GetReposReposCustomOverlayContentsPtrOutput) ToGetReposReposCustomOverlayContentsPtrOutputWithContext(ctx context.Context) GetReposReposCustomOverlayContentsPtrOutput {
+	return o
+}
+
+func (o GetReposReposCustomOverlayContentsPtrOutput) Elem() GetReposReposCustomOverlayContentsOutput {
+	return o.ApplyT(func(v *GetReposReposCustomOverlayContents) GetReposReposCustomOverlayContents {
+		if v != nil {
+			return *v
+		}
+		var ret GetReposReposCustomOverlayContents
+		return ret
+	}).(GetReposReposCustomOverlayContentsOutput)
+}
+
+func (o GetReposReposCustomOverlayContentsPtrOutput) Packages() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *GetReposReposCustomOverlayContents) []string {
+		if v == nil {
+			return nil
+		}
+		return v.Packages
+	}).(pulumi.StringArrayOutput)
+}
+
+func (o GetReposReposCustomOverlayContentsPtrOutput) RuntimeKeyring() GetReposReposCustomOverlayContentsRuntimeKeyringArrayOutput {
+	return o.ApplyT(func(v *GetReposReposCustomOverlayContents) []GetReposReposCustomOverlayContentsRuntimeKeyring {
+		if v == nil {
+			return nil
+		}
+		return v.RuntimeKeyring
+	}).(GetReposReposCustomOverlayContentsRuntimeKeyringArrayOutput)
+}
+
+func (o GetReposReposCustomOverlayContentsPtrOutput) RuntimeRepositories() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *GetReposReposCustomOverlayContents) []string {
+		if v == nil {
+			return nil
+		}
+		return v.RuntimeRepositories
+	}).(pulumi.StringArrayOutput)
+}
+
+type GetReposReposCustomOverlayContentsRuntimeKeyring struct {
+	Content string `pulumi:"content"`
+	Name    string `pulumi:"name"`
+}
+
+type GetReposReposCustomOverlayContentsRuntimeKeyringOutput struct{ *pulumi.OutputState }
+
+func (GetReposReposCustomOverlayContentsRuntimeKeyringOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetReposReposCustomOverlayContentsRuntimeKeyring)(nil)).Elem()
+}
+
+func (o GetReposReposCustomOverlayContentsRuntimeKeyringOutput) ToGetReposReposCustomOverlayContentsRuntimeKeyringOutput() GetReposReposCustomOverlayContentsRuntimeKeyringOutput {
+	return o
+}
+
+func (o GetReposReposCustomOverlayContentsRuntimeKeyringOutput) ToGetReposReposCustomOverlayContentsRuntimeKeyringOutputWithContext(ctx context.Context) GetReposReposCustomOverlayContentsRuntimeKeyringOutput {
+	return o
+}
+
+func (o GetReposReposCustomOverlayContentsRuntimeKeyringOutput) Content() pulumi.StringOutput {
+	return o.ApplyT(func(v GetReposReposCustomOverlayContentsRuntimeKeyring) string { return v.Content }).(pulumi.StringOutput)
+}
+
+func (o GetReposReposCustomOverlayContentsRuntimeKeyringOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetReposReposCustomOverlayContentsRuntimeKeyring) string { return v.Name }).(pulumi.StringOutput)
+}
+
+type GetReposReposCustomOverlayContentsRuntimeKeyringArrayOutput struct{ *pulumi.OutputState }
+
+func (GetReposReposCustomOverlayContentsRuntimeKeyringArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetReposReposCustomOverlayContentsRuntimeKeyring)(nil)).Elem()
+}
+
+func (o GetReposReposCustomOverlayContentsRuntimeKeyringArrayOutput) ToGetReposReposCustomOverlayContentsRuntimeKeyringArrayOutput() GetReposReposCustomOverlayContentsRuntimeKeyringArrayOutput {
+	return o
+}
+
+func (o GetReposReposCustomOverlayContentsRuntimeKeyringArrayOutput) ToGetReposReposCustomOverlayContentsRuntimeKeyringArrayOutputWithContext(ctx context.Context) GetReposReposCustomOverlayContentsRuntimeKeyringArrayOutput {
+	return o
+}
+
+func (o GetReposReposCustomOverlayContentsRuntimeKeyringArrayOutput) Index(i pulumi.IntInput) GetReposReposCustomOverlayContentsRuntimeKeyringOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetReposReposCustomOverlayContentsRuntimeKeyring {
+		return vs[0].([]GetReposReposCustomOverlayContentsRuntimeKeyring)[vs[1].(int)]
+	}).(GetReposReposCustomOverlayContentsRuntimeKeyringOutput)
+}
+
+type GetReposReposSync_config struct {
+	Amazon         *string `pulumi:"amazon"`
+	ApkoOverlay    *string `pulumi:"apkoOverlay"`
+	Azure          *string `pulumi:"azure"`
+	ExpirationTime *string `pulumi:"expirationTime"`
+	Google         *string `pulumi:"google"`
+	GracePeriod    bool    `pulumi:"gracePeriod"`
+	Source         string  `pulumi:"source"`
+	UniqueTags     bool    `pulumi:"uniqueTags"`
+}
+
+type GetReposReposSync_configOutput struct{ *pulumi.OutputState }
+
+func (GetReposReposSync_configOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetReposReposSync_config)(nil)).Elem()
+}
+
+func (o GetReposReposSync_configOutput) ToGetReposReposSync_configOutput() GetReposReposSync_configOutput {
+	return o
+}
+
+func (o GetReposReposSync_configOutput) ToGetReposReposSync_configOutputWithContext(ctx context.Context) GetReposReposSync_configOutput {
+	return o
+}
+
+func (o GetReposReposSync_configOutput) Amazon() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetReposReposSync_config) *string { return v.Amazon }).(pulumi.StringPtrOutput)
+}
+
+func (o GetReposReposSync_configOutput) ApkoOverlay() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetReposReposSync_config) *string { return v.ApkoOverlay }).(pulumi.StringPtrOutput)
+}
+
+func (o GetReposReposSync_configOutput) Azure() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetReposReposSync_config) *string { return v.Azure }).(pulumi.StringPtrOutput)
+}
+
+func (o GetReposReposSync_configOutput) ExpirationTime() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetReposReposSync_config) *string { return v.ExpirationTime }).(pulumi.StringPtrOutput)
+}
+
+func (o GetReposReposSync_configOutput) Google() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetReposReposSync_config) *string { return v.Google }).(pulumi.StringPtrOutput)
+}
+
+func (o GetReposReposSync_configOutput) GracePeriod() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetReposReposSync_config) bool { return v.GracePeriod }).(pulumi.BoolOutput)
+}
+
+func (o GetReposReposSync_configOutput) Source() pulumi.StringOutput {
+	return o.ApplyT(func(v GetReposReposSync_config) string { return v.Source }).(pulumi.StringOutput)
+}
+
+func (o GetReposReposSync_configOutput) UniqueTags() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetReposReposSync_config) bool { return v.UniqueTags }).(pulumi.BoolOutput)
+}
+
+type GetReposReposSync_configPtrOutput struct{ *pulumi.OutputState }
+
+func (GetReposReposSync_configPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetReposReposSync_config)(nil)).Elem()
+}
+
+func (o GetReposReposSync_configPtrOutput) ToGetReposReposSync_configPtrOutput() GetReposReposSync_configPtrOutput {
+	return o
+}
+
+func (o GetReposReposSync_configPtrOutput) ToGetReposReposSync_configPtrOutputWithContext(ctx context.Context) GetReposReposSync_configPtrOutput {
+	return o
+}
+
+func (o GetReposReposSync_configPtrOutput) Elem() GetReposReposSync_configOutput {
+	return o.ApplyT(func(v *GetReposReposSync_config) GetReposReposSync_config {
+		if v != nil {
+			return *v
+		}
+		var ret GetReposReposSync_config
+		return ret
+	}).(GetReposReposSync_configOutput)
+}
+
+func (o GetReposReposSync_configPtrOutput) Amazon() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetReposReposSync_config) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Amazon
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o GetReposReposSync_configPtrOutput) ApkoOverlay() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetReposReposSync_config) *string {
+		if v == nil {
+			return nil
+		}
+		return v.ApkoOverlay
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o GetReposReposSync_configPtrOutput) Azure() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetReposReposSync_config) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Azure
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o GetReposReposSync_configPtrOutput) ExpirationTime() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetReposReposSync_config) *string {
+		if v == nil {
+			return nil
+		}
+		return v.ExpirationTime
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o GetReposReposSync_configPtrOutput) Google() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetReposReposSync_config) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Google
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o GetReposReposSync_configPtrOutput) GracePeriod() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *GetReposReposSync_config) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.GracePeriod
+	}).(pulumi.BoolPtrOutput)
+}
+
+func (o GetReposReposSync_configPtrOutput) Source() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetReposReposSync_config) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Source
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o GetReposReposSync_configPtrOutput) UniqueTags() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *GetReposReposSync_config) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.UniqueTags
+	}).(pulumi.BoolPtrOutput)
 }
 
 type GetTagsTags struct {
@@ -178,6 +908,24 @@ func (o GetTagsTagsArrayOutput) Index(i pulumi.IntInput) GetTagsTagsOutput {
 func init() {
 	pulumi.RegisterOutputType(GetReposReposOutput{})
 	pulumi.RegisterOutputType(GetReposReposArrayOutput{})
+	pulumi.RegisterOutputType(GetReposReposCustomOverlayOutput{})
+	pulumi.RegisterOutputType(GetReposReposCustomOverlayPtrOutput{})
+	pulumi.RegisterOutputType(GetReposReposCustomOverlayAccountsOutput{})
+	pulumi.RegisterOutputType(GetReposReposCustomOverlayAccountsPtrOutput{})
+	pulumi.RegisterOutputType(GetReposReposCustomOverlayAccountsGroupsOutput{})
+	pulumi.RegisterOutputType(GetReposReposCustomOverlayAccountsGroupsArrayOutput{})
+	pulumi.RegisterOutputType(GetReposReposCustomOverlayAccountsUsersOutput{})
+	pulumi.RegisterOutputType(GetReposReposCustomOverlayAccountsUsersArrayOutput{})
+	pulumi.RegisterOutputType(GetReposReposCustomOverlayCertificatesOutput{})
+	pulumi.RegisterOutputType(GetReposReposCustomOverlayCertificatesPtrOutput{})
+	pulumi.RegisterOutputType(GetReposReposCustomOverlayCertificatesAdditionalOutput{})
+	pulumi.RegisterOutputType(GetReposReposCustomOverlayCertificatesAdditionalArrayOutput{})
+	pulumi.RegisterOutputType(GetReposReposCustomOverlayContentsOutput{})
+	pulumi.RegisterOutputType(GetReposReposCustomOverlayContentsPtrOutput{})
+	pulumi.RegisterOutputType(GetReposReposCustomOverlayContentsRuntimeKeyringOutput{})
+	pulumi.RegisterOutputType(GetReposReposCustomOverlayContentsRuntimeKeyringArrayOutput{})
+	pulumi.RegisterOutputType(GetReposReposSync_configOutput{})
+	pulumi.RegisterOutputType(GetReposReposSync_configPtrOutput{})
 	pulumi.RegisterOutputType(GetTagsTagsOutput{})
 	pulumi.RegisterOutputType(GetTagsTagsArrayOutput{})
 }

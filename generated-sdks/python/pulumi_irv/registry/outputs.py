@@ -13,9 +13,19 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from .. import _utilities
+from . import outputs
 
 __all__ = [
     'GetReposRepos',
+    'GetReposReposCustomOverlay',
+    'GetReposReposCustomOverlayAccounts',
+    'GetReposReposCustomOverlayAccountsGroups',
+    'GetReposReposCustomOverlayAccountsUsers',
+    'GetReposReposCustomOverlayCertificates',
+    'GetReposReposCustomOverlayCertificatesAdditional',
+    'GetReposReposCustomOverlayContents',
+    'GetReposReposCustomOverlayContentsRuntimeKeyring',
+    'GetReposReposSync_config',
     'GetTagsTags',
 ]
 
@@ -29,12 +39,16 @@ class GetReposRepos(dict):
                  create_time: _builtins.str,
                  name: _builtins.str,
                  uid: _builtins.str,
+                 custom_overlay: Optional['outputs.GetReposReposCustomOverlay'] = None,
                  description: Optional[_builtins.str] = None,
+                 sync_config: Optional['outputs.GetReposReposSync_config'] = None,
                  update_time: Optional[_builtins.str] = None):
         """
         :param Sequence[_builtins.str] active_tags: The tags actively maintained in this repository.
         :param Sequence[_builtins.str] aliases: Equivalent image names.
         :param _builtins.str catalog_tier: `CATALOG_TIER_UNSPECIFIED` when unset; a tier newer than this package is kept as sent.
+        :param 'GetReposReposCustomOverlay' custom_overlay: The repo's own image customization (custom assembly).
+        :param 'GetReposReposSync_config' sync_config: Where the repo syncs from (the wire's own name, `sync_config`); absent for a repo of its own.
         """
         pulumi.set(__self__, "active_tags", active_tags)
         pulumi.set(__self__, "aliases", aliases)
@@ -43,8 +57,12 @@ class GetReposRepos(dict):
         pulumi.set(__self__, "create_time", create_time)
         pulumi.set(__self__, "name", name)
         pulumi.set(__self__, "uid", uid)
+        if custom_overlay is not None:
+            pulumi.set(__self__, "custom_overlay", custom_overlay)
         if description is not None:
             pulumi.set(__self__, "description", description)
+        if sync_config is not None:
+            pulumi.set(__self__, "sync_config", sync_config)
         if update_time is not None:
             pulumi.set(__self__, "update_time", update_time)
 
@@ -93,14 +111,324 @@ class GetReposRepos(dict):
         return pulumi.get(self, "uid")
 
     @_builtins.property
+    @pulumi.getter(name="customOverlay")
+    def custom_overlay(self) -> Optional['outputs.GetReposReposCustomOverlay']:
+        """
+        The repo's own image customization (custom assembly).
+        """
+        return pulumi.get(self, "custom_overlay")
+
+    @_builtins.property
     @pulumi.getter
     def description(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "description")
 
     @_builtins.property
+    @pulumi.getter
+    def sync_config(self) -> Optional['outputs.GetReposReposSync_config']:
+        """
+        Where the repo syncs from (the wire's own name, `sync_config`); absent for a repo of its own.
+        """
+        return pulumi.get(self, "sync_config")
+
+    @_builtins.property
     @pulumi.getter(name="updateTime")
     def update_time(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "update_time")
+
+
+@pulumi.output_type
+class GetReposReposCustomOverlay(dict):
+    def __init__(__self__, *,
+                 annotations: Mapping[str, _builtins.str],
+                 environment: Mapping[str, _builtins.str],
+                 accounts: Optional['outputs.GetReposReposCustomOverlayAccounts'] = None,
+                 certificates: Optional['outputs.GetReposReposCustomOverlayCertificates'] = None,
+                 contents: Optional['outputs.GetReposReposCustomOverlayContents'] = None):
+        pulumi.set(__self__, "annotations", annotations)
+        pulumi.set(__self__, "environment", environment)
+        if accounts is not None:
+            pulumi.set(__self__, "accounts", accounts)
+        if certificates is not None:
+            pulumi.set(__self__, "certificates", certificates)
+        if contents is not None:
+            pulumi.set(__self__, "contents", contents)
+
+    @_builtins.property
+    @pulumi.getter
+    def annotations(self) -> Mapping[str, _builtins.str]:
+        return pulumi.get(self, "annotations")
+
+    @_builtins.property
+    @pulumi.getter
+    def environment(self) -> Mapping[str, _builtins.str]:
+        return pulumi.get(self, "environment")
+
+    @_builtins.property
+    @pulumi.getter
+    def accounts(self) -> Optional['outputs.GetReposReposCustomOverlayAccounts']:
+        return pulumi.get(self, "accounts")
+
+    @_builtins.property
+    @pulumi.getter
+    def certificates(self) -> Optional['outputs.GetReposReposCustomOverlayCertificates']:
+        return pulumi.get(self, "certificates")
+
+    @_builtins.property
+    @pulumi.getter
+    def contents(self) -> Optional['outputs.GetReposReposCustomOverlayContents']:
+        return pulumi.get(self, "contents")
+
+
+@pulumi.output_type
+class GetReposReposCustomOverlayAccounts(dict):
+    def __init__(__self__, *,
+                 groups: Sequence['outputs.GetReposReposCustomOverlayAccountsGroups'],
+                 run_as: _builtins.str,
+                 users: Sequence['outputs.GetReposReposCustomOverlayAccountsUsers']):
+        pulumi.set(__self__, "groups", groups)
+        pulumi.set(__self__, "run_as", run_as)
+        pulumi.set(__self__, "users", users)
+
+    @_builtins.property
+    @pulumi.getter
+    def groups(self) -> Sequence['outputs.GetReposReposCustomOverlayAccountsGroups']:
+        return pulumi.get(self, "groups")
+
+    @_builtins.property
+    @pulumi.getter(name="runAs")
+    def run_as(self) -> _builtins.str:
+        return pulumi.get(self, "run_as")
+
+    @_builtins.property
+    @pulumi.getter
+    def users(self) -> Sequence['outputs.GetReposReposCustomOverlayAccountsUsers']:
+        return pulumi.get(self, "users")
+
+
+@pulumi.output_type
+class GetReposReposCustomOverlayAccountsGroups(dict):
+    def __init__(__self__, *,
+                 groupname: _builtins.str,
+                 members: Sequence[_builtins.str],
+                 gid: Optional[_builtins.float] = None):
+        pulumi.set(__self__, "groupname", groupname)
+        pulumi.set(__self__, "members", members)
+        if gid is not None:
+            pulumi.set(__self__, "gid", gid)
+
+    @_builtins.property
+    @pulumi.getter
+    def groupname(self) -> _builtins.str:
+        return pulumi.get(self, "groupname")
+
+    @_builtins.property
+    @pulumi.getter
+    def members(self) -> Sequence[_builtins.str]:
+        return pulumi.get(self, "members")
+
+    @_builtins.property
+    @pulumi.getter
+    def gid(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "gid")
+
+
+@pulumi.output_type
+class GetReposReposCustomOverlayAccountsUsers(dict):
+    def __init__(__self__, *,
+                 group_name: _builtins.str,
+                 home_dir: _builtins.str,
+                 shell: _builtins.str,
+                 username: _builtins.str,
+                 gid: Optional[_builtins.float] = None,
+                 uid: Optional[_builtins.float] = None):
+        pulumi.set(__self__, "group_name", group_name)
+        pulumi.set(__self__, "home_dir", home_dir)
+        pulumi.set(__self__, "shell", shell)
+        pulumi.set(__self__, "username", username)
+        if gid is not None:
+            pulumi.set(__self__, "gid", gid)
+        if uid is not None:
+            pulumi.set(__self__, "uid", uid)
+
+    @_builtins.property
+    @pulumi.getter(name="groupName")
+    def group_name(self) -> _builtins.str:
+        return pulumi.get(self, "group_name")
+
+    @_builtins.property
+    @pulumi.getter(name="homeDir")
+    def home_dir(self) -> _builtins.str:
+        return pulumi.get(self, "home_dir")
+
+    @_builtins.property
+    @pulumi.getter
+    def shell(self) -> _builtins.str:
+        return pulumi.get(self, "shell")
+
+    @_builtins.property
+    @pulumi.getter
+    def username(self) -> _builtins.str:
+        return pulumi.get(self, "username")
+
+    @_builtins.property
+    @pulumi.getter
+    def gid(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "gid")
+
+    @_builtins.property
+    @pulumi.getter
+    def uid(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "uid")
+
+
+@pulumi.output_type
+class GetReposReposCustomOverlayCertificates(dict):
+    def __init__(__self__, *,
+                 additional: Sequence['outputs.GetReposReposCustomOverlayCertificatesAdditional'],
+                 providers: Sequence[_builtins.str]):
+        pulumi.set(__self__, "additional", additional)
+        pulumi.set(__self__, "providers", providers)
+
+    @_builtins.property
+    @pulumi.getter
+    def additional(self) -> Sequence['outputs.GetReposReposCustomOverlayCertificatesAdditional']:
+        return pulumi.get(self, "additional")
+
+    @_builtins.property
+    @pulumi.getter
+    def providers(self) -> Sequence[_builtins.str]:
+        return pulumi.get(self, "providers")
+
+
+@pulumi.output_type
+class GetReposReposCustomOverlayCertificatesAdditional(dict):
+    def __init__(__self__, *,
+                 content: _builtins.str,
+                 name: _builtins.str):
+        pulumi.set(__self__, "content", content)
+        pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def content(self) -> _builtins.str:
+        return pulumi.get(self, "content")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        return pulumi.get(self, "name")
+
+
+@pulumi.output_type
+class GetReposReposCustomOverlayContents(dict):
+    def __init__(__self__, *,
+                 packages: Sequence[_builtins.str],
+                 runtime_keyring: Sequence['outputs.GetReposReposCustomOverlayContentsRuntimeKeyring'],
+                 runtime_repositories: Sequence[_builtins.str]):
+        pulumi.set(__self__, "packages", packages)
+        pulumi.set(__self__, "runtime_keyring", runtime_keyring)
+        pulumi.set(__self__, "runtime_repositories", runtime_repositories)
+
+    @_builtins.property
+    @pulumi.getter
+    def packages(self) -> Sequence[_builtins.str]:
+        return pulumi.get(self, "packages")
+
+    @_builtins.property
+    @pulumi.getter(name="runtimeKeyring")
+    def runtime_keyring(self) -> Sequence['outputs.GetReposReposCustomOverlayContentsRuntimeKeyring']:
+        return pulumi.get(self, "runtime_keyring")
+
+    @_builtins.property
+    @pulumi.getter(name="runtimeRepositories")
+    def runtime_repositories(self) -> Sequence[_builtins.str]:
+        return pulumi.get(self, "runtime_repositories")
+
+
+@pulumi.output_type
+class GetReposReposCustomOverlayContentsRuntimeKeyring(dict):
+    def __init__(__self__, *,
+                 content: _builtins.str,
+                 name: _builtins.str):
+        pulumi.set(__self__, "content", content)
+        pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def content(self) -> _builtins.str:
+        return pulumi.get(self, "content")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        return pulumi.get(self, "name")
+
+
+@pulumi.output_type
+class GetReposReposSync_config(dict):
+    def __init__(__self__, *,
+                 grace_period: _builtins.bool,
+                 source: _builtins.str,
+                 unique_tags: _builtins.bool,
+                 amazon: Optional[_builtins.str] = None,
+                 apko_overlay: Optional[_builtins.str] = None,
+                 azure: Optional[_builtins.str] = None,
+                 expiration_time: Optional[_builtins.str] = None,
+                 google: Optional[_builtins.str] = None):
+        pulumi.set(__self__, "grace_period", grace_period)
+        pulumi.set(__self__, "source", source)
+        pulumi.set(__self__, "unique_tags", unique_tags)
+        if amazon is not None:
+            pulumi.set(__self__, "amazon", amazon)
+        if apko_overlay is not None:
+            pulumi.set(__self__, "apko_overlay", apko_overlay)
+        if azure is not None:
+            pulumi.set(__self__, "azure", azure)
+        if expiration_time is not None:
+            pulumi.set(__self__, "expiration_time", expiration_time)
+        if google is not None:
+            pulumi.set(__self__, "google", google)
+
+    @_builtins.property
+    @pulumi.getter(name="gracePeriod")
+    def grace_period(self) -> _builtins.bool:
+        return pulumi.get(self, "grace_period")
+
+    @_builtins.property
+    @pulumi.getter
+    def source(self) -> _builtins.str:
+        return pulumi.get(self, "source")
+
+    @_builtins.property
+    @pulumi.getter(name="uniqueTags")
+    def unique_tags(self) -> _builtins.bool:
+        return pulumi.get(self, "unique_tags")
+
+    @_builtins.property
+    @pulumi.getter
+    def amazon(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "amazon")
+
+    @_builtins.property
+    @pulumi.getter(name="apkoOverlay")
+    def apko_overlay(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "apko_overlay")
+
+    @_builtins.property
+    @pulumi.getter
+    def azure(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "azure")
+
+    @_builtins.property
+    @pulumi.getter(name="expirationTime")
+    def expiration_time(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "expiration_time")
+
+    @_builtins.property
+    @pulumi.getter
+    def google(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "google")
 
 
 @pulumi.output_type
