@@ -148,6 +148,11 @@ test("regression: there is no GET /iam/v2beta1/roles:capabilities (the published
   // manifests), which the emulator does not serve: the capabilities exist for the built-in roles.
   expect(CAPABILITIES.filter((c) => ops[c] === undefined)).toEqual([
     "identity_providers.scim.manage",
+    // Not served yet: the new kinds' operations land with their emulator rules (issue 45).
+    "subscriptions.create",
+    "subscriptions.update",
+    "subscriptions.list",
+    "subscriptions.delete",
     "record_signatures.list",
     "sboms.list",
     "vuln_reports.list",
@@ -158,6 +163,7 @@ test("regression: there is no GET /iam/v2beta1/roles:capabilities (the published
     "tag.create",
     "tag.update",
     "tag.delete",
+    "repo.internal.admin",
     "manifest.create",
     "manifest.update",
     "manifest.list",
@@ -169,6 +175,8 @@ test("regression: there is no GET /iam/v2beta1/roles:capabilities (the published
     "apk.delete",
     "version.list",
     "apk.blobs.get",
+    "registry.overlays.list",
+    "registry.overlays.edit",
   ]);
 });
 
