@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
 import { MAX_TOKEN_TTL_SECONDS } from "./auth/index.js";
 import { parseFaultSpec, parseRateLimit } from "./core/index.js";
+import { MAX_DELIVERY_RETRIES, MAX_DELIVERY_TIMEOUT_MS } from "./events/index.js";
 import type { EmulatorOptions } from "./options.js";
 
 /**
@@ -26,6 +27,9 @@ export const USAGE = `Usage: irv-emulator [options]
   --org-uid UID           root organization uid of a new database (40 hex digits)
   --tls-cert FILE         PEM certificate: the port speaks TLS, ALPN choosing h2 (gRPC) or http/1.1
   --tls-key FILE          PEM private key of --tls-cert (both or neither)
+  --delivery-retries N    retries of a webhook delivery after a 5xx, 429, timeout or refused
+                          connection (default 5, at most 20)
+  --delivery-timeout MS   bound of one webhook delivery attempt (default 5000, at most 60000)
   --log                   log requests to stderr (also IRV_EMULATOR_LOG=1)
   --help                  this text
 The same port serves gRPC (h2c, or h2 over TLS) at the host:port of baseUrl.
@@ -80,6 +84,8 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
         "org-uid": { type: "string" },
         "tls-cert": { type: "string" },
         "tls-key": { type: "string" },
+        "delivery-retries": { type: "string" },
+        "delivery-timeout": { type: "string" },
         log: { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
@@ -150,6 +156,8 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   set("orgUid", orgUid);
   set("tlsCert", tlsCert);
   set("tlsKey", tlsKey);
+  set("deliveryRetries", int("delivery-retries", 0, MAX_DELIVERY_RETRIES));
+  set("deliveryTimeoutMs", int("delivery-timeout", 1, MAX_DELIVERY_TIMEOUT_MS));
   if (issuers.length > 0) options.trustedIssuers = issuers;
   if (values.log === true) options.log = true;
   return { help: false, options };

@@ -10,7 +10,9 @@
 export type { WorkloadTokenRequest } from "./auth/index.js";
 export type { Clock, FaultSpec, RateLimitSpec } from "./core/index.js";
 export { formatFaultSpec, formatRateLimit, NO_FAULTS, parseFaultSpec, parseRateLimit } from "./core/index.js";
-export type { StatsSnapshot } from "./http/index.js";
+export type { DeliveryAttempt, DeliveryFilter, DeliveryOutcome, DeliveryRecord } from "./events/index.js";
+export { DEFAULT_DELIVERY_POLICY } from "./events/index.js";
+export type { DeliveryCounts, StatsSnapshot } from "./http/index.js";
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, PAGE_TOKEN_TTL_MS } from "./lists/index.js";
 export type { EmulatorOptions } from "./options.js";
 export { AUTH_PATH, ISSUER_PATH } from "./options.js";

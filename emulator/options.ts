@@ -41,6 +41,13 @@ export interface EmulatorOptions {
   tlsCert?: string | undefined;
   /** TLS private key (PEM text, or a file holding it) matching {@link tlsCert}. */
   tlsKey?: string | undefined;
+  /**
+   * Attempts after the first of a webhook delivery that failed with a 5xx, a 429, a timeout or no
+   * connection (0 to 20). Default 5.
+   */
+  deliveryRetries?: number | undefined;
+  /** The longest a webhook delivery's attempt may take, ms (1 to 60000). Default 5000. */
+  deliveryTimeoutMs?: number | undefined;
   /** Log requests as JSON lines on stderr. Default: the `IRV_EMULATOR_LOG` environment variable is `1`. */
   log?: boolean | undefined;
 }

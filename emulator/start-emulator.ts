@@ -13,7 +13,21 @@ import {
 } from "./auth/index.js";
 import type { FaultSpec, RateLimitSpec } from "./core/index.js";
 import { NO_FAULTS, parseFaultSpec, parseRateLimit, ROOT_UID_PATTERN } from "./core/index.js";
-import { attachProtocolDispatch, createGrpcServer } from "./grpc/index.js";
+import type { DeliveryFilter, DeliveryPolicy, DeliveryRecord } from "./events/index.js";
+import {
+  Deliveries,
+  EventAnnotations,
+  MAX_DELIVERY_RETRIES,
+  MAX_DELIVERY_TIMEOUT_MS,
+  storedSubscriptions,
+} from "./events/index.js";
+import {
+  API_SERVICES,
+  attachProtocolDispatch,
+  createGrpcServer,
+  SERVICE_KINDS,
+  WIRE_REGISTRY,
+} from "./grpc/index.js";
 import type { StatsSnapshot, TlsFiles } from "./http/index.js";
 import { buildApp, createAppContext, FaultInjector, RateLimiter, RequestStats } from "./http/index.js";
 import { PageTokens } from "./lists/index.js";
@@ -70,6 +84,8 @@ export interface EmulatorHandle extends ReadyInfo {
   mintIdentityToken(request: WorkloadTokenRequest): Promise<string>;
   /** An API token for an identity without the exchange (for tests of other things). */
   mintApiToken(identityUid: string): Promise<string>;
+  /** The webhook deliveries so far, oldest first (as `GET /_emulator/deliveries`). */
+  deliveries(filter?: DeliveryFilter): DeliveryRecord[];
 }
 
 /**
@@ -101,6 +117,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     faultSpec = { ...faultSpec, latencyMs: options.latencyMs };
   }
   const rateLimit = rateLimitOf(options.rateLimit);
+  const deliveryPolicy = deliveryPolicyOf(options);
   const tls = tlsOf(options.tlsCert, options.tlsKey);
   const fixtures = readFixtures(options.fixtures);
 
@@ -123,6 +140,18 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     const stats = new RequestStats();
     const faults = new FaultInjector(faultSpec, options.random);
     const rateLimiter = new RateLimiter(rateLimit, { onRefused: () => stats.recordRateLimited() });
+    let baseUrl = "";
+    const deliveries = new Deliveries({
+      annotations: EventAnnotations.read(API_SERVICES, SERVICE_KINDS),
+      subscriptions: storedSubscriptions(service.table),
+      registry: WIRE_REGISTRY,
+      source: () => baseUrl,
+      mint: (request) => ctx.auth.issuer.mint(request),
+      clock,
+      policy: deliveryPolicy,
+      onCount: (count) => stats.recordDelivery(count),
+    });
+    service.onWrite((write) => deliveries.written(write));
     const ctx = createAppContext({
       service,
       stats,
@@ -130,6 +159,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       rateLimiter,
       authPath: AUTH_PATH,
       issuerPath: ISSUER_PATH,
+      deliveries: deliveries.log,
       log: options.log ?? process.env.IRV_EMULATOR_LOG === "1",
       clock,
     });
@@ -139,7 +169,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     const dispatch = attachProtocolDispatch(app.server, h2, tls !== undefined);
     await app.listen({ host: options.host ?? "127.0.0.1", port: options.port ?? 0 });
     const address = app.server.address() as AddressInfo;
-    const baseUrl = originOf(address.address, address.port, tls === undefined ? "http" : "https");
+    baseUrl = originOf(address.address, address.port, tls === undefined ? "http" : "https");
     const authUrl = `${baseUrl}${AUTH_PATH}`;
     const issuerUrl = `${baseUrl}${ISSUER_PATH}`;
     const apiTokens = new ApiTokens({
@@ -172,6 +202,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       grpcTarget: new URL(baseUrl).host,
       close: () => {
         if (closing === undefined) {
+          deliveries.close();
           const closed = app.close();
           // The HTTP/2 connections are ours, not the HTTP server's: end them so that it can close.
           dispatch.close();
@@ -192,11 +223,33 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       seed: (f) => loadFixtures(service, Fixtures.parse(f)),
       mintIdentityToken: (request) => issuer.mint(request),
       mintApiToken: (uid) => apiTokens.mint(uid),
+      deliveries: (filter) => deliveries.log.list(filter),
     };
   } catch (e) {
     db.close();
     throw e;
   }
+}
+
+function deliveryPolicyOf(options: EmulatorOptions): Partial<DeliveryPolicy> {
+  const policy: Partial<DeliveryPolicy> = {};
+  const { deliveryRetries: retries, deliveryTimeoutMs: timeoutMs } = options;
+  if (retries !== undefined) {
+    if (!Number.isInteger(retries) || retries < 0 || retries > MAX_DELIVERY_RETRIES)
+      throw new Error(
+        `deliveryRetries must be a whole number from 0 to ${MAX_DELIVERY_RETRIES}, got ${retries}`,
+      );
+    policy.retries = retries;
+  }
+  if (timeoutMs !== undefined) {
+    if (!Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > MAX_DELIVERY_TIMEOUT_MS) {
+      throw new Error(
+        `deliveryTimeoutMs must be a whole number of ms from 1 to ${MAX_DELIVERY_TIMEOUT_MS}, got ${timeoutMs}`,
+      );
+    }
+    policy.timeoutMs = timeoutMs;
+  }
+  return policy;
 }
 
 function rateLimitOf(spec: string | RateLimitSpec | undefined): RateLimitSpec | undefined {

@@ -5,4 +5,12 @@ export { createGrpcServer } from "./grpc-server.js";
 export type { ProtocolDispatch } from "./protocol-dispatch.js";
 export { attachProtocolDispatch, HTTP2_PREFACE, protocolOfPreface } from "./protocol-dispatch.js";
 export { answerReflection, registerReflection } from "./reflection-service.js";
-export { API_FILES, API_SERVICES, DETAIL_TYPES, WIRE_FILES, WIRE_REGISTRY } from "./wire-types.js";
+export {
+  API_FILES,
+  API_SERVICES,
+  DETAIL_TYPES,
+  EVENTS_OPTION,
+  EventAudience,
+  WIRE_FILES,
+  WIRE_REGISTRY,
+} from "./wire-types.js";

@@ -1,7 +1,7 @@
 import type { DescFile, DescMessage, DescService } from "@bufbuild/protobuf";
 import { createRegistry } from "@bufbuild/protobuf";
 import type { GenFile } from "@bufbuild/protobuf/codegenv2";
-import { file_annotations_events } from "./gen/annotations/events_pb.js";
+import { EventAttributes_Audience, events, file_annotations_events } from "./gen/annotations/events_pb.js";
 import { file_capabilities_capabilities } from "./gen/capabilities/capabilities_pb.js";
 import { file_chainguard_platform_events_v2_subscriptions } from "./gen/chainguard/platform/events/v2/subscriptions_pb.js";
 import { file_chainguard_platform_events_v2beta1_subscriptions } from "./gen/chainguard/platform/events/v2beta1/subscriptions_pb.js";
@@ -133,3 +133,21 @@ export const DETAIL_TYPES: ReadonlyMap<string, DescMessage> = new Map(
  * API_SERVICES.map((s) => s.typeName); // ["chainguard.platform.iam.v2beta1.GroupsService", …]
  */
 export const API_SERVICES: readonly DescService[] = API_FILES.flatMap((f) => f.services);
+
+/**
+ * The method option `chainguard.annotations.events` of the published definitions: the CloudEvent a
+ * write rpc emits (`type`, `extensions`, `audience`). The emulator's deliveries read it from the
+ * descriptors above.
+ *
+ * @example
+ * getOption(method, EVENTS_OPTION).type; // "dev.chainguard.api.iam.group.created.v1"
+ */
+export const EVENTS_OPTION = events;
+
+/**
+ * The audiences of {@link EVENTS_OPTION}: only `CUSTOMER` events leave the platform.
+ *
+ * @example
+ * getOption(method, EVENTS_OPTION).audience === EventAudience.CUSTOMER;
+ */
+export const EventAudience = EventAttributes_Audience;

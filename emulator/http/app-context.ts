@@ -17,6 +17,20 @@ export interface AuthServices {
 }
 
 /**
+ * The webhook deliveries as the control API shows them (`GET /_emulator/deliveries`).
+ *
+ * @example
+ * ctx.deliveries.list({ outcome: "accepted" });
+ */
+export interface DeliveryListing {
+  list(filter: {
+    type?: string | undefined;
+    subscription?: string | undefined;
+    outcome?: string | undefined;
+  }): readonly object[];
+}
+
+/**
  * Everything the routes use.
  *
  * @example
@@ -27,6 +41,7 @@ export interface AuthServices {
  *   rateLimiter: new RateLimiter(),
  *   authPath: "/auth",
  *   issuerPath: "/oidc",
+ *   deliveries,
  *   log: false,
  * });
  * const app = buildApp(ctx);
@@ -43,6 +58,8 @@ export interface AppContext {
   issuerPath: string;
   /** The token services (set right after listen, before the first request is read). */
   readonly auth: AuthServices;
+  /** The webhook deliveries of the run. */
+  deliveries: DeliveryListing;
   /** Whether to log requests (to stderr). */
   log: boolean;
   /**
@@ -56,7 +73,7 @@ export interface AppContext {
  * A context whose token services are attached later with {@link attachAuth}.
  *
  * @example
- * const ctx = createAppContext({ service, stats, faults, rateLimiter, authPath: "/auth", issuerPath: "/oidc", log: false });
+ * const ctx = createAppContext({ service, stats, faults, rateLimiter, authPath: "/auth", issuerPath: "/oidc", deliveries, log: false });
  */
 export function createAppContext(
   parts: Omit<AppContext, "auth">,

@@ -51,7 +51,9 @@ function parse<T extends z.ZodType>(schema: T, body: unknown): z.output<T> {
  * - `POST /_emulator/fixtures` with a fixture document → counts per kind;
  * - `GET /_emulator/stats`, `POST /_emulator/stats/reset`;
  * - `GET /_emulator/faults`, `POST /_emulator/faults {"spec": "503=0.1,…"}` (or a JSON string);
- * - `GET /_emulator/rate-limit`, `POST /_emulator/rate-limit {"spec": "50,burst=100"}` (or `"none"`).
+ * - `GET /_emulator/rate-limit`, `POST /_emulator/rate-limit {"spec": "50,burst=100"}` (or `"none"`);
+ * - `GET /_emulator/deliveries[?type=…&subscription=…&outcome=…]` → `{"deliveries": […]}`, each
+ *   webhook delivery with its attempts and outcome, oldest first.
  *
  * @example
  * registerControlRoutes(app, ctx);
@@ -86,6 +88,17 @@ export function registerControlRoutes(app: FastifyInstance, ctx: AppContext): vo
   app.post("/_emulator/stats/reset", control, () => {
     ctx.stats.reset();
     return ctx.stats.snapshot();
+  });
+  app.get("/_emulator/deliveries", control, (req) => {
+    const q = req.query as Record<string, unknown>;
+    const one = (k: string) => (typeof q[k] === "string" ? (q[k] as string) : undefined);
+    return {
+      deliveries: ctx.deliveries.list({
+        type: one("type"),
+        subscription: one("subscription"),
+        outcome: one("outcome"),
+      }),
+    };
   });
   app.get("/_emulator/faults", control, () => ({ spec: formatFaultSpec(ctx.faults.spec) }));
   app.post("/_emulator/faults", control, (req) => {

@@ -1,6 +1,6 @@
 export type { Admission, ApiCall } from "./admit-call.js";
 export { admitCall } from "./admit-call.js";
-export type { AppContext, AuthServices } from "./app-context.js";
+export type { AppContext, AuthServices, DeliveryListing } from "./app-context.js";
 export { createAppContext } from "./app-context.js";
 export { BODY_LIMIT, DRAIN_LIMIT, discardRest, isBodyTooLarge } from "./body-limit.js";
 export type { TlsFiles } from "./build-app.js";
@@ -12,5 +12,5 @@ export type { RateLimiterOptions } from "./rate-limiter.js";
 export { RateLimiter } from "./rate-limiter.js";
 export type { Surface } from "./request-context.js";
 export { callerOf } from "./request-context.js";
-export type { StatsSnapshot } from "./request-stats.js";
+export type { DeliveryCount, DeliveryCounts, StatsSnapshot } from "./request-stats.js";
 export { RequestStats } from "./request-stats.js";

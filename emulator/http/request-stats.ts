@@ -13,7 +13,42 @@ export interface StatsSnapshot {
   updateMasks: Record<string, number>;
   /** Requests refused with 429 by the per-caller rate limit (counted in `total` and `requests` too). */
   rateLimited: number;
+  /** The webhook deliveries (`GET /_emulator/deliveries` lists them). */
+  deliveries: DeliveryCounts;
 }
+
+/**
+ * The webhook deliveries counted: `queued` (one per event and subscription), `attempts`, and how
+ * many ended `accepted`, `rejected`, `failed` or `cancelled` (queued minus these are pending).
+ *
+ * @example
+ * expect(emu.stats().deliveries).toMatchObject({ queued: 1, attempts: 4, accepted: 1 });
+ */
+export interface DeliveryCounts {
+  queued: number;
+  attempts: number;
+  accepted: number;
+  rejected: number;
+  failed: number;
+  cancelled: number;
+}
+
+/**
+ * One of the delivery counters.
+ *
+ * @example
+ * stats.recordDelivery("attempts");
+ */
+export type DeliveryCount = keyof DeliveryCounts;
+
+const NO_DELIVERIES: Readonly<DeliveryCounts> = {
+  queued: 0,
+  attempts: 0,
+  accepted: 0,
+  rejected: 0,
+  failed: 0,
+  cancelled: 0,
+};
 
 /**
  * Counts API requests by route pattern, so tests can assert how a client talked to the API ("one
@@ -32,6 +67,7 @@ export class RequestStats {
   private requests: { key: string; n: number }[] = [];
   private updateMasks = new Map<string, number>();
   private rateLimited = 0;
+  private deliveries: DeliveryCounts = { ...NO_DELIVERIES };
 
   /**
    * Counts one request.
@@ -69,6 +105,16 @@ export class RequestStats {
   }
 
   /**
+   * Counts one step of a webhook delivery.
+   *
+   * @example
+   * stats.recordDelivery("accepted");
+   */
+  recordDelivery(count: DeliveryCount): void {
+    this.deliveries[count]++;
+  }
+
+  /**
    * The counts so far.
    *
    * @example
@@ -80,6 +126,7 @@ export class RequestStats {
       requests: Object.fromEntries(this.requests.map((c) => [c.key, c.n])),
       updateMasks: Object.fromEntries(this.updateMasks),
       rateLimited: this.rateLimited,
+      deliveries: { ...this.deliveries },
     };
   }
 
@@ -95,5 +142,6 @@ export class RequestStats {
     this.requests = [];
     this.updateMasks.clear();
     this.rateLimited = 0;
+    this.deliveries = { ...NO_DELIVERIES };
   }
 }

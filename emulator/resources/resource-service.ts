@@ -17,6 +17,24 @@ export { MAX_LISTED_VIOLATIONS } from "./limits.js";
 export type { ResourceServiceOptions } from "./service-core.js";
 
 /**
+ * A write a caller made through the API (either transport), told after it is committed.
+ *
+ * @example
+ * service.onWrite((w) => console.log(w.verb, w.kind, w.uid));
+ */
+export interface WriteNotice {
+  kind: KindName;
+  verb: "create" | "update" | "delete";
+  caller: Caller;
+  /** The written resource's uid (for a create, read from the answer). */
+  uid: string;
+  /** The group whose capabilities governed the write (a custom role's own group). */
+  scope: string;
+  /** The JSON answered to the caller (create and update). */
+  answer: string | undefined;
+}
+
+/**
  * The v2beta1 API over the resource table, in three parts — {@link ResourceReads},
  * {@link ResourceWrites}, {@link ResourceDeletes} — over one {@link ServiceCore}: capability checks
  * (before any existence check, so a denied caller learns nothing), validation, the rules of the
@@ -36,6 +54,7 @@ export class ResourceService {
   private readonly reads: ResourceReads;
   private readonly writes: ResourceWrites;
   private readonly deletes: ResourceDeletes;
+  private writeListener: ((write: WriteNotice) => void) | undefined;
 
   constructor(o: ResourceServiceOptions) {
     this.core = new ServiceCore(o);
@@ -124,7 +143,12 @@ export class ResourceService {
    * service.create(caller, "identities", groupUid, { name: "ci", claimMatch: { issuer, subject } });
    */
   create(caller: Caller, kind: KindName, parentUid: string, body: unknown): string {
-    return this.writes.create(caller, kind, parentUid, body);
+    const answer = this.writes.create(caller, kind, parentUid, body);
+    if (this.writeListener !== undefined) {
+      const uid = (JSON.parse(answer) as { uid?: unknown }).uid;
+      this.told({ kind, verb: "create", caller, uid: String(uid ?? ""), scope: parentUid, answer });
+    }
+    return answer;
   }
 
   /**
@@ -145,7 +169,11 @@ export class ResourceService {
    * service.update(caller, "groups", uid, { description: "new" }, "description");
    */
   update(caller: Caller, kind: KindName, uid: string, body: unknown, updateMask: string | undefined): string {
-    return this.writes.update(caller, kind, uid, body, updateMask);
+    const answer = this.writes.update(caller, kind, uid, body, updateMask);
+    if (this.writeListener !== undefined) {
+      this.told({ kind, verb: "update", caller, uid, scope: this.scopeOf(KIND_RULES[kind], uid), answer });
+    }
+    return answer;
   }
 
   /**
@@ -155,7 +183,30 @@ export class ResourceService {
    * service.delete(caller, "identities", uid);
    */
   delete(caller: Caller, kind: KindName, uid: string): void {
+    // Read before the row goes: a custom role's group is in its row only.
+    const scope = this.writeListener === undefined ? "" : this.scopeOf(KIND_RULES[kind], uid);
     this.deletes.delete(caller, kind, uid);
+    this.told({ kind, verb: "delete", caller, uid, scope, answer: undefined });
+  }
+
+  /**
+   * Sets the one listener told of every API write once it is committed (the webhook deliveries).
+   * It runs before the answer is sent, so it must only take note; whatever it throws is logged and
+   * never reaches the caller.
+   *
+   * @example
+   * service.onWrite((w) => deliveries.written(w));
+   */
+  onWrite(listener: ((write: WriteNotice) => void) | undefined): void {
+    this.writeListener = listener;
+  }
+
+  private told(write: WriteNotice): void {
+    try {
+      this.writeListener?.(write);
+    } catch (e) {
+      process.stderr.write(`irv-emulator: a write's listener failed: ${String((e as Error).stack ?? e)}\n`);
+    }
   }
 
   /**

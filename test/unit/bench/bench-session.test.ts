@@ -26,6 +26,7 @@ function fakeEmulator() {
         requests,
         updateMasks: {},
         rateLimited: requests["POST /iam/v2beta1/groups/*"] ? 1 : 0,
+        deliveries: { queued: 0, attempts: 0, accepted: 0, rejected: 0, failed: 0, cancelled: 0 },
       };
     },
     close: async () => {
@@ -90,6 +91,7 @@ describe("apiCalls", () => {
         rateLimited: 2,
         requests: { "POST /iam/v2beta1/groups/*": 9, [DATA_SOURCE_ROUTE]: 1 },
         updateMasks: {},
+        deliveries: { queued: 0, attempts: 0, accepted: 0, rejected: 0, failed: 0, cancelled: 0 },
       }),
     ).toMatchObject({ total: 10, rateLimited: 2, dataSource: 1, resource: 7 });
   });

@@ -1,0 +1,300 @@
+import { randomUUID } from "node:crypto";
+import type { JsonObject, JsonValue, Registry } from "@bufbuild/protobuf";
+import { fromJson, toJson } from "@bufbuild/protobuf";
+import type { WorkloadTokenRequest } from "../auth/index.js";
+import type { Clock } from "../core/index.js";
+import { formatTimestamp } from "../core/index.js";
+import type { DeliveryCount } from "../http/index.js";
+import type { WriteNotice } from "../resources/index.js";
+import type { CloudEvent } from "./cloud-event.js";
+import { binaryModeHeaders, dataDigest } from "./cloud-event.js";
+import type { DeliveryRecord } from "./delivery-log.js";
+import { DeliveryLog } from "./delivery-log.js";
+import type { DeliveryPolicy } from "./delivery-policy.js";
+import { backoffMs, DEFAULT_DELIVERY_POLICY, isRetryableStatus } from "./delivery-policy.js";
+import type { EventAnnotations, WriteEvent } from "./event-annotations.js";
+import { bodyRule, eventGroup } from "./event-rules.js";
+import { sinkProblem } from "./sink-url.js";
+import type { SubscriptionSource } from "./subscription-source.js";
+
+/**
+ * What the deliveries are built from.
+ *
+ * @example
+ * new Deliveries({ annotations, subscriptions: storedSubscriptions(service.table), registry: WIRE_REGISTRY, source: () => baseUrl, mint: (r) => issuer.mint(r), clock: Date.now });
+ */
+export interface DeliveriesOptions {
+  annotations: EventAnnotations;
+  subscriptions: SubscriptionSource;
+  /** Resolves the body messages' types (the generated descriptors). */
+  registry: Registry;
+  /** The CloudEvent `source`: the emulator's base URL (known once it listens). */
+  source: () => string;
+  /** Signs a token with the emulator's own issuer (its `issuerUrl`). */
+  mint: (request: WorkloadTokenRequest) => Promise<string>;
+  clock: Clock;
+  policy?: Partial<DeliveryPolicy> | undefined;
+  /** Told of every count ({@link DeliveryCount}), for the stats. */
+  onCount?: ((count: DeliveryCount) => void) | undefined;
+  /** Kept deliveries (default 2000). */
+  logLimit?: number | undefined;
+}
+
+interface Pending {
+  record: DeliveryRecord;
+  event: CloudEvent;
+  token: { value: string; mintedAt: number } | undefined;
+}
+
+// A webhook token lives ten minutes; one older than five is minted again before an attempt.
+const TOKEN_TTL_SECONDS = 600;
+const TOKEN_REUSE_MS = 300_000;
+const RESPONSE_EXCERPT = 512;
+
+/**
+ * The webhook deliveries of the emulator. {@link written} is told of every committed write; a write
+ * whose rpc the published definitions annotate with a `CUSTOMER` event becomes one CloudEvent, sent
+ * to every subscription on the event's group or a group above it. Nothing is sent before the write's
+ * answer: the work starts on a later turn of the event loop, and nothing of it can fail the write.
+ * Each delivery is retried with backoff on a 5xx, a 429, a timeout or a failed connection, with the
+ * same CloudEvent id; other answers end it. Redirects are not followed.
+ *
+ * @example
+ * const deliveries = new Deliveries(options);
+ * service.onWrite((w) => deliveries.written(w));
+ * deliveries.log.list({ outcome: "accepted" });
+ */
+export class Deliveries {
+  readonly log: DeliveryLog;
+  readonly policy: DeliveryPolicy;
+  private readonly timers = new Set<NodeJS.Timeout | NodeJS.Immediate>();
+  private readonly abort = new AbortController();
+  private closed = false;
+
+  constructor(private readonly o: DeliveriesOptions) {
+    this.policy = { ...DEFAULT_DELIVERY_POLICY, ...o.policy };
+    this.log = new DeliveryLog(o.logLimit);
+  }
+
+  /**
+   * Takes note of a committed write: when it has a `CUSTOMER` event and subscriptions cover its
+   * group, queues one delivery per subscription, to start after the current turn (the answer).
+   *
+   * @example
+   * deliveries.written({ kind: "groups", verb: "create", caller, uid, scope: parentUid, answer });
+   */
+  written(write: WriteNotice): void {
+    if (this.closed) return;
+    const annotation = this.o.annotations.get(write.kind, write.verb);
+    if (annotation?.audience !== "customer") return;
+    const rule = bodyRule(annotation.body.typeName);
+    const group = eventGroup(rule.group, write.uid, write.scope);
+    const targets = this.o.subscriptions.covering(group);
+    if (targets.length === 0) return;
+    const writeTime = formatTimestamp(this.o.clock());
+    const eventId = randomUUID();
+    const records = targets.map((target) => {
+      const record: DeliveryRecord = {
+        eventId,
+        type: annotation.type,
+        subject: write.uid,
+        group,
+        subscription: target.uid,
+        sink: target.sink,
+        writeTime,
+        outcome: "pending",
+        attempts: [],
+      };
+      this.log.add(record);
+      this.o.onCount?.("queued");
+      return { record, subscriptionGroup: target.group };
+    });
+    // The answer goes out in this turn; the event is built and sent in a later one.
+    const later = setImmediate(() => {
+      this.timers.delete(later);
+      this.start(write, annotation, records);
+    });
+    this.timers.add(later);
+  }
+
+  /**
+   * Stops: no attempt starts after this, and those running are aborted.
+   *
+   * @example
+   * deliveries.close();
+   */
+  close(): void {
+    this.closed = true;
+    for (const t of this.timers) {
+      clearTimeout(t as NodeJS.Timeout);
+      clearImmediate(t as NodeJS.Immediate);
+    }
+    this.timers.clear();
+    this.abort.abort();
+    for (const r of this.log.list({ outcome: "pending" })) this.finish(r, "cancelled");
+  }
+
+  private start(
+    write: WriteNotice,
+    annotation: WriteEvent,
+    records: { record: DeliveryRecord; subscriptionGroup: string }[],
+  ): void {
+    let data: Buffer;
+    const extensions: Record<string, string> = {};
+    try {
+      const rule = bodyRule(annotation.body.typeName);
+      const body = this.body(write, annotation);
+      const redacted = body === undefined || rule.redact === undefined ? body : rule.redact(body);
+      data = Buffer.from(
+        JSON.stringify({
+          actor: { subject: actorSubject(write) },
+          ...(redacted === undefined ? {} : { body: redacted }),
+        }),
+      );
+      for (const name of annotation.extensions) {
+        if (name === "group") extensions.group = records[0]?.record.group ?? "";
+        else if (name === "identityprovider") {
+          const idp = identityProviderOf(rule.identityProvider, write.uid, body);
+          if (idp !== undefined) extensions.identityprovider = idp;
+        }
+      }
+    } catch (e) {
+      // A bug of ours: say so, never touch the write.
+      process.stderr.write(`irv-emulator: the event of ${annotation.rpc} failed: ${String(e)}\n`);
+      for (const { record } of records) this.finish(record, "rejected");
+      return;
+    }
+    extensions.bodytype = annotation.body.typeName;
+    extensions.audience = annotation.audience;
+    for (const { record, subscriptionGroup } of records) {
+      const event: CloudEvent = {
+        id: record.eventId,
+        source: this.o.source(),
+        type: record.type,
+        subject: record.subject,
+        time: record.writeTime,
+        extensions: {
+          ...extensions,
+          chainguarddev1delivery: "webhook",
+          chainguarddev1subscription: record.subscription,
+          chainguarddev1webhook: record.sink,
+        },
+        data,
+      };
+      void this.attempt({ record, event, token: undefined }, subscriptionGroup);
+    }
+  }
+
+  // The published message of the body, in its protojson form: the answer for a create or an update
+  // (decoded as the message, so that only its fields go out), the request for a delete.
+  private body(write: WriteNotice, annotation: WriteEvent): JsonObject | undefined {
+    const json: JsonValue = write.answer === undefined ? { uid: write.uid } : JSON.parse(write.answer);
+    const message = fromJson(annotation.body, json, { registry: this.o.registry, ignoreUnknownFields: true });
+    return toJson(annotation.body, message, { registry: this.o.registry }) as JsonObject;
+  }
+
+  private async attempt(p: Pending, subscriptionGroup: string): Promise<void> {
+    const r = p.record;
+    if (this.closed) return;
+    if (!this.o.subscriptions.exists(r.subscription)) {
+      this.finish(r, "cancelled");
+      return;
+    }
+    const problem = sinkProblem(r.sink);
+    const started = this.o.clock();
+    const attempt: DeliveryRecord["attempts"][number] = { time: formatTimestamp(started), durationMs: 0 };
+    r.attempts.push(attempt);
+    this.o.onCount?.("attempts");
+    if (problem !== undefined) {
+      attempt.error = `the sink ${problem}`;
+      this.finish(r, "rejected");
+      return;
+    }
+    let retry = false;
+    try {
+      const token = await this.token(p, subscriptionGroup);
+      const res = await fetch(r.sink, {
+        method: "POST",
+        headers: { ...binaryModeHeaders(p.event), authorization: `Bearer ${token}` },
+        body: p.event.data,
+        redirect: "manual",
+        signal: AbortSignal.any([this.abort.signal, AbortSignal.timeout(this.policy.timeoutMs)]),
+      });
+      attempt.status = res.status;
+      const text = await res.text();
+      if (text !== "") attempt.response = text.slice(0, RESPONSE_EXCERPT);
+      if (res.status >= 200 && res.status < 300) {
+        attempt.durationMs = this.o.clock() - started;
+        this.finish(r, "accepted");
+        return;
+      }
+      retry = isRetryableStatus(res.status);
+    } catch (e) {
+      attempt.error = failureOf(e, this.policy.timeoutMs);
+      retry = true;
+    }
+    attempt.durationMs = this.o.clock() - started;
+    if (this.closed) return;
+    if (!retry) this.finish(r, "rejected");
+    else if (r.attempts.length > this.policy.retries) this.finish(r, "failed");
+    else {
+      const t = setTimeout(
+        () => {
+          this.timers.delete(t);
+          void this.attempt(p, subscriptionGroup);
+        },
+        backoffMs(this.policy, r.attempts.length),
+      );
+      this.timers.add(t);
+    }
+  }
+
+  // The token of the delivery: subject `webhook:<the subscription's group>`, audience `customer`,
+  // and the data's digest, as the published receiver checks them.
+  private async token(p: Pending, subscriptionGroup: string): Promise<string> {
+    const now = this.o.clock();
+    if (p.token === undefined || now - p.token.mintedAt > TOKEN_REUSE_MS) {
+      const value = await this.o.mint({
+        subject: `webhook:${subscriptionGroup}`,
+        audience: "customer",
+        ttlSeconds: TOKEN_TTL_SECONDS,
+        claims: { webhook: { digest: dataDigest(p.event.data) } },
+      });
+      p.token = { value, mintedAt: now };
+    }
+    return p.token.value;
+  }
+
+  private finish(r: DeliveryRecord, outcome: DeliveryRecord["outcome"]): void {
+    if (r.outcome !== "pending") return;
+    r.outcome = outcome;
+    this.o.onCount?.(outcome as Exclude<typeof outcome, "pending">);
+  }
+}
+
+// The actor of the occurrence: the identity that wrote, or `admin` for the emulator's admin token,
+// which stands for the organization's owner and is no identity (docs/contract-decisions.md).
+function actorSubject(write: WriteNotice): string {
+  const label = write.caller.label;
+  return label.startsWith("identity ") ? label.slice("identity ".length) : label;
+}
+
+function identityProviderOf(
+  from: ReturnType<typeof bodyRule>["identityProvider"],
+  uid: string,
+  body: JsonObject | undefined,
+): string | undefined {
+  if (from === undefined) return undefined;
+  if (from === "parent") return uid.slice(0, Math.max(0, uid.lastIndexOf("/"))) || undefined;
+  const value = body?.[from.field];
+  return typeof value === "string" && value !== "" ? value : undefined;
+}
+
+function failureOf(e: unknown, timeoutMs: number): string {
+  const err = e as Error & { cause?: { code?: string; message?: string } };
+  if (err.name === "TimeoutError") return `timed out after ${timeoutMs} ms`;
+  if (err.name === "AbortError") return "aborted: the emulator closed";
+  const code = err.cause?.code;
+  if (code === "ECONNREFUSED") return "connection refused";
+  return err.cause?.message ?? err.message;
+}
