@@ -63,7 +63,11 @@ export class EventAnnotations {
         const verb = /^(Create|Update|Delete)[A-Z]/.test(method.name) ? verbOf(method.name) : undefined;
         if (verb === undefined || !hasOption(method, EVENTS_OPTION)) continue;
         const option = getOption(method, EVENTS_OPTION);
-        byWrite.set(key(kind, verb.toLowerCase() as WriteVerb), {
+        const k = key(kind, verb.toLowerCase() as WriteVerb);
+        // One core write serves both versions of a path (`/iam/v2beta1/…`, `/iam/v2/…`), and the GA
+        // files are identical copies: the event names the v2beta1 message, the contract's version.
+        if (byWrite.get(k)?.rpc.includes(".v2beta1.") === true) continue;
+        byWrite.set(k, {
           rpc: `${service.typeName}.${method.name}`,
           type: option.type,
           extensions: [...option.extensions],

@@ -116,7 +116,8 @@ const group = (uid: string, description = ""): WriteNotice => ({
 describe("the annotations", () => {
   test("are read from the descriptors: every IAM write of the contract has a customer event, with the published type", () => {
     const iam = annotations.all().filter((a) => a.rpc.startsWith("chainguard.platform.iam."));
-    expect(iam).toHaveLength(20);
+    expect(iam.length).toBeGreaterThanOrEqual(20);
+    expect(iam.every((a) => a.rpc.includes(".v2beta1."))).toBe(true);
     expect(iam.every((a) => a.audience === "customer" && a.extensions.includes("group"))).toBe(true);
     expect(annotations.get("roleBindings", "create")?.type).toBe(
       "dev.chainguard.api.iam.rolebindings.created.v1",
