@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { ErrorBody, Group, TestEmulator } from "./support.js";
 import { startTestEmulator } from "./support.js";
 
+const NO_DELIVERIES = { queued: 0, attempts: 0, accepted: 0, rejected: 0, failed: 0, cancelled: 0 };
+
 let emu: TestEmulator;
 beforeAll(async () => {
   emu = await startTestEmulator();
@@ -144,6 +146,7 @@ describe("stats", () => {
       requests: Record<string, number>;
       updateMasks: Record<string, number>;
       rateLimited: number;
+      deliveries: Record<string, number>;
     }>("GET", "/_emulator/stats");
     expect(stats).toEqual({
       total: 5,
@@ -156,10 +159,18 @@ describe("stats", () => {
       updateMasks: { description: 1 },
       // No rate limit is set: nothing refused (test/integration/emulator/rate-limit.test.ts counts them).
       rateLimited: 0,
+      // No subscription: nothing delivered (test/integration/emulator/webhooks.test.ts counts them).
+      deliveries: NO_DELIVERIES,
     });
     expect(emu.stats()).toEqual(stats);
     await emu.ok("POST", "/_emulator/stats/reset");
-    expect(emu.stats()).toEqual({ total: 0, requests: {}, updateMasks: {}, rateLimited: 0 });
+    expect(emu.stats()).toEqual({
+      total: 0,
+      requests: {},
+      updateMasks: {},
+      rateLimited: 0,
+      deliveries: NO_DELIVERIES,
+    });
   });
 
   test("STS exchanges are counted; issuer and control calls are not", async () => {

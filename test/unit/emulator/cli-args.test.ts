@@ -27,6 +27,10 @@ describe("parseCliArgs", () => {
         "https://a.example",
         "--trusted-issuer",
         "https://b.example",
+        "--delivery-retries",
+        "2",
+        "--delivery-timeout",
+        "250",
         "--log",
       ]),
     ).toEqual({
@@ -42,6 +46,8 @@ describe("parseCliArgs", () => {
         rateLimit: "50,burst=100",
         tokenTtlSeconds: 5,
         trustedIssuers: ["https://a.example", "https://b.example"],
+        deliveryRetries: 2,
+        deliveryTimeoutMs: 250,
         log: true,
       },
     });
@@ -63,6 +69,8 @@ describe("parseCliArgs", () => {
     [["--org-uid", "ABC"], "--org-uid"],
     [["--trusted-issuer", "ftp://x"], "--trusted-issuer"],
     [["--admin-token", "has space"], "--admin-token"],
+    [["--delivery-retries", "21"], "--delivery-retries"],
+    [["--delivery-timeout", "0"], "--delivery-timeout"],
     [["--nope"], "--nope"],
     [["positional"], "positional"],
   ])("refuses %j with a message naming %s", (args, flag) => {
