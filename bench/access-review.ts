@@ -14,24 +14,24 @@
 //
 // Run: npm run bench -- access-review
 // Options: --rounds=N (IRV_BENCH_ROUNDS, default 5).
-import type * as Review from "../provider/review/index.ts";
+import type * as Review from "../review/index.ts";
+import type { KnownRole, StackResource } from "../review/index.ts";
 import type * as Sdk from "../sdk/index.ts";
-import type { KnownRole, StackResource } from "../sdk/index.ts";
 import { loadDist, median, numberOption, runBench, timed } from "./support/index.ts";
 
 // The built packages (npm run build), as the CLI runs them.
-const { renderMarkdown, reviewJson, sidesOfPreview } =
-  await loadDist<typeof Review>("provider/review/index.js");
 const {
-  BUILT_IN_ROLE_CAPABILITIES,
-  CAPABILITIES,
   effectiveAccess,
   liveBindings,
   orgModelOf,
   PREVIEW_UNKNOWN,
+  renderMarkdown,
   reviewAccess,
+  reviewJson,
+  sidesOfPreview,
   uidIndexOf,
-} = await loadDist<typeof Sdk>("sdk/index.js");
+} = await loadDist<typeof Review>("review/index.js");
+const { BUILT_IN_ROLE_CAPABILITIES, CAPABILITIES } = await loadDist<typeof Sdk>("sdk/index.js");
 
 const rounds = numberOption("rounds", "IRV_BENCH_ROUNDS", 5);
 const ORG = "a".repeat(40);

@@ -6,7 +6,6 @@
  * @example
  * import { IrvClient, exchangeToken } from "pulumi-irv/sdk";
  */
-export * from "./access-review/index.js";
 export * from "./auth/index.js";
 export * from "./client/index.js";
 export * from "./errors/index.js";

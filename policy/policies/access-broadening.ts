@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import type { PolicyResource, StackValidationArgs, StackValidationPolicy } from "@pulumi/policy";
-import type { Approval, KnownRole, RiskClass, StackResource } from "pulumi-irv/sdk";
+import type { Approval, KnownRole, RiskClass, StackResource } from "pulumi-irv/review";
 import {
   ApprovalsFile,
   approvalHint,
@@ -13,7 +13,7 @@ import {
   reviewAccess,
   uidIndexOf,
   unapprovedChanges,
-} from "pulumi-irv/sdk";
+} from "pulumi-irv/review";
 import type { EngineContext } from "./engine-context.js";
 import { engineContext, exportStack, stackOfUrn } from "./engine-context.js";
 import { liveAccessOfStack, rolesOfStack } from "./stack-api.js";

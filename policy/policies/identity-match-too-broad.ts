@@ -1,5 +1,6 @@
 import type { ResourceValidationPolicy } from "@pulumi/policy";
-import { describePatternProblem, matchesAnything, spansRepositories } from "pulumi-irv/sdk";
+import { matchesAnything, spansRepositories } from "pulumi-irv/review";
+import { describePatternProblem } from "pulumi-irv/sdk";
 import { isType } from "../type-tokens.js";
 
 const GITHUB_ACTIONS = "https://token.actions.githubusercontent.com";

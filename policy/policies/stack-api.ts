@@ -1,6 +1,7 @@
 import { clientFor, resolveSettings } from "pulumi-irv/config";
-import type { IrvClient, KnownRole, LiveAccess, StackResource } from "pulumi-irv/sdk";
-import { knownRolesOf, liveAccessOf } from "pulumi-irv/sdk";
+import type { KnownRole, LiveAccess, StackResource } from "pulumi-irv/review";
+import { knownRolesOf, liveAccessOf } from "pulumi-irv/review";
+import type { IrvClient } from "pulumi-irv/sdk";
 import type { EngineContext } from "./engine-context.js";
 import { stackConfig } from "./engine-context.js";
 

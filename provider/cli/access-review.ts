@@ -1,19 +1,24 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import type { IrvClient, KnownRole, StackResource, UnapprovedChange } from "../../sdk/index.js";
+import type {
+  KnownRole,
+  LiveSummary,
+  StackResource,
+  StackReview,
+  UnapprovedChange,
+} from "../../review/index.js";
+import type { IrvClient } from "../../sdk/index.js";
 import { exportStack, runPulumi, selectedStack, stackConfig } from "../pulumi-cli/index.js";
-import type { LiveSummary, StackReview } from "../review/index.js";
 import { CliError } from "./cli-error.js";
 
-// What the review loads besides the `pulumi` runner: the sdk's computation, the renderers and the
+// What the review loads besides the `pulumi` runner: the access model with its renderers, and the
 // API client. Loaded while the preview runs (the preview starts first), so the CLI's own start adds
 // little to the pipeline's wait.
 const loadModules = () =>
-  Promise.all([
-    import("../../sdk/index.js"),
-    import("../review/index.js"),
-    import("../config/index.js"),
-  ]).then(([sdk, review, config]) => ({ sdk, review, config }));
+  Promise.all([import("../../review/index.js"), import("../config/index.js")]).then(([review, config]) => ({
+    review,
+    config,
+  }));
 type Modules = Awaited<ReturnType<typeof loadModules>>;
 
 /**
@@ -79,7 +84,7 @@ export async function accessReview(options: AccessReviewOptions = {}): Promise<A
   const cwd = resolve(options.cwd ?? process.cwd());
   // The preview starts first (readSides); the modules load while it runs.
   const [sidesRead, modules] = await Promise.all([readSides(options, cwd), loadModules()]);
-  const { sdk, review: render } = modules;
+  const { review: model } = modules;
   const { stackName, config, deployment } = sidesRead;
   // The preview is the long pole: the roles are read while it runs, and a failure stops it.
   let roles: KnownRole[];
@@ -88,7 +93,7 @@ export async function accessReview(options: AccessReviewOptions = {}): Promise<A
   sidesRead.after.catch(() => {});
   try {
     client = clientOf(modules, config);
-    [roles, planned] = await Promise.all([sdk.knownRolesOf(client), sidesRead.after]);
+    [roles, planned] = await Promise.all([model.knownRolesOf(client), sidesRead.after]);
   } catch (err) {
     sidesRead.stop();
     throw err;
@@ -104,36 +109,39 @@ export async function accessReview(options: AccessReviewOptions = {}): Promise<A
   const live = options.live === true ? await readLive(modules, client, sides.before, sides.after) : undefined;
   const before = [...sides.before, ...(live?.resources ?? [])];
   const after = [...sides.after, ...(live?.resources ?? [])];
-  const uidIndex = sdk.uidIndexOf([...before, ...after]);
-  const review = sdk.reviewAccess(
-    sdk.orgModelOf(before, { roles, uidIndex }),
-    sdk.orgModelOf(after, { roles, uidIndex }),
+  const uidIndex = model.uidIndexOf([...before, ...after]);
+  const review = model.reviewAccess(
+    model.orgModelOf(before, { roles, uidIndex }),
+    model.orgModelOf(after, { roles, uidIndex }),
   );
   const stacks: StackReview[] = [{ stack: stackName, review, live: live?.summary }];
 
   const format = options.format ?? "text";
   const report =
     format === "markdown"
-      ? render.renderMarkdown(stacks, { maxChars: options.maxChars })
+      ? model.renderMarkdown(stacks, { maxChars: options.maxChars })
       : format === "json"
-        ? JSON.stringify(render.reviewJson(stacks), null, 2)
-        : render.renderText(stacks);
+        ? JSON.stringify(model.reviewJson(stacks), null, 2)
+        : model.renderText(stacks);
   (options.print ?? ((t) => process.stdout.write(`${t}\n`)))(report);
 
   const approvalsFile = options.approvals ?? join(cwd, "access-approvals.yaml");
   const approvals =
     options.approvals !== undefined || existsSync(approvalsFile)
-      ? sdk.parseApprovals(readText(approvalsFile, "--approvals"), approvalsFile)
+      ? model.parseApprovals(readText(approvalsFile, "--approvals"), approvalsFile)
       : [];
   const printErr = options.printErr ?? ((t) => process.stderr.write(`${t}\n`));
-  for (const line of sdk.deprecations(approvals, approvalsFile)) printErr(line);
+  for (const line of model.deprecations(approvals, approvalsFile)) printErr(line);
   const unapproved =
     options.failOn === undefined
       ? []
-      : sdk.unapprovedChanges(review, approvals, { failOn: options.failOn, now: options.now ?? new Date() });
+      : model.unapprovedChanges(review, approvals, {
+          failOn: options.failOn,
+          now: options.now ?? new Date(),
+        });
   for (const u of unapproved)
     printErr(
-      `not approved: ${u.what} (row ${u.row}${u.expired.length > 0 ? `; approvals expired ${u.expired.join(", ")}` : ""}); to approve, add to ${approvalsFile}: ${sdk.approvalHint(u)}`,
+      `not approved: ${u.what} (row ${u.row}${u.expired.length > 0 ? `; approvals expired ${u.expired.join(", ")}` : ""}); to approve, add to ${approvalsFile}: ${model.approvalHint(u)}`,
     );
   return { report, stacks, unapproved, exitCode: unapproved.length > 0 ? 1 : 0 };
 }
@@ -272,12 +280,12 @@ function clientOf({ config }: Modules, values: (k: string) => string | undefined
 }
 
 async function readLive(
-  { sdk }: Modules,
+  { review }: Modules,
   client: IrvClient,
   before: readonly StackResource[],
   after: readonly StackResource[],
 ): Promise<{ resources: StackResource[]; summary: LiveSummary }> {
-  const live = await sdk.liveAccessOf(client, [...before, ...after]);
+  const live = await review.liveAccessOf(client, [...before, ...after]);
   const name = (v: unknown, uid: unknown) =>
     String((v as { name?: unknown } | undefined)?.name ?? uid ?? "(unknown)");
   return {

@@ -89,10 +89,11 @@ describe("the packed tarballs", () => {
     }
   });
 
-  it("split the code: the provider and sdk in pulumi-irv, the emulator and the pack in their own packages", () => {
+  it("split the code: the provider, sdk and review in pulumi-irv, the emulator and the pack in their own packages", () => {
     const irv = packed("pulumi-irv").files;
     expect(irv).toEqual(expect.arrayContaining(["dist/provider/index.js", "dist/provider/index.d.ts"]));
     expect(irv).toEqual(expect.arrayContaining(["dist/sdk/index.js", "dist/sdk/index.d.ts"]));
+    expect(irv).toEqual(expect.arrayContaining(["dist/review/index.js", "dist/review/index.d.ts"]));
     expect(irv.filter((f) => /^(dist\/)?(emulator|policy)\//.test(f))).toEqual([]);
     expect(packed("pulumi-irv-emulator").files).toEqual(
       expect.arrayContaining(["dist/cli.js", "dist/index.d.ts"]),

@@ -48,7 +48,7 @@ describe("the published packages' dependencies", () => {
     ["policy/package.json", ["policy"], {}],
     [
       "package.json",
-      ["provider", "sdk"],
+      ["provider", "review", "sdk"],
       {
         "pulumi-irv": "its own name (the stub loads `pulumi-irv/internal/runtime`)",
         "@grpc/grpc-js":
@@ -62,5 +62,33 @@ describe("the published packages' dependencies", () => {
       .filter(([name]) => !have.has(name) && !(name in exempt))
       .map(([name, file]) => `${name} (imported by ${file})`);
     expect(missing).toEqual([]);
+  });
+});
+
+// The import graph points one way (docs/development.md): the typed client knows nothing of the
+// access model, the access model nothing of the provider, and the packs and the emulator reach the
+// root package only by its published names, as an installed copy must.
+const RELATIVE = /(?:\bfrom\s+|\bimport\()"(\.{1,2}\/[^"]*)"/g;
+
+function reachesOutside(dir: string, allowed: readonly string[]): string[] {
+  const bad: string[] = [];
+  for (const file of sources(path.join(ROOT, dir)))
+    for (const m of readFileSync(file, "utf8").matchAll(RELATIVE)) {
+      const target = path.relative(ROOT, path.resolve(path.dirname(file), m[1] ?? ""));
+      if (![dir, ...allowed].some((d) => target === d || target.startsWith(`${d}/`)))
+        bad.push(`${path.relative(ROOT, file)} → ${target}`);
+    }
+  return bad;
+}
+
+describe("the import graph", () => {
+  it.each([
+    ["sdk", []],
+    ["review", ["sdk/index.js"]],
+    ["provider", ["sdk/index.js", "review/index.js"]],
+    ["emulator", []],
+    ["policy", []],
+  ] as const)("%s imports nothing of ours but %j", (dir, allowed) => {
+    expect(reachesOutside(dir, allowed)).toEqual([]);
   });
 });

@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ReviewJson } from "../../../provider/review/index.js";
+import type { ReviewJson } from "../../../review/index.js";
 import { mermaidBlocks, parseMermaid } from "../../support/mermaid-parse.js";
 import type { TestStack } from "../harness/index.js";
 import { createStack, fixtureDir, policyViolations, pulumiBinDir, runPulumi } from "../harness/index.js";

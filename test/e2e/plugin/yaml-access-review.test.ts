@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ReviewJson } from "../../../provider/review/index.js";
+import type { ReviewJson } from "../../../review/index.js";
 import type { TestStack } from "../harness/index.js";
 import { createStack, fixtureDir, policyViolations, pulumiBinDir } from "../harness/index.js";
 import type { TestEmulator } from "../support/irv-emulator.js";

@@ -4,7 +4,7 @@
 // rotating under a moved clock; destroy leaving no identity or binding.
 import { decodeJwt } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ReviewJson } from "../../../provider/review/index.js";
+import type { ReviewJson } from "../../../review/index.js";
 import type { OperationResult, TestStack } from "../harness/index.js";
 import { createStack, diagnostics, fixtureDir } from "../harness/index.js";
 import type { TestEmulator } from "../support/irv-emulator.js";

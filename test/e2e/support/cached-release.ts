@@ -17,6 +17,7 @@ const root = path.resolve(import.meta.dirname, "../../..");
 const INPUTS = [
   "dist/provider",
   "dist/sdk",
+  "dist/review",
   "emulator/dist",
   "policy/dist",
   "provider/plugin/schema.json",

@@ -110,7 +110,7 @@ test("per-capability finding ids still approve, with a deprecation line from the
   const before = stateFile([team, ci, viewerOnTeam]);
   const { mandatory } = await both([team, ci, viewerOnTeam, ownerAtRoot], { before });
   // Today's ids: one per capability of the row.
-  const { reviewAccess, orgModelOf, uidIndexOf } = await import("../../../sdk/index.js");
+  const { reviewAccess, orgModelOf, uidIndexOf } = await import("../../../review/index.js");
   const sr = (r: PolicyResource) => ({ urn: r.urn, type: r.type, props: r.props });
   const b = [team, ci, viewerOnTeam].map(sr);
   const a = [team, ci, viewerOnTeam, ownerAtRoot].map(sr);

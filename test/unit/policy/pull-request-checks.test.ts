@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { z } from "zod";
 import * as policies from "../../../policy/policies/index.js";
-import { REVIEW_MARKER } from "../../../provider/review/index.js";
+import { REVIEW_MARKER } from "../../../review/index.js";
 import { DEFAULT_GITLAB_TOKEN_VARIABLE, GITHUB_ACTIONS_ENV } from "../../../sdk/index.js";
 
 const dir = path.resolve(

@@ -1,5 +1,5 @@
 // Stack resources of the native plugin's tokens, as the access review reads them, for unit tests.
-import type { StackResource } from "../../../sdk/index.js";
+import type { StackResource } from "../../../review/index.js";
 
 /** A root organization uid. */
 export const ORG = "a".repeat(40);

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { StackResource } from "../../sdk/index.js";
-import { PREVIEW_UNKNOWN } from "../../sdk/index.js";
+import type { StackResource } from "../access/index.js";
+import { PREVIEW_UNKNOWN } from "../access/index.js";
 
 const ResourceState = z.looseObject({
   urn: z.string(),

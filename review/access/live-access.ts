@@ -1,4 +1,4 @@
-import type { IrvClient } from "../client/index.js";
+import type { IrvClient } from "../../sdk/index.js";
 import { PREVIEW_UNKNOWN, parentUidOf } from "./org-model.js";
 import type { StackResource } from "./stack-resources.js";
 import { irvClassOf } from "./stack-resources.js";

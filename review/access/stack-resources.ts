@@ -1,4 +1,4 @@
-import { BUILT_IN_ROLE_CAPABILITIES } from "../schemas/capabilities.js";
+import { BUILT_IN_ROLE_CAPABILITIES } from "../../sdk/index.js";
 import type { BindingNode, GroupNode, IdentityNode, OrgModel, Ref, RoleNode } from "./org-model.js";
 import { PREVIEW_UNKNOWN, parentUidOf } from "./org-model.js";
 

@@ -1,5 +1,5 @@
-import type { AccessRow } from "../../sdk/index.js";
-import { isGain, isRisky } from "../../sdk/index.js";
+import type { AccessRow } from "../access/index.js";
+import { isGain, isRisky } from "../access/index.js";
 import { renderMermaid } from "./render-diagram.js";
 import type { LiveSummary, StackReview } from "./stack-review.js";
 import { summarize } from "./stack-review.js";

@@ -1,4 +1,4 @@
-import type { AccessEntry, AccessRow, LockOut } from "../../sdk/index.js";
+import type { AccessEntry, AccessRow, LockOut } from "../access/index.js";
 import type { LiveSummary, StackReview } from "./stack-review.js";
 import { summarize } from "./stack-review.js";
 

@@ -1,4 +1,4 @@
-import type { IrvClient } from "../client/index.js";
+import type { IrvClient } from "../../sdk/index.js";
 import type { KnownRole } from "./stack-resources.js";
 
 /**

@@ -1,11 +1,19 @@
 // The review's picture: a mermaid flowchart of the affected subtree in the comment (parsed by
 // mermaid's own parser), capped in size, and the same as an indented tree in the text format.
 import { expect, test } from "vitest";
-import { renderMarkdown, renderMermaid, renderText, renderTree } from "../../../../provider/review/index.js";
-import type { KnownRole, StackResource } from "../../../../sdk/index.js";
-import { CAPABILITIES, orgModelOf, reviewAccess, uidIndexOf } from "../../../../sdk/index.js";
+import type { KnownRole, StackResource } from "../../../../review/index.js";
+import {
+  orgModelOf,
+  renderMarkdown,
+  renderMermaid,
+  renderText,
+  renderTree,
+  reviewAccess,
+  uidIndexOf,
+} from "../../../../review/index.js";
+import { CAPABILITIES } from "../../../../sdk/index.js";
 import { mermaidBlocks, parseMermaid } from "../../../support/mermaid-parse.js";
-import { iamResource, ORG, seg } from "../iam-resource.js";
+import { iamResource, ORG, seg } from "../../provider/iam-resource.js";
 
 const OWNER = "3".repeat(40);
 const VIEWER = "1".repeat(40);

@@ -2,10 +2,8 @@
 // the group tree, rows with provenance, maybe states for values unknown at preview, risk classes,
 // lock-out, stable finding ids and approvals.
 import { describe, expect, test } from "vitest";
-import type { KnownRole, StackResource } from "../../../sdk/index.js";
+import type { KnownRole, StackResource } from "../../../../review/index.js";
 import {
-  BUILT_IN_ROLE_CAPABILITIES,
-  CAPABILITIES,
   deprecations,
   findingId,
   isRisky,
@@ -15,7 +13,8 @@ import {
   reviewAccess,
   uidIndexOf,
   unapprovedChanges,
-} from "../../../sdk/index.js";
+} from "../../../../review/index.js";
+import { BUILT_IN_ROLE_CAPABILITIES, CAPABILITIES } from "../../../../sdk/index.js";
 
 const ORG = "a".repeat(40);
 const seg = (n: number) => n.toString(16).padStart(16, "0");

@@ -2,8 +2,9 @@
 // policy both read the roles outside the stack through it): every page, and of each role only what
 // the review uses.
 import { expect, test } from "vitest";
-import { IrvClient, knownRolesOf } from "../../../sdk/index.js";
-import { mockApi } from "./mock-api.js";
+import { knownRolesOf } from "../../../../review/index.js";
+import { IrvClient } from "../../../../sdk/index.js";
+import { mockApi } from "../../sdk/mock-api.js";
 
 const role = (uid: string, name: string, capabilities: string[]) => ({
   uid,

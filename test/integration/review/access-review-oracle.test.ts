@@ -5,16 +5,9 @@
 // from the uid alone before any lookup (7 = refused; 5, or 3 for a create's empty body = allowed),
 // so nothing is changed by probing. The bindings are read as `access-review --live` reads them.
 import { afterAll, beforeAll, expect, test } from "vitest";
-import type { KnownRole, StackResource } from "../../../sdk/index.js";
-import {
-  CAPABILITIES,
-  effectiveAccess,
-  IrvClient,
-  liveBindings,
-  orgModelOf,
-  RoleSchema,
-  toWireCapability,
-} from "../../../sdk/index.js";
+import type { KnownRole, StackResource } from "../../../review/index.js";
+import { effectiveAccess, liveBindings, orgModelOf } from "../../../review/index.js";
+import { CAPABILITIES, IrvClient, RoleSchema, toWireCapability } from "../../../sdk/index.js";
 import type { ErrorBody, TestEmulator } from "../emulator/support.js";
 import { startTestEmulator } from "../emulator/support.js";
 

@@ -1,4 +1,4 @@
-import { describePatternProblem, matchesPattern } from "../patterns/index.js";
+import { describePatternProblem, matchesPattern } from "../../sdk/index.js";
 /**
  * Why a gained access is risky.
  * - `owner-equivalent`: the identity now holds every capability of `owner` in the subtree;

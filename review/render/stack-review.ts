@@ -1,5 +1,5 @@
-import type { AccessReview } from "../../sdk/index.js";
-import { isGain, isRisky } from "../../sdk/index.js";
+import type { AccessReview } from "../access/index.js";
+import { isGain, isRisky } from "../access/index.js";
 
 /**
  * The review of one stack, as the renderers take it.

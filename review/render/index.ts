@@ -1,5 +1,5 @@
 // Public face of the access review's rendering: markdown (one PR comment), versioned JSON and a
-// plain-text table, from the sdk's computation (sdk/access-review).
+// plain-text table, from the computation in ../access.
 
 export { PreviewDigest, sidesOfPreview, stackResourceOf } from "./preview-steps.js";
 export { DIAGRAM_MAX_NODES, renderMermaid, renderTree } from "./render-diagram.js";

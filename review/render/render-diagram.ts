@@ -1,5 +1,5 @@
-import type { AccessRow } from "../../sdk/index.js";
-import { isGain, isRisky } from "../../sdk/index.js";
+import type { AccessRow } from "../access/index.js";
+import { isGain, isRisky } from "../access/index.js";
 
 /**
  * The size cap of the diagram: over this many nodes (groups and identities) or edges the comment

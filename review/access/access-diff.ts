@@ -1,4 +1,4 @@
-import { CAPABILITIES } from "../schemas/capabilities.js";
+import { CAPABILITIES } from "../../sdk/index.js";
 import type { AccessEntry } from "./access-listing.js";
 import { listAccess } from "./access-listing.js";
 import type { EffectiveAccess, GroupAccess } from "./effective-access.js";

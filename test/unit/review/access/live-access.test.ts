@@ -2,8 +2,8 @@
 // into them (its bindings' groups outside those subtrees, its groups' parents and everything above)
 // one level at a time.
 import { expect, test } from "vitest";
-import { PREVIEW_UNKNOWN, touchedGroups } from "../../../sdk/index.js";
-import { iamResource, ORG, seg } from "../provider/iam-resource.js";
+import { PREVIEW_UNKNOWN, touchedGroups } from "../../../../review/index.js";
+import { iamResource, ORG, seg } from "../../provider/iam-resource.js";
 
 const res = iamResource;
 const platform = `${ORG}/${seg(1)}`;

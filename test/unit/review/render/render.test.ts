@@ -1,16 +1,16 @@
 // The review's renderers: one PR comment (marker, summary, size cap that never drops risky rows),
 // the versioned JSON, the text table, and reading the two sides of a `pulumi preview --json`.
 import { expect, test } from "vitest";
+import type { AccessReview, AccessRow } from "../../../../review/index.js";
 import {
+  PREVIEW_UNKNOWN,
   REVIEW_MARKER,
   renderMarkdown,
   renderText,
   reviewJson,
   sidesOfPreview,
   TEXT_WIDTH,
-} from "../../../../provider/review/index.js";
-import type { AccessReview, AccessRow } from "../../../../sdk/index.js";
-import { PREVIEW_UNKNOWN } from "../../../../sdk/index.js";
+} from "../../../../review/index.js";
 
 const grant = (n: number) => ({ binding: `b-${n}`, role: "editor", group: `/team-${n}`, roleEdited: false });
 const row = (n: number, over: Partial<AccessRow> = {}): AccessRow => ({

@@ -1,4 +1,4 @@
-import type { AccessRow } from "../../sdk/index.js";
+import type { AccessRow } from "../access/index.js";
 import { renderTree } from "./render-diagram.js";
 import type { StackReview } from "./stack-review.js";
 import { summarize } from "./stack-review.js";
