@@ -18,6 +18,12 @@ export const TYPE = {
   GroupInvite: "pulumi-nodejs:dynamic/irv:GroupInvite",
   AccountAssociations: "pulumi-nodejs:dynamic/irv:AccountAssociations",
   PullToken: "pulumi-nodejs:dynamic/irv:PullToken",
+  ExternalGroupRoleMapping: "pulumi-nodejs:dynamic/irv:ExternalGroupRoleMapping",
+  Repo: "pulumi-nodejs:dynamic/irv:Repo",
+  Tag: "pulumi-nodejs:dynamic/irv:Tag",
+  Overlay: "pulumi-nodejs:dynamic/irv:Overlay",
+  OverlayBinding: "pulumi-nodejs:dynamic/irv:OverlayBinding",
+  Subscription: "pulumi-nodejs:dynamic/irv:Subscription",
 } as const;
 
 /**
@@ -36,6 +42,12 @@ export const NATIVE_TYPE = {
   GroupInvite: "irv:iam:GroupInvite",
   AccountAssociations: "irv:iam:AccountAssociations",
   PullToken: "irv:registry:PullToken",
+  ExternalGroupRoleMapping: "irv:iam:ExternalGroupRoleMapping",
+  Repo: "irv:registry:Repo",
+  Tag: "irv:registry:Tag",
+  Overlay: "irv:registry:Overlay",
+  OverlayBinding: "irv:registry:OverlayBinding",
+  Subscription: "irv:events:Subscription",
 } as const satisfies Record<keyof typeof TYPE, string>;
 
 /**

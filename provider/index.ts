@@ -9,19 +9,24 @@
 // First: an unsupported Node says so in one line before any dependency loads.
 import "./node-version.js";
 
+export * as events from "./events/index.js";
 export * as iam from "./iam/index.js";
 export * as registry from "./registry/index.js";
 export type {
   Advisory,
   AdvisoryEvent,
+  ExternalGroupRoleMapping,
   Group,
   Identity,
   IdentityProvider,
   InputsOf,
   ListFilter,
   ListFilterInput,
+  Overlay,
+  OverlayBinding,
   Repo,
   Role,
+  Subscription,
   Tag,
 } from "./types/index.js";
 export * as vulnerabilities from "./vulnerabilities/index.js";

@@ -1,3 +1,5 @@
+export type { ByUid } from "./by-uid.js";
+export { byUid } from "./by-uid.js";
 export type { DataSource } from "./data-source.js";
 export { dataSource, exactlyOne } from "./data-source.js";
 export type { DataSourceRead } from "./data-source-table.js";

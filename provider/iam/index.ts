@@ -1,6 +1,18 @@
 export type { AccountAssociationsArgs, GitHubAssociation } from "./account-associations.js";
 export { AccountAssociations } from "./account-associations.js";
 export { awsRoleIdentity, awsRoleIdentityOutput } from "./aws-role-identity.js";
+export type { ExternalGroupRoleMappingArgs } from "./external-group-role-mapping.js";
+export { ExternalGroupRoleMapping } from "./external-group-role-mapping.js";
+export type {
+  GetExternalGroupRoleMappingsArgs,
+  GetExternalGroupRoleMappingsResult,
+} from "./get-external-group-role-mappings.js";
+export {
+  getExternalGroupRoleMapping,
+  getExternalGroupRoleMappingOutput,
+  getExternalGroupRoleMappings,
+  getExternalGroupRoleMappingsOutput,
+} from "./get-external-group-role-mappings.js";
 export type { GetGroupArgs } from "./get-group.js";
 export { getGroup, getGroupOutput } from "./get-group.js";
 export type { GetIdentityArgs } from "./get-identity.js";

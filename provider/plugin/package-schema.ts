@@ -91,7 +91,7 @@ export function packageSchema(version: string, docs: SchemaDocs) {
     const inputProperties: Record<string, SchemaProperty> = {};
     for (const [key, s] of Object.entries(inputs.properties ?? {}))
       inputProperties[key] = withDoc(convert(s, [key]), doc.properties[key], {
-        replaceOnChanges: kind.replaceKeys.includes(key),
+        replaceOnChanges: kind.replaceKeys.includes(key) || (kind.replacePaths ?? []).includes(key),
       });
     const properties: Record<string, SchemaProperty> = { ...inputProperties };
     for (const [key, s] of Object.entries(outputs.properties ?? {}))

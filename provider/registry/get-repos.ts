@@ -1,6 +1,7 @@
 import type * as pulumi from "@pulumi/pulumi";
-import { dataSource, toQuery } from "../data-sources/index.js";
-import type { ListFilter, ListFilterInput, Repo } from "../types/index.js";
+import type { ByUid } from "../data-sources/index.js";
+import { byUid, dataSource, toQuery } from "../data-sources/index.js";
+import type { InputsOf, ListFilter, ListFilterInput, Repo } from "../types/index.js";
 
 /**
  * Result of {@link getRepos}.
@@ -15,6 +16,7 @@ export interface GetReposResult {
 const source = dataSource("irv.registry.getRepos", async (client, filter: ListFilter) => ({
   repos: await client.repos.collectParallel(toQuery(filter)),
 }));
+const one = byUid("irv.registry.getRepo", (client) => client.repos);
 
 /**
  * Every registry repository matching the filter (all pages, fetched concurrently).
@@ -34,4 +36,24 @@ export function getRepos(filter: ListFilter = {}): Promise<GetReposResult> {
  */
 export function getReposOutput(filter: ListFilterInput = {}): pulumi.Output<GetReposResult> {
   return source.output(filter);
+}
+
+/**
+ * One registry repository by uid, with its sync settings and custom overlay.
+ *
+ * @example
+ * const app = await irv.registry.getRepo({ uid: appUid });
+ */
+export function getRepo(args: ByUid): Promise<Repo> {
+  return one.get(args);
+}
+
+/**
+ * {@link getRepo} taking Inputs and returning an Output.
+ *
+ * @example
+ * export const tier = irv.registry.getRepoOutput({ uid: app.uid }).catalogTier;
+ */
+export function getRepoOutput(args: InputsOf<ByUid>): pulumi.Output<Repo> {
+  return one.output(args);
 }

@@ -1,5 +1,6 @@
 import type * as pulumi from "@pulumi/pulumi";
-import { dataSource } from "../data-sources/index.js";
+import type { ByUid } from "../data-sources/index.js";
+import { byUid, dataSource } from "../data-sources/index.js";
 import type { InputsOf, Tag } from "../types/index.js";
 
 /**
@@ -36,6 +37,7 @@ const tags = dataSource("irv.registry.getTags", async (client, { repoUid, name, 
     }),
   };
 });
+const one = byUid("irv.registry.getTag", (client) => client.tags);
 
 /**
  * Every tag of a repository (all pages).
@@ -55,4 +57,24 @@ export function getTags(args: GetTagsArgs): Promise<GetTagsResult> {
  */
 export function getTagsOutput(args: InputsOf<GetTagsArgs>): pulumi.Output<GetTagsResult> {
   return tags.output(args);
+}
+
+/**
+ * One tag by uid: its digest, whether it is deprecated, its bundles.
+ *
+ * @example
+ * const latest = await irv.registry.getTag({ uid: latestUid });
+ */
+export function getTag(args: ByUid): Promise<Tag> {
+  return one.get(args);
+}
+
+/**
+ * {@link getTag} taking Inputs and returning an Output.
+ *
+ * @example
+ * export const digest = irv.registry.getTagOutput({ uid: latest.uid }).digest;
+ */
+export function getTagOutput(args: InputsOf<ByUid>): pulumi.Output<Tag> {
+  return one.output(args);
 }

@@ -98,11 +98,11 @@ export function makeProvider<Inputs extends Props, Server extends { uid: string 
       if (!patch) return { outs: { ...stripProvider(olds), ...desired } };
       const server = await withContext(
         `updating ${kind.singular} ${id} (${patch.updateMask.join(", ")})`,
-        () => kind.update(client(), id, patch.body, patch.updateMask),
+        () => kind.update(client(), id, patch.body, patch.updateMask, desired),
       );
       // An output only a create knows (a password) is kept from the state: a PATCH never shows it.
       const outs = kind.outputsOf(server, desired);
-      for (const path of kind.writeOnly ?? []) {
+      for (const path of [...(kind.writeOnly ?? []), ...(kind.keptOnUpdate ?? [])]) {
         const keys = path.split(".");
         if (!kind.inputKeys.includes(keys[0] ?? "") && valueAt(outs, keys) === undefined)
           setAt(outs, keys, valueAt(olds, keys));

@@ -24,16 +24,24 @@ export { kindEnvOf } from "./kind-env.js";
 export {
   accountAssociationsKind,
   deleteGroup,
+  deleteWhenEmpty,
   durationMs,
+  externalGroupRoleMappingKind,
   groupInviteKind,
   groupKind,
   identityKind,
   identityProviderKind,
   KIND_DEFINITIONS,
+  overlayBindingKind,
+  overlayKind,
   PULL_TOKEN_ISSUER,
   pullTokenKind,
+  REPO_PARENT,
+  repoKind,
   roleBindingKind,
   roleKind,
+  subscriptionKind,
+  tagKind,
 } from "./kinds/index.js";
 export { DEFAULT_REGISTRY_HOST } from "./registry-host.js";
 export { serializedProvider } from "./serialized-provider.js";

@@ -62,6 +62,11 @@ export interface KindDefinition<
    */
   writeOnly?: readonly string[];
   /**
+   * Outputs an update's answer may lack (a repo's README, read by its own call; the timestamps of a
+   * step that sent no PATCH): kept from the state when the answer has none.
+   */
+  keptOnUpdate?: readonly string[];
+  /**
    * Dotted paths the service fills in when the inputs leave them out (a default it computes). A
    * diff compares one only when the new inputs set it, so the filled-in value is no change.
    */
@@ -90,8 +95,11 @@ export interface KindDefinition<
   /** One POST; `find` makes a lost response recoverable without a duplicate. */
   create(client: IrvClient, inputs: Inputs, env: KindEnv): Promise<Server>;
   get(client: IrvClient, uid: string): Promise<Server | undefined>;
-  /** One PATCH; `body` and `updateMask` are in input names (a kind maps them when the API's differ). */
-  update(client: IrvClient, uid: string, body: Props, updateMask: string[]): Promise<Server>;
+  /**
+   * One PATCH; `body` and `updateMask` are in input names (a kind maps them when the API's differ).
+   * `inputs` are the whole desired inputs, for a kind whose update is not a PATCH (a tag's upsert).
+   */
+  update(client: IrvClient, uid: string, body: Props, updateMask: string[], inputs: Inputs): Promise<Server>;
   /** `state` are the outputs in state (for messages). */
   delete(client: IrvClient, uid: string, state: Props): Promise<void>;
   /** The inputs that describe a resource as the server has it (refresh and import). */

@@ -15,6 +15,12 @@ export const RESOURCE_TYPES = [
   "GroupInvite",
   "AccountAssociations",
   "PullToken",
+  "ExternalGroupRoleMapping",
+  "Repo",
+  "Tag",
+  "Overlay",
+  "OverlayBinding",
+  "Subscription",
 ] as const;
 
 /**

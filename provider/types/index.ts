@@ -9,10 +9,14 @@ export type { InputsOf, ListFilter, ListFilterInput } from "./list-filter.js";
 export type {
   Advisory,
   AdvisoryEvent,
+  ExternalGroupRoleMapping,
   Group,
   Identity,
   IdentityProvider,
+  Overlay,
+  OverlayBinding,
   Repo,
   Role,
+  Subscription,
   Tag,
 } from "./lookup-results.js";

@@ -355,3 +355,64 @@ export interface Tag {
   deprecated: boolean;
   bundles: string[];
 }
+
+/**
+ * A reusable overlay, as `irv.registry.getOverlays` returns it.
+ *
+ * @example
+ * const { overlays } = await irv.registry.getOverlays({ childrenOf: orgUid });
+ * const packages = overlays.flatMap((o: irv.Overlay) => o.config.contents?.packages ?? []);
+ */
+export interface Overlay {
+  uid: string;
+  name: string;
+  /** Packages only (the one part of the config an overlay takes). */
+  config: CustomOverlay;
+}
+
+/**
+ * An overlay binding, as `irv.registry.getOverlayBindings` returns it: the overlay comes expanded.
+ *
+ * @example
+ * const { overlayBindings } = await irv.registry.getOverlayBindings({ repoUid });
+ * const names = overlayBindings.map((b: irv.OverlayBinding) => b.overlay?.name);
+ */
+export interface OverlayBinding {
+  uid: string;
+  /** The repo's uid. */
+  repo: string;
+  overlay?: { uid: string; name: string; config: CustomOverlay } | undefined;
+  /** The exact tags the overlay applies to. */
+  tags: string[];
+}
+
+/**
+ * A webhook subscription, as `irv.events.getSubscriptions` returns it.
+ *
+ * @example
+ * const { subscriptions } = await irv.events.getSubscriptions({ childrenOf: orgUid });
+ * const sinks = subscriptions.map((s: irv.Subscription) => s.sink);
+ */
+export interface Subscription {
+  uid: string;
+  /** Where events are POSTed. */
+  sink: string;
+}
+
+/**
+ * An external group role mapping, as `irv.iam.getExternalGroupRoleMappings` returns it: everyone in
+ * the identity provider's external group holds the role at the scope.
+ *
+ * @example
+ * const { externalGroupRoleMappings } = await irv.iam.getExternalGroupRoleMappings({ identityProviderUid });
+ * const groups = externalGroupRoleMappings.map((m: irv.ExternalGroupRoleMapping) => m.externalGroupId);
+ */
+export interface ExternalGroupRoleMapping {
+  uid: string;
+  identityProviderUid: string;
+  externalGroupId: string;
+  roleUid: string;
+  /** The group the role is held in (the organization root). */
+  scope: string;
+  createTime?: string | undefined;
+}

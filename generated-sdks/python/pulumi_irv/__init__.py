@@ -12,6 +12,8 @@ from .provider import *
 if typing.TYPE_CHECKING:
     import pulumi_irv.config as __config
     config = __config
+    import pulumi_irv.events as __events
+    events = __events
     import pulumi_irv.iam as __iam
     iam = __iam
     import pulumi_irv.registry as __registry
@@ -20,6 +22,7 @@ if typing.TYPE_CHECKING:
     vulnerabilities = __vulnerabilities
 else:
     config = _utilities.lazy_import('pulumi_irv.config')
+    events = _utilities.lazy_import('pulumi_irv.events')
     iam = _utilities.lazy_import('pulumi_irv.iam')
     registry = _utilities.lazy_import('pulumi_irv.registry')
     vulnerabilities = _utilities.lazy_import('pulumi_irv.vulnerabilities')
@@ -29,10 +32,19 @@ _utilities.register(
 [
  {
   "pkg": "irv",
+  "mod": "events",
+  "fqn": "pulumi_irv.events",
+  "classes": {
+   "irv:events:Subscription": "Subscription"
+  }
+ },
+ {
+  "pkg": "irv",
   "mod": "iam",
   "fqn": "pulumi_irv.iam",
   "classes": {
    "irv:iam:AccountAssociations": "AccountAssociations",
+   "irv:iam:ExternalGroupRoleMapping": "ExternalGroupRoleMapping",
    "irv:iam:Group": "Group",
    "irv:iam:GroupInvite": "GroupInvite",
    "irv:iam:Identity": "Identity",
@@ -46,7 +58,11 @@ _utilities.register(
   "mod": "registry",
   "fqn": "pulumi_irv.registry",
   "classes": {
-   "irv:registry:PullToken": "PullToken"
+   "irv:registry:Overlay": "Overlay",
+   "irv:registry:OverlayBinding": "OverlayBinding",
+   "irv:registry:PullToken": "PullToken",
+   "irv:registry:Repo": "Repo",
+   "irv:registry:Tag": "Tag"
   }
  }
 ]

@@ -9,6 +9,7 @@ import {
 import type { Props } from "../kind-definition.js";
 import { defineKind } from "../kind-definition.js";
 import { UNKNOWN } from "../unknown.js";
+import { deleteWhenEmpty, IDENTITY_PROVIDER_PARENT } from "./delete-group.js";
 import { nameInput, uidInput } from "./inputs.js";
 import { maskWithin, renameFields } from "./mask.js";
 import { defined, parentUidOf } from "./parent-uid.js";
@@ -87,7 +88,9 @@ export const identityProviderKind = defineKind({
       updateMask: maskWithin(patch.updateMask, IDENTITY_PROVIDER_MUTABLE_FIELDS),
     });
   },
-  delete: (client, uid) => client.identityProviders.delete(uid, { ignoreNotFound: true }),
+  // Refused while mappings live under it: those are deleted first (RESOURCE_NOT_EMPTY is an order).
+  delete: (client, uid, state) =>
+    deleteWhenEmpty(client, IDENTITY_PROVIDER_PARENT, uid, typeof state.name === "string" ? state.name : uid),
   inputsOf: (s: IdentityProvider) => ({
     parentUid: parentUidOf(s.uid),
     name: s.name,

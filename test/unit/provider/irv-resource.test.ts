@@ -4,12 +4,14 @@ import * as irv from "../../../provider/index.js";
 import { IrvResource } from "../../../provider/resource/index.js";
 import { RESOURCE_TYPES } from "../../../provider/stub/index.js";
 
-const resourceClasses = [...Object.entries(irv.iam), ...Object.entries(irv.registry)].filter(
-  ([, v]) => typeof v === "function" && v.prototype instanceof pulumi.dynamic.Resource,
-);
+const resourceClasses = [
+  ...Object.entries(irv.iam),
+  ...Object.entries(irv.registry),
+  ...Object.entries(irv.events),
+].filter(([, v]) => typeof v === "function" && v.prototype instanceof pulumi.dynamic.Resource);
 
 describe("resource classes", () => {
-  it("are found in the iam and registry namespaces, one per resource type", () => {
+  it("are found in the iam, registry and events namespaces, one per resource type", () => {
     expect(resourceClasses.map(([name]) => name).sort()).toEqual([...RESOURCE_TYPES].sort());
   });
 

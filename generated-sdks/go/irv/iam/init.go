@@ -23,6 +23,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 	switch typ {
 	case "irv:iam:AccountAssociations":
 		r = &AccountAssociations{}
+	case "irv:iam:ExternalGroupRoleMapping":
+		r = &ExternalGroupRoleMapping{}
 	case "irv:iam:Group":
 		r = &Group{}
 	case "irv:iam:GroupInvite":

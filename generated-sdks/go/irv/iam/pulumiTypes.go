@@ -921,6 +921,75 @@ func (o AccountAssociationsGooglePtrOutput) ProjectNumber() pulumi.StringPtrOutp
 	}).(pulumi.StringPtrOutput)
 }
 
+type GetExternalGroupRoleMappingsExternalGroupRoleMappings struct {
+	CreateTime          *string `pulumi:"createTime"`
+	ExternalGroupId     string  `pulumi:"externalGroupId"`
+	IdentityProviderUid string  `pulumi:"identityProviderUid"`
+	RoleUid             string  `pulumi:"roleUid"`
+	// The group the role is held in (the organization root).
+	Scope string `pulumi:"scope"`
+	Uid   string `pulumi:"uid"`
+}
+
+type GetExternalGroupRoleMappingsExternalGroupRoleMappingsOutput struct{ *pulumi.OutputState }
+
+func (GetExternalGroupRoleMappingsExternalGroupRoleMappingsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetExternalGroupRoleMappingsExternalGroupRoleMappings)(nil)).Elem()
+}
+
+func (o GetExternalGroupRoleMappingsExternalGroupRoleMappingsOutput) ToGetExternalGroupRoleMappingsExternalGroupRoleMappingsOutput() GetExternalGroupRoleMappingsExternalGroupRoleMappingsOutput {
+	return o
+}
+
+func (o GetExternalGroupRoleMappingsExternalGroupRoleMappingsOutput) ToGetExternalGroupRoleMappingsExternalGroupRoleMappingsOutputWithContext(ctx context.Context) GetExternalGroupRoleMappingsExternalGroupRoleMappingsOutput {
+	return o
+}
+
+func (o GetExternalGroupRoleMappingsExternalGroupRoleMappingsOutput) CreateTime() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetExternalGroupRoleMappingsExternalGroupRoleMappings) *string { return v.CreateTime }).(pulumi.StringPtrOutput)
+}
+
+func (o GetExternalGroupRoleMappingsExternalGroupRoleMappingsOutput) ExternalGroupId() pulumi.StringOutput {
+	return o.ApplyT(func(v GetExternalGroupRoleMappingsExternalGroupRoleMappings) string { return v.ExternalGroupId }).(pulumi.StringOutput)
+}
+
+func (o GetExternalGroupRoleMappingsExternalGroupRoleMappingsOutput) IdentityProviderUid() pulumi.StringOutput {
+	return o.ApplyT(func(v GetExternalGroupRoleMappingsExternalGroupRoleMappings) string { return v.IdentityProviderUid }).(pulumi.StringOutput)
+}
+
+func (o GetExternalGroupRoleMappingsExternalGroupRoleMappingsOutput) RoleUid() pulumi.StringOutput {
+	return o.ApplyT(func(v GetExternalGroupRoleMappingsExternalGroupRoleMappings) string { return v.RoleUid }).(pulumi.StringOutput)
+}
+
+// The group the role is held in (the organization root).
+func (o GetExternalGroupRoleMappingsExternalGroupRoleMappingsOutput) Scope() pulumi.StringOutput {
+	return o.ApplyT(func(v GetExternalGroupRoleMappingsExternalGroupRoleMappings) string { return v.Scope }).(pulumi.StringOutput)
+}
+
+func (o GetExternalGroupRoleMappingsExternalGroupRoleMappingsOutput) Uid() pulumi.StringOutput {
+	return o.ApplyT(func(v GetExternalGroupRoleMappingsExternalGroupRoleMappings) string { return v.Uid }).(pulumi.StringOutput)
+}
+
+type GetExternalGroupRoleMappingsExternalGroupRoleMappingsArrayOutput struct{ *pulumi.OutputState }
+
+func (GetExternalGroupRoleMappingsExternalGroupRoleMappingsArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetExternalGroupRoleMappingsExternalGroupRoleMappings)(nil)).Elem()
+}
+
+func (o GetExternalGroupRoleMappingsExternalGroupRoleMappingsArrayOutput) ToGetExternalGroupRoleMappingsExternalGroupRoleMappingsArrayOutput() GetExternalGroupRoleMappingsExternalGroupRoleMappingsArrayOutput {
+	return o
+}
+
+func (o GetExternalGroupRoleMappingsExternalGroupRoleMappingsArrayOutput) ToGetExternalGroupRoleMappingsExternalGroupRoleMappingsArrayOutputWithContext(ctx context.Context) GetExternalGroupRoleMappingsExternalGroupRoleMappingsArrayOutput {
+	return o
+}
+
+func (o GetExternalGroupRoleMappingsExternalGroupRoleMappingsArrayOutput) Index(i pulumi.IntInput) GetExternalGroupRoleMappingsExternalGroupRoleMappingsOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetExternalGroupRoleMappingsExternalGroupRoleMappings {
+		return vs[0].([]GetExternalGroupRoleMappingsExternalGroupRoleMappings)[vs[1].(int)]
+	}).(GetExternalGroupRoleMappingsExternalGroupRoleMappingsOutput)
+}
+
 type GetGroupResourceLimits struct {
 	Clusters     *float64 `pulumi:"clusters"`
 	Idps         *float64 `pulumi:"idps"`
@@ -2513,6 +2582,8 @@ func init() {
 	pulumi.RegisterOutputType(AccountAssociationsGithubAppInstallationsInstallationsArrayOutput{})
 	pulumi.RegisterOutputType(AccountAssociationsGoogleOutput{})
 	pulumi.RegisterOutputType(AccountAssociationsGooglePtrOutput{})
+	pulumi.RegisterOutputType(GetExternalGroupRoleMappingsExternalGroupRoleMappingsOutput{})
+	pulumi.RegisterOutputType(GetExternalGroupRoleMappingsExternalGroupRoleMappingsArrayOutput{})
 	pulumi.RegisterOutputType(GetGroupResourceLimitsOutput{})
 	pulumi.RegisterOutputType(GetIdentityAwsIdentityOutput{})
 	pulumi.RegisterOutputType(GetIdentityAwsIdentityPtrOutput{})

@@ -21,8 +21,16 @@ func (m *module) Version() semver.Version {
 
 func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi.Resource, err error) {
 	switch typ {
+	case "irv:registry:Overlay":
+		r = &Overlay{}
+	case "irv:registry:OverlayBinding":
+		r = &OverlayBinding{}
 	case "irv:registry:PullToken":
 		r = &PullToken{}
+	case "irv:registry:Repo":
+		r = &Repo{}
+	case "irv:registry:Tag":
+		r = &Tag{}
 	default:
 		return nil, fmt.Errorf("unknown resource type: %s", typ)
 	}

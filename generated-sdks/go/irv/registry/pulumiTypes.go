@@ -13,6 +13,3131 @@ import (
 
 var _ = internal.GetEnvOrDefault
 
+type GetOverlayBindingOverlay struct {
+	Config GetOverlayBindingOverlayConfig `pulumi:"config"`
+	Name   string                         `pulumi:"name"`
+	Uid    string                         `pulumi:"uid"`
+}
+
+type GetOverlayBindingOverlayOutput struct{ *pulumi.OutputState }
+
+func (GetOverlayBindingOverlayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetOverlayBindingOverlay)(nil)).Elem()
+}
+
+func (o GetOverlayBindingOverlayOutput) ToGetOverlayBindingOverlayOutput() GetOverlayBindingOverlayOutput {
+	return o
+}
+
+func (o GetOverlayBindingOverlayOutput) ToGetOverlayBindingOverlayOutputWithContext(ctx context.Context) GetOverlayBindingOverlayOutput {
+	return o
+}
+
+func (o GetOverlayBindingOverlayOutput) Config() GetOverlayBindingOverlayConfigOutput {
+	return o.ApplyT(func(v GetOverlayBindingOverlay) GetOverlayBindingOverlayConfig { return v.Config }).(GetOverlayBindingOverlayConfigOutput)
+}
+
+func (o GetOverlayBindingOverlayOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetOverlayBindingOverlay) string { return v.Name }).(pulumi.StringOutput)
+}
+
+func (o GetOverlayBindingOverlayOutput) Uid() pulumi.StringOutput {
+	return o.ApplyT(func(v GetOverlayBindingOverlay) string { return v.Uid }).(pulumi.StringOutput)
+}
+
+type GetOverlayBindingOverlayPtrOutput struct{ *pulumi.OutputState }
+
+func (GetOverlayBindingOverlayPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetOverlayBindingOverlay)(nil)).Elem()
+}
+
+func (o GetOverlayBindingOverlayPtrOutput) ToGetOverlayBindingOverlayPtrOutput() GetOverlayBindingOverlayPtrOutput {
+	return o
+}
+
+func (o GetOverlayBindingOverlayPtrOutput) ToGetOverlayBindingOverlayPtrOutputWithContext(ctx context.Context) GetOverlayBindingOverlayPtrOutput {
+	return o
+}
+
+func (o GetOverlayBindingOverlayPtrOutput) Elem() GetOverlayBindingOverlayOutput {
+	return o.ApplyT(func(v *GetOverlayBindingOverlay) GetOverlayBindingOverlay {
+		if v != nil {
+			return *v
+		}
+		var ret GetOverlayBindingOverlay
+		return ret
+	}).(GetOverlayBindingOverlayOutput)
+}
+
+func (o GetOverlayBindingOverlayPtrOutput) Config() GetOverlayBindingOverlayConfigPtrOutput {
+	return o.ApplyT(func(v *GetOverlayBindingOverlay) *GetOverlayBindingOverlayConfig {
+		if v == nil {
+			return nil
+		}
+		return &v.Config
+	}).(GetOverlayBindingOverlayConfigPtrOutput)
+}
+
+func (o GetOverlayBindingOverlayPtrOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetOverlayBindingOverlay) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Name
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o GetOverlayBindingOverlayPtrOutput) Uid() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetOverlayBindingOverlay) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Uid
+	}).(pulumi.StringPtrOutput)
+}
+
+type GetOverlayBindingOverlayConfig struct {
+	Accounts     *GetOverlayBindingOverlayConfigAccounts     `pulumi:"accounts"`
+	Annotations  map[string]string                           `pulumi:"annotations"`
+	Certificates *GetOverlayBindingOverlayConfigCertificates `pulumi:"certificates"`
+	Contents     *GetOverlayBindingOverlayConfigContents     `pulumi:"contents"`
+	Environment  map[string]string                           `pulumi:"environment"`
+}
+
+type GetOverlayBindingOverlayConfigOutput struct{ *pulumi.OutputState }
+
+func (GetOverlayBindingOverlayConfigOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetOverlayBindingOverlayConfig)(nil)).Elem()
+}
+
+func (o GetOverlayBindingOverlayConfigOutput) ToGetOverlayBindingOverlayConfigOutput() GetOverlayBindingOverlayConfigOutput {
+	return o
+}
+
+func (o GetOverlayBindingOverlayConfigOutput) ToGetOverlayBindingOverlayConfigOutputWithContext(ctx context.Context) GetOverlayBindingOverlayConfigOutput {
+	return o
+}
+
+func (o GetOverlayBindingOverlayConfigOutput) Accounts() GetOverlayBindingOverlayConfigAccountsPtrOutput {
+	return o.ApplyT(func(v GetOverlayBindingOverlayConfig) *GetOverlayBindingOverlayConfigAccounts { return v.Accounts }).(GetOverlayBindingOverlayConfigAccountsPtrOutput)
+}
+
+func (o GetOverlayBindingOverlayConfigOutput) Annotations() pulumi.StringMapOutput {
+	return o.ApplyT(func(v GetOverlayBindingOverlayConfig) map[string]string { return v.Annotations }).(pulumi.StringMapOutput)
+}
+
+func (o GetOverlayBindingOverlayConfigOutput) Certificates() GetOverlayBindingOverlayConfigCertificatesPtrOutput {
+	return o.ApplyT(func(v GetOverlayBindingOverlayConfig) *GetOverlayBindingOverlayConfigCertificates {
+		return v.Certificates
+	}).(GetOverlayBindingOverlayConfigCertificatesPtrOutput)
+}
+
+func (o GetOverlayBindingOverlayConfigOutput) Contents() GetOverlayBindingOverlayConfigContentsPtrOutput {
+	return o.ApplyT(func(v GetOverlayBindingOverlayConfig) *GetOverlayBindingOverlayConfigContents { return v.Contents }).(GetOverlayBindingOverlayConfigContentsPtrOutput)
+}
+
+func (o GetOverlayBindingOverlayConfigOutput) Environment() pulumi.StringMapOutput {
+	return o.ApplyT(func(v GetOverlayBindingOverlayConfig) map[string]string { return v.Environment }).(pulumi.StringMapOutput)
+}
+
+type GetOverlayBindingOverlayConfigPtrOutput struct{ *pulumi.OutputState }
+
+func (GetOverlayBindingOverlayConfigPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetOverlayBindingOverlayConfig)(nil)).Elem()
+}
+
+func (o GetOverlayBindingOverlayConfigPtrOutput) ToGetOverlayBindingOverlayConfigPtrOutput() GetOverlayBindingOverlayConfigPtrOutput {
+	return o
+}
+
+func (o GetOverlayBindingOverlayConfigPtrOutput) ToGetOverlayBindingOverlayConfigPtrOutputWithContext(ctx context.Context) GetOverlayBindingOverlayConfigPtrOutput {
+	return o
+}
+
+func (o GetOverlayBindingOverlayConfigPtrOutput) Elem() GetOverlayBindingOverlayConfigOutput {
+	return o.ApplyT(func(v *GetOverlayBindingOverlayConfig) GetOverlayBindingOverlayConfig {
+		if v != nil {
+			return *v
+		}
+		var ret GetOverlayBindingOverlayConfig
+		return ret
+	}).(GetOverlayBindingOverlayConfigOutput)
+}
+
+func (o GetOverlayBindingOverlayConfigPtrOutput) Accounts() GetOverlayBindingOverlayConfigAccountsPtrOutput {
+	return o.ApplyT(func(v *GetOverlayBindingOverlayConfig) *GetOverlayBindingOverlayConfigAccounts {
+		if v == nil {
+			return nil
+		}
+		return v.Accounts
+	}).(GetOverlayBindingOverlayConfigAccountsPtrOutput)
+}
+
+func (o GetOverlayBindingOverlayConfigPtrOutput) Annotations() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *GetOverlayBindingOverlayConfig) map[string]string {
+		if v == nil {
+			return nil
+		}
+		return v.Annotations
+	}).(pulumi.StringMapOutput)
+}
+
+func (o GetOverlayBindingOverlayConfigPtrOutput) Certificates() GetOverlayBindingOverlayConfigCertificatesPtrOutput {
+	return o.ApplyT(func(v *GetOverlayBindingOverlayConfig) *GetOverlayBindingOverlayConfigCertificates {
+		if v == nil {
+			return nil
+		}
+		return v.Certificates
+	}).(GetOverlayBindingOverlayConfigCertificatesPtrOutput)
+}
+
+func (o GetOverlayBindingOverlayConfigPtrOutput) Contents() GetOverlayBindingOverlayConfigContentsPtrOutput {
+	return o.ApplyT(func(v *GetOverlayBindingOverlayConfig) *GetOverlayBindingOverlayConfigContents {
+		if v == nil {
+			return nil
+		}
+		return v.Contents
+	}).(GetOverlayBindingOverlayConfigContentsPtrOutput)
+}
+
+func (o GetOverlayBindingOverlayConfigPtrOutput) Environment() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *GetOverlayBindingOverlayConfig) map[string]string {
+		if v == nil {
+			return nil
+		}
+		return v.Environment
+	}).(pulumi.StringMapOutput)
+}
+
+type GetOverlayBindingOverlayConfigAccounts struct {
+	Groups []GetOverlayBindingOverlayConfigAccountsGroups `pulumi:"groups"`
+	RunAs  string                                         `pulumi:"runAs"`
+	Users  []GetOverlayBindingOverlayConfigAccountsUsers  `pulumi:"users"`
+}
+
+type GetOverlayBindingOverlayConfigAccountsOutput struct{ *pulumi.OutputState }
+
+func (GetOverlayBindingOverlayConfigAccountsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetOverlayBindingOverlayConfigAccounts)(nil)).Elem()
+}
+
+func (o GetOverlayBindingOverlayConfigAccountsOutput) ToGetOverlayBindingOverlayConfigAccountsOutput() GetOverlayBindingOverlayConfigAccountsOutput {
+	return o
+}
+
+func (o GetOverlayBindingOverlayConfigAccountsOutput) ToGetOverlayBindingOverlayConfigAccountsOutputWithContext(ctx context.Context) GetOverlayBindingOverlayConfigAccountsOutput {
+	return o
+}
+
+func (o GetOverlayBindingOverlayConfigAccountsOutput) Groups() GetOverlayBindingOverlayConfigAccountsGroupsArrayOutput {
+	return o.ApplyT(func(v GetOverlayBindingOverlayConfigAccounts) []GetOverlayBindingOverlayConfigAccountsGroups {
+		return v.Groups
+	}).(GetOverlayBindingOverlayConfigAccountsGroupsArrayOutput)
+}
+
+func (o GetOverlayBindingOverlayConfigAccountsOutput) RunAs() pulumi.StringOutput {
+	return o.ApplyT(func(v GetOverlayBindingOverlayConfigAccounts) string { return v.RunAs }).(pulumi.StringOutput)
+}
+
+func (o GetOverlayBindingOverlayConfigAccountsOutput) Users() GetOverlayBindingOverlayConfigAccountsUsersArrayOutput {
+	return o.ApplyT(func(v GetOverlayBindingOverlayConfigAccounts) []GetOverlayBindingOverlayConfigAccountsUsers {
+		return v.Users
+	}).(GetOverlayBindingOverlayConfigAccountsUsersArrayOutput)
+}
+
+type GetOverlayBindingOverlayConfigAccountsPtrOutput struct{ *pulumi.OutputState }
+
+func (GetOverlayBindingOverlayConfigAccountsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetOverlayBindingOverlayConfigAccounts)(nil)).Elem()
+}
+
+func (o GetOverlayBindingOverlayConfigAccountsPtrOutput) ToGetOverlayBindingOverlayConfigAccountsPtrOutput() GetOverlayBindingOverlayConfigAccountsPtrOutput {
+	return o
+}
+
+func (o GetOverlayBindingOverlayConfigAccountsPtrOutput) ToGetOverlayBindingOverlayConfigAccountsPtrOutputWithContext(ctx context.Context) GetOverlayBindingOverlayConfigAccountsPtrOutput {
+	return o
+}
+
+func (o GetOverlayBindingOverlayConfigAccountsPtrOutput) Elem() GetOverlayBindingOverlayConfigAccountsOutput {
+	return o.ApplyT(func(v *GetOverlayBindingOverlayConfigAccounts) GetOverlayBindingOverlayConfigAccounts {
+		if v != nil {
+			return *v
+		}
+		var ret GetOverlayBindingOverlayConfigAccounts
+		return ret
+	}).(GetOverlayBindingOverlayConfigAccountsOutput)
+}
+
+func (o GetOverlayBindingOverlayConfigAccountsPtrOutput) Groups() GetOverlayBindingOverlayConfigAccountsGroupsArrayOutput {
+	return o.ApplyT(func(v *GetOverlayBindingOverlayConfigAccounts) []GetOverlayBindingOverlayConfigAccountsGroups {
+		if v == nil {
+			return nil
+		}
+		return v.Groups
+	}).(GetOverlayBindingOverlayConfigAccountsGroupsArrayOutput)
+}
+
+func (o GetOverlayBindingOverlayConfigAccountsPtrOutput) RunAs() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetOverlayBindingOverlayConfigAccounts) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.RunAs
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o GetOverlayBindingOverlayConfigAccountsPtrOutput) Users() GetOverlayBindingOverlayConfigAccountsUsersArrayOutput {
+	return o.ApplyT(func(v *GetOverlayBindingOverlayConfigAccounts) []GetOverlayBindingOverlayConfigAccountsUsers {
+		if v == nil {
+			return nil
+		}
+		return v.Users
+	}).(GetOverlayBindingOverlayConfigAccountsUsersArrayOutput)
+}
+
+type GetOverlayBindingOverlayConfigAccountsGroups struct {
+	Gid       *float64 `pulumi:"gid"`
+	Groupname string   `pulumi:"groupname"`
+	Members   []string `pulumi:"members"`
+}
+
+type GetOverlayBindingOverlayConfigAccountsGroupsOutput struct{ *pulumi.OutputState }
+
+func (GetOverlayBindingOverlayConfigAccountsGroupsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetOverlayBindingOverlayConfigAccountsGroups)(nil)).Elem()
+}
+
+func (o GetOverlayBindingOverlayConfigAccountsGroupsOutput) ToGetOverlayBindingOverlayConfigAccountsGroupsOutput() GetOverlayBindingOverlayConfigAccountsGroupsOutput {
+	return o
+}
+
+func (o GetOverlayBindingOverlayConfigAccountsGroupsOutput) ToGetOverlayBindingOverlayConfigAccountsGroupsOutputWithContext(ctx context.Context) GetOverlayBindingOverlayConfigAccountsGroupsOutput {
+	return o
+}
+
+func (o GetOverlayBindingOverlayConfigAccountsGroupsOutput) Gid() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v GetOverlayBindingOverlayConfigAccountsGroups) *float64 { return v.Gid }).(pulumi.Float64PtrOutput)
+}
+
+func (o GetOverlayBindingOverlayConfigAccountsGroupsOutput) Groupname() pulumi.StringOutput {
+	return o.ApplyT(func(v GetOverlayBindingOverlayConfigAccountsGroups) string { return v.Groupname }).(pulumi.StringOutput)
+}
+
+func (o GetOverlayBindingOverlayConfigAccountsGroupsOutput) Members() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetOverlayBindingOverlayConfigAccountsGroups) []string { return v.Members }).(pulumi.StringArrayOutput)
+}
+
+type GetOverlayBindingOverlayConfigAccountsGroupsArrayOutput struct{ *pulumi.OutputState }
+
+func (GetOverlayBindingOverlayConfigAccountsGroupsArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetOverlayBindingOverlayConfigAccountsGroups)(nil)).Elem()
+}
+
+func (o GetOverlayBindingOverlayConfigAccountsGroupsArrayOutput) ToGetOverlayBindingOverlayConfigAccountsGroupsArrayOutput() GetOverlayBindingOverlayConfigAccountsGroupsArrayOutput {
+	return o
+}
+
+func (o GetOverlayBindingOverlayConfigAccountsGroupsArrayOutput) ToGetOverlayBindingOverlayConfigAccountsGroupsArrayOutputWithContext(ctx context.Context) GetOverlayBindingOverlayConfigAccountsGroupsArrayOutput {
+	return o
+}
+
+func (o GetOverlayBindingOverlayConfigAccountsGroupsArrayOutput) Index(i pulumi.IntInput) GetOverlayBindingOverlayConfigAccountsGroupsOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetOverlayBindingOverlayConfigAccountsGroups {
+		return vs[0].([]GetOverlayBindingOverlayConfigAccountsGroups)[vs[1].(int)]
+	}).(GetOverlayBindingOverlayConfigAccountsGroupsOutput)
+}
+
+type GetOverlayBindingOverlayConfigAccountsUsers struct {
+	Gid       *float64 `pulumi:"gid"`
+	GroupName string   `pulumi:"groupName"`
+	HomeDir   string   `pulumi:"homeDir"`
+	Shell     string   `pulumi:"shell"`
+	Uid       *float64 `pulumi:"uid"`
+	Username  string   `pulumi:"username"`
+}
+
+type GetOverlayBindingOverlayConfigAccountsUsersOutput struct{ *pulumi.OutputState }
+
+func (GetOverlayBindingOverlayConfigAccountsUsersOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetOverlayBindingOverlayConfigAccountsUsers)(nil)).Elem()
+}
+
+func (o GetOverlayBindingOverlayConfigAccountsUsersOutput) ToGetOverlayBindingOverlayConfigAccountsUsersOutput() GetOverlayBindingOverlayConfigAccountsUsersOutput {
+	return o
+}
+
+func (o GetOverlayBindingOverlayConfigAccountsUsersOutput) ToGetOverlayBindingOverlayConfigAccountsUsersOutputWithContext(ctx context.Context) GetOverlayBindingOverlayConfigAccountsUsersOutput {
+	return o
+}
+
+func (o GetOverlayBindingOverlayConfigAccountsUsersOutput) Gid() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v GetOverlayBindingOverlayConfigAccountsUsers) *float64 { return v.Gid }).(pulumi.Float64PtrOutput)
+}
+
+func (o GetOverlayBindingOverlayConfigAccountsUsersOutput) GroupName() pulumi.StringOutput {
+	return o.ApplyT(func(v GetOverlayBindingOverlayConfigAccountsUsers) string { return v.GroupName }).(pulumi.StringOutput)
+}
+
+func (o GetOverlayBindingOverlayConfigAccountsUsersOutput) HomeDir() pulumi.StringOutput {
+	return o.ApplyT(func(v GetOverlayBindingOverlayConfigAccountsUsers) string { return v.HomeDir }).(pulumi.StringOutput)
+}
+
+func (o GetOverlayBindingOverlayConfigAccountsUsersOutput) Shell() pulumi.StringOutput {
+	return o.ApplyT(func(v GetOverlayBindingOverlayConfigAccountsUsers) string { return v.Shell }).(pulumi.StringOutput)
+}
+
+func (o GetOverlayBindingOverlayConfigAccountsUsersOutput) Uid() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v GetOverlayBindingOverlayConfigAccountsUsers) *float64 { return v.Uid }).(pulumi.Float64PtrOutput)
+}
+
+func (o GetOverlayBindingOverlayConfigAccountsUsersOutput) Username() pulumi.StringOutput {
+	return o.ApplyT(func(v GetOverlayBindingOverlayConfigAccountsUsers) string { return v.Username }).(pulumi.StringOutput)
+}
+
+type GetOverlayBindingOverlayConfigAccountsUsersArrayOutput struct{ *pulumi.OutputState }
+
+func (GetOverlayBindingOverlayConfigAccountsUsersArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetOverlayBindingOverlayConfigAccountsUsers)(nil)).Elem()
+}
+
+func (o GetOverlayBindingOverlayConfigAccountsUsersArrayOutput) ToGetOverlayBindingOverlayConfigAccountsUsersArrayOutput() GetOverlayBindingOverlayConfigAccountsUsersArrayOutput {
+	return o
+}
+
+func (o GetOverlayBindingOverlayConfigAccountsUsersArrayOutput) ToGetOverlayBindingOverlayConfigAccountsUsersArrayOutputWithContext(ctx context.Context) GetOverlayBindingOverlayConfigAccountsUsersArrayOutput {
+	return o
+}
+
+func (o GetOverlayBindingOverlayConfigAccountsUsersArrayOutput) Index(i pulumi.IntInput) GetOverlayBindingOverlayConfigAccountsUsersOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetOverlayBindingOverlayConfigAccountsUsers {
+		return vs[0].([]GetOverlayBindingOverlayConfigAccountsUsers)[vs[1].(int)]
+	}).(GetOverlayBindingOverlayConfigAccountsUsersOutput)
+}
+
+type GetOverlayBindingOverlayConfigCertificates struct {
+	Additional []GetOverlayBindingOverlayConfigCertificatesAdditional `pulumi:"additional"`
+	Providers  []string                                               `pulumi:"providers"`
+}
+
+type GetOverlayBindingOverlayConfigCertificatesOutput struct{ *pulumi.OutputState }
+
+func (GetOverlayBindingOverlayConfigCertificatesOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetOverlayBindingOverlayConfigCertificates)(nil)).Elem()
+}
+
+func (o GetOverlayBindingOverlayConfigCertificatesOutput) ToGetOverlayBindingOverlayConfigCertificatesOutput() GetOverlayBindingOverlayConfigCertificatesOutput {
+	return o
+}
+
+func (o GetOverlayBindingOverlayConfigCertificatesOutput) ToGetOverlayBindingOverlayConfigCertificatesOutputWithContext(ctx context.Context) GetOverlayBindingOverlayConfigCertificatesOutput {
+	return o
+}
+
+func (o GetOverlayBindingOverlayConfigCertificatesOutput) Additional() GetOverlayBindingOverlayConfigCertificatesAdditionalArrayOutput {
+	return o.ApplyT(func(v GetOverlayBindingOverlayConfigCertificates) []GetOverlayBindingOverlayConfigCertificatesAdditional {
+		return v.Additional
+	}).(GetOverlayBindingOverlayConfigCertificatesAdditionalArrayOutput)
+}
+
+func (o GetOverlayBindingOverlayConfigCertificatesOutput) Providers() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetOverlayBindingOverlayConfigCertificates) []string { return v.Providers }).(pulumi.StringArrayOutput)
+}
+
+type GetOverlayBindingOverlayConfigCertificatesPtrOutput struct{ *pulumi.OutputState }
+
+func (GetOverlayBindingOverlayConfigCertificatesPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetOverlayBindingOverlayConfigCertificates)(nil)).Elem()
+}
+
+func (o GetOverlayBindingOverlayConfigCertificatesPtrOutput) ToGetOverlayBindingOverlayConfigCertificatesPtrOutput() GetOverlayBindingOverlayConfigCertificatesPtrOutput {
+	return o
+}
+
+func (o GetOverlayBindingOverlayConfigCertificatesPtrOutput) ToGetOverlayBindingOverlayConfigCertificatesPtrOutputWithContext(ctx context.Context) GetOverlayBindingOverlayConfigCertificatesPtrOutput {
+	return o
+}
+
+func (o GetOverlayBindingOverlayConfigCertificatesPtrOutput) Elem() GetOverlayBindingOverlayConfigCertificatesOutput {
+	return o.ApplyT(func(v *GetOverlayBindingOverlayConfigCertificates) GetOverlayBindingOverlayConfigCertificates {
+		if v != nil {
+			return *v
+		}
+		var ret GetOverlayBindingOverlayConfigCertificates
+		return ret
+	}).(GetOverlayBindingOverlayConfigCertificatesOutput)
+}
+
+func (o GetOverlayBindingOverlayConfigCertificatesPtrOutput) Additional() GetOverlayBindingOverlayConfigCertificatesAdditionalArrayOutput {
+	return o.ApplyT(func(v *GetOverlayBindingOverlayConfigCertificates) []GetOverlayBindingOverlayConfigCertificatesAdditional {
+		if v == nil {
+			return nil
+		}
+		return v.Additional
+	}).(GetOverlayBindingOverlayConfigCertificatesAdditionalArrayOutput)
+}
+
+func (o GetOverlayBindingOverlayConfigCertificatesPtrOutput) Providers() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *GetOverlayBindingOverlayConfigCertificates) []string {
+		if v == nil {
+			return nil
+		}
+		return v.Providers
+	}).(pulumi.StringArrayOutput)
+}
+
+type GetOverlayBindingOverlayConfigCertificatesAdditional struct {
+	Content string `pulumi:"content"`
+	Name    string `pulumi:"name"`
+}
+
+type GetOverlayBindingOverlayConfigCertificatesAdditionalOutput struct{ *pulumi.OutputState }
+
+func (GetOverlayBindingOverlayConfigCertificatesAdditionalOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetOverlayBindingOverlayConfigCertificatesAdditional)(nil)).Elem()
+}
+
+func (o GetOverlayBindingOverlayConfigCertificatesAdditionalOutput) ToGetOverlayBindingOverlayConfigCertificatesAdditionalOutput() GetOverlayBindingOverlayConfigCertificatesAdditionalOutput {
+	return o
+}
+
+func (o GetOverlayBindingOverlayConfigCertificatesAdditionalOutput) ToGetOverlayBindingOverlayConfigCertificatesAdditionalOutputWithContext(ctx context.Context) GetOverlayBindingOverlayConfigCertificatesAdditionalOutput {
+	return o
+}
+
+func (o GetOverlayBindingOverlayConfigCertificatesAdditionalOutput) Content() pulumi.StringOutput {
+	return o.ApplyT(func(v GetOverlayBindingOverlayConfigCertificatesAdditional) string { return v.Content }).(pulumi.StringOutput)
+}
+
+func (o GetOverlayBindingOverlayConfigCertificatesAdditionalOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetOverlayBindingOverlayConfigCertificatesAdditional) string { return v.Name }).(pulumi.StringOutput)
+}
+
+type GetOverlayBindingOverlayConfigCertificatesAdditionalArrayOutput struct{ *pulumi.OutputState }
+
+func (GetOverlayBindingOverlayConfigCertificatesAdditionalArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetOverlayBindingOverlayConfigCertificatesAdditional)(nil)).Elem()
+}
+
+func (o GetOverlayBindingOverlayConfigCertificatesAdditionalArrayOutput) ToGetOverlayBindingOverlayConfigCertificatesAdditionalArrayOutput() GetOverlayBindingOverlayConfigCertificatesAdditionalArrayOutput {
+	return o
+}
+
+func (o GetOverlayBindingOverlayConfigCertificatesAdditionalArrayOutput) ToGetOverlayBindingOverlayConfigCertificatesAdditionalArrayOutputWithContext(ctx context.Context) GetOverlayBindingOverlayConfigCertificatesAdditionalArrayOutput {
+	return o
+}
+
+func (o GetOverlayBindingOverlayConfigCertificatesAdditionalArrayOutput) Index(i pulumi.IntInput) GetOverlayBindingOverlayConfigCertificatesAdditionalOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetOverlayBindingOverlayConfigCertificatesAdditional {
+		return vs[0].([]GetOverlayBindingOverlayConfigCertificatesAdditional)[vs[1].(int)]
+	}).(GetOverlayBindingOverlayConfigCertificatesAdditionalOutput)
+}
+
+type GetOverlayBindingOverlayConfigContents struct {
+	Packages            []string                                               `pulumi:"packages"`
+	RuntimeKeyring      []GetOverlayBindingOverlayConfigContentsRuntimeKeyring `pulumi:"runtimeKeyring"`
+	RuntimeRepositories []string                                               `pulumi:"runtimeRepositories"`
+}
+
+type GetOverlayBindingOverlayConfigContentsOutput struct{ *pulumi.OutputState }
+
+func (GetOverlayBindingOverlayConfigContentsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetOverlayBindingOverlayConfigContents)(nil)).Elem()
+}
+
+func (o GetOverlayBindingOverlayConfigContentsOutput) ToGetOverlayBindingOverlayConfigContentsOutput() GetOverlayBindingOverlayConfigContentsOutput {
+	return o
+}
+
+func (o GetOverlayBindingOverlayConfigContentsOutput) ToGetOverlayBindingOverlayConfigContentsOutputWithContext(ctx context.Context) GetOverlayBindingOverlayConfigContentsOutput {
+	return o
+}
+
+func (o GetOverlayBindingOverlayConfigContentsOutput) Packages() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetOverlayBindingOverlayConfigContents) []string { return v.Packages }).(pulumi.StringArrayOutput)
+}
+
+func (o GetOverlayBindingOverlayConfigContentsOutput) RuntimeKeyring() GetOverlayBindingOverlayConfigContentsRuntimeKeyringArrayOutput {
+	return o.ApplyT(func(v GetOverlayBindingOverlayConfigContents) []GetOverlayBindingOverlayConfigContentsRuntimeKeyring {
+		return v.RuntimeKeyring
+	}).(GetOverlayBindingOverlayConfigContentsRuntimeKeyringArrayOutput)
+}
+
+func (o GetOverlayBindingOverlayConfigContentsOutput) RuntimeRepositories() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetOverlayBindingOverlayConfigContents) []string { return v.RuntimeRepositories }).(pulumi.StringArrayOutput)
+}
+
+type GetOverlayBindingOverlayConfigContentsPtrOutput struct{ *pulumi.OutputState }
+
+func (GetOverlayBindingOverlayConfigContentsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetOverlayBindingOverlayConfigContents)(nil)).Elem()
+}
+
+func (o GetOverlayBindingOverlayConfigContentsPtrOutput) ToGetOverlayBindingOverlayConfigContentsPtrOutput() GetOverlayBindingOverlayConfigContentsPtrOutput {
+	return o
+}
+
+func (o GetOverlayBindingOverlayConfigContentsPtrOutput) ToGetOverlayBindingOverlayConfigContentsPtrOutputWithContext(ctx context.Context) GetOverlayBindingOverlayConfigContentsPtrOutput {
+	return o
+}
+
+func (o GetOverlayBindingOverlayConfigContentsPtrOutput) Elem() GetOverlayBindingOverlayConfigContentsOutput {
+	return o.ApplyT(func(v *GetOverlayBindingOverlayConfigContents) GetOverlayBindingOverlayConfigContents {
+		if v != nil {
+			return *v
+		}
+		var ret GetOverlayBindingOverlayConfigContents
+		return ret
+	}).(GetOverlayBindingOverlayConfigContentsOutput)
+}
+
+func (o GetOverlayBindingOverlayConfigContentsPtrOutput) Packages() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *GetOverlayBindingOverlayConfigContents) []string {
+		if v == nil {
+			return nil
+		}
+		return v.Packages
+	}).(pulumi.StringArrayOutput)
+}
+
+func (o GetOverlayBindingOverlayConfigContentsPtrOutput) RuntimeKeyring() GetOverlayBindingOverlayConfigContentsRuntimeKeyringArrayOutput {
+	return o.ApplyT(func(v *GetOverlayBindingOverlayConfigContents) []GetOverlayBindingOverlayConfigContentsRuntimeKeyring {
+		if v == nil {
+			return nil
+		}
+		return v.RuntimeKeyring
+	}).(GetOverlayBindingOverlayConfigContentsRuntimeKeyringArrayOutput)
+}
+
+func (o GetOverlayBindingOverlayConfigContentsPtrOutput) RuntimeRepositories() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *GetOverlayBindingOverlayConfigContents) []string {
+		if v == nil {
+			return nil
+		}
+		return v.RuntimeRepositories
+	}).(pulumi.StringArrayOutput)
+}
+
+type GetOverlayBindingOverlayConfigContentsRuntimeKeyring struct {
+	Content string `pulumi:"content"`
+	Name    string `pulumi:"name"`
+}
+
+type GetOverlayBindingOverlayConfigContentsRuntimeKeyringOutput struct{ *pulumi.OutputState }
+
+func (GetOverlayBindingOverlayConfigContentsRuntimeKeyringOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetOverlayBindingOverlayConfigContentsRuntimeKeyring)(nil)).Elem()
+}
+
+func (o GetOverlayBindingOverlayConfigContentsRuntimeKeyringOutput) ToGetOverlayBindingOverlayConfigContentsRuntimeKeyringOutput() GetOverlayBindingOverlayConfigContentsRuntimeKeyringOutput {
+	return o
+}
+
+func (o GetOverlayBindingOverlayConfigContentsRuntimeKeyringOutput) ToGetOverlayBindingOverlayConfigContentsRuntimeKeyringOutputWithContext(ctx context.Context) GetOverlayBindingOverlayConfigContentsRuntimeKeyringOutput {
+	return o
+}
+
+func (o GetOverlayBindingOverlayConfigContentsRuntimeKeyringOutput) Content() pulumi.StringOutput {
+	return o.ApplyT(func(v GetOverlayBindingOverlayConfigContentsRuntimeKeyring) string { return v.Content }).(pulumi.StringOutput)
+}
+
+func (o GetOverlayBindingOverlayConfigContentsRuntimeKeyringOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetOverlayBindingOverlayConfigContentsRuntimeKeyring) string { return v.Name }).(pulumi.StringOutput)
+}
+
+type GetOverlayBindingOverlayConfigContentsRuntimeKeyringArrayOutput struct{ *pulumi.OutputState }
+
+func (GetOverlayBindingOverlayConfigContentsRuntimeKeyringArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetOverlayBindingOverlayConfigContentsRuntimeKeyring)(nil)).Elem()
+}
+
+func (o GetOverlayBindingOverlayConfigContentsRuntimeKeyringArrayOutput) ToGetOverlayBindingOverlayConfigContentsRuntimeKeyringArrayOutput() GetOverlayBindingOverlayConfigContentsRuntimeKeyringArrayOutput {
+	return o
+}
+
+func (o GetOverlayBindingOverlayConfigContentsRuntimeKeyringArrayOutput) ToGetOverlayBindingOverlayConfigContentsRuntimeKeyringArrayOutputWithContext(ctx context.Context) GetOverlayBindingOverlayConfigContentsRuntimeKeyringArrayOutput {
+	return o
+}
+
+func (o GetOverlayBindingOverlayConfigContentsRuntimeKeyringArrayOutput) Index(i pulumi.IntInput) GetOverlayBindingOverlayConfigContentsRuntimeKeyringOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetOverlayBindingOverlayConfigContentsRuntimeKeyring {
+		return vs[0].([]GetOverlayBindingOverlayConfigContentsRuntimeKeyring)[vs[1].(int)]
+	}).(GetOverlayBindingOverlayConfigContentsRuntimeKeyringOutput)
+}
+
+type GetOverlayBindingsOverlayBindings struct {
+	Overlay *GetOverlayBindingsOverlayBindingsOverlay `pulumi:"overlay"`
+	// The repo's uid.
+	Repo string `pulumi:"repo"`
+	// The exact tags the overlay applies to.
+	Tags []string `pulumi:"tags"`
+	Uid  string   `pulumi:"uid"`
+}
+
+type GetOverlayBindingsOverlayBindingsOutput struct{ *pulumi.OutputState }
+
+func (GetOverlayBindingsOverlayBindingsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetOverlayBindingsOverlayBindings)(nil)).Elem()
+}
+
+func (o GetOverlayBindingsOverlayBindingsOutput) ToGetOverlayBindingsOverlayBindingsOutput() GetOverlayBindingsOverlayBindingsOutput {
+	return o
+}
+
+func (o GetOverlayBindingsOverlayBindingsOutput) ToGetOverlayBindingsOverlayBindingsOutputWithContext(ctx context.Context) GetOverlayBindingsOverlayBindingsOutput {
+	return o
+}
+
+func (o GetOverlayBindingsOverlayBindingsOutput) Overlay() GetOverlayBindingsOverlayBindingsOverlayPtrOutput {
+	return o.ApplyT(func(v GetOverlayBindingsOverlayBindings) *GetOverlayBindingsOverlayBindingsOverlay { return v.Overlay }).(GetOverlayBindingsOverlayBindingsOverlayPtrOutput)
+}
+
+// The repo's uid.
+func (o GetOverlayBindingsOverlayBindingsOutput) Repo() pulumi.StringOutput {
+	return o.ApplyT(func(v GetOverlayBindingsOverlayBindings) string { return v.Repo }).(pulumi.StringOutput)
+}
+
+// The exact tags the overlay applies to.
+func (o GetOverlayBindingsOverlayBindingsOutput) Tags() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetOverlayBindingsOverlayBindings) []string { return v.Tags }).(pulumi.StringArrayOutput)
+}
+
+func (o GetOverlayBindingsOverlayBindingsOutput) Uid() pulumi.StringOutput {
+	return o.ApplyT(func(v GetOverlayBindingsOverlayBindings) string { return v.Uid }).(pulumi.StringOutput)
+}
+
+type GetOverlayBindingsOverlayBindingsArrayOutput struct{ *pulumi.OutputState }
+
+func (GetOverlayBindingsOverlayBindingsArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetOverlayBindingsOverlayBindings)(nil)).Elem()
+}
+
+func (o GetOverlayBindingsOverlayBindingsArrayOutput) ToGetOverlayBindingsOverlayBindingsArrayOutput() GetOverlayBindingsOverlayBindingsArrayOutput {
+	return o
+}
+
+func (o GetOverlayBindingsOverlayBindingsArrayOutput) ToGetOverlayBindingsOverlayBindingsArrayOutputWithContext(ctx context.Context) GetOverlayBindingsOverlayBindingsArrayOutput {
+	return o
+}
+
+func (o GetOverlayBindingsOverlayBindingsArrayOutput) Index(i pulumi.IntInput) GetOverlayBindingsOverlayBindingsOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetOverlayBindingsOverlayBindings {
+		return vs[0].([]GetOverlayBindingsOverlayBindings)[vs[1].(int)]
+	}).(GetOverlayBindingsOverlayBindingsOutput)
+}
+
+type GetOverlayBindingsOverlayBindingsOverlay struct {
+	Config GetOverlayBindingsOverlayBindingsOverlayConfig `pulumi:"config"`
+	Name   string                                         `pulumi:"name"`
+	Uid    string                                         `pulumi:"uid"`
+}
+
+type GetOverlayBindingsOverlayBindingsOverlayOutput struct{ *pulumi.OutputState }
+
+func (GetOverlayBindingsOverlayBindingsOverlayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetOverlayBindingsOverlayBindingsOverlay)(nil)).Elem()
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayOutput) ToGetOverlayBindingsOverlayBindingsOverlayOutput() GetOverlayBindingsOverlayBindingsOverlayOutput {
+	return o
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayOutput) ToGetOverlayBindingsOverlayBindingsOverlayOutputWithContext(ctx context.Context) GetOverlayBindingsOverlayBindingsOverlayOutput {
+	return o
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayOutput) Config() GetOverlayBindingsOverlayBindingsOverlayConfigOutput {
+	return o.ApplyT(func(v GetOverlayBindingsOverlayBindingsOverlay) GetOverlayBindingsOverlayBindingsOverlayConfig {
+		return v.Config
+	}).(GetOverlayBindingsOverlayBindingsOverlayConfigOutput)
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetOverlayBindingsOverlayBindingsOverlay) string { return v.Name }).(pulumi.StringOutput)
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayOutput) Uid() pulumi.StringOutput {
+	return o.ApplyT(func(v GetOverlayBindingsOverlayBindingsOverlay) string { return v.Uid }).(pulumi.StringOutput)
+}
+
+type GetOverlayBindingsOverlayBindingsOverlayPtrOutput struct{ *pulumi.OutputState }
+
+func (GetOverlayBindingsOverlayBindingsOverlayPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetOverlayBindingsOverlayBindingsOverlay)(nil)).Elem()
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayPtrOutput) ToGetOverlayBindingsOverlayBindingsOverlayPtrOutput() GetOverlayBindingsOverlayBindingsOverlayPtrOutput {
+	return o
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayPtrOutput) ToGetOverlayBindingsOverlayBindingsOverlayPtrOutputWithContext(ctx context.Context) GetOverlayBindingsOverlayBindingsOverlayPtrOutput {
+	return o
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayPtrOutput) Elem() GetOverlayBindingsOverlayBindingsOverlayOutput {
+	return o.ApplyT(func(v *GetOverlayBindingsOverlayBindingsOverlay) GetOverlayBindingsOverlayBindingsOverlay {
+		if v != nil {
+			return *v
+		}
+		var ret GetOverlayBindingsOverlayBindingsOverlay
+		return ret
+	}).(GetOverlayBindingsOverlayBindingsOverlayOutput)
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayPtrOutput) Config() GetOverlayBindingsOverlayBindingsOverlayConfigPtrOutput {
+	return o.ApplyT(func(v *GetOverlayBindingsOverlayBindingsOverlay) *GetOverlayBindingsOverlayBindingsOverlayConfig {
+		if v == nil {
+			return nil
+		}
+		return &v.Config
+	}).(GetOverlayBindingsOverlayBindingsOverlayConfigPtrOutput)
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayPtrOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetOverlayBindingsOverlayBindingsOverlay) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Name
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayPtrOutput) Uid() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetOverlayBindingsOverlayBindingsOverlay) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Uid
+	}).(pulumi.StringPtrOutput)
+}
+
+type GetOverlayBindingsOverlayBindingsOverlayConfig struct {
+	Accounts     *GetOverlayBindingsOverlayBindingsOverlayConfigAccounts     `pulumi:"accounts"`
+	Annotations  map[string]string                                           `pulumi:"annotations"`
+	Certificates *GetOverlayBindingsOverlayBindingsOverlayConfigCertificates `pulumi:"certificates"`
+	Contents     *GetOverlayBindingsOverlayBindingsOverlayConfigContents     `pulumi:"contents"`
+	Environment  map[string]string                                           `pulumi:"environment"`
+}
+
+type GetOverlayBindingsOverlayBindingsOverlayConfigOutput struct{ *pulumi.OutputState }
+
+func (GetOverlayBindingsOverlayBindingsOverlayConfigOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetOverlayBindingsOverlayBindingsOverlayConfig)(nil)).Elem()
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigOutput) ToGetOverlayBindingsOverlayBindingsOverlayConfigOutput() GetOverlayBindingsOverlayBindingsOverlayConfigOutput {
+	return o
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigOutput) ToGetOverlayBindingsOverlayBindingsOverlayConfigOutputWithContext(ctx context.Context) GetOverlayBindingsOverlayBindingsOverlayConfigOutput {
+	return o
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigOutput) Accounts() GetOverlayBindingsOverlayBindingsOverlayConfigAccountsPtrOutput {
+	return o.ApplyT(func(v GetOverlayBindingsOverlayBindingsOverlayConfig) *GetOverlayBindingsOverlayBindingsOverlayConfigAccounts {
+		return v.Accounts
+	}).(GetOverlayBindingsOverlayBindingsOverlayConfigAccountsPtrOutput)
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigOutput) Annotations() pulumi.StringMapOutput {
+	return o.ApplyT(func(v GetOverlayBindingsOverlayBindingsOverlayConfig) map[string]string { return v.Annotations }).(pulumi.StringMapOutput)
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigOutput) Certificates() GetOverlayBindingsOverlayBindingsOverlayConfigCertificatesPtrOutput {
+	return o.ApplyT(func(v GetOverlayBindingsOverlayBindingsOverlayConfig) *GetOverlayBindingsOverlayBindingsOverlayConfigCertificates {
+		return v.Certificates
+	}).(GetOverlayBindingsOverlayBindingsOverlayConfigCertificatesPtrOutput)
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigOutput) Contents() GetOverlayBindingsOverlayBindingsOverlayConfigContentsPtrOutput {
+	return o.ApplyT(func(v GetOverlayBindingsOverlayBindingsOverlayConfig) *GetOverlayBindingsOverlayBindingsOverlayConfigContents {
+		return v.Contents
+	}).(GetOverlayBindingsOverlayBindingsOverlayConfigContentsPtrOutput)
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigOutput) Environment() pulumi.StringMapOutput {
+	return o.ApplyT(func(v GetOverlayBindingsOverlayBindingsOverlayConfig) map[string]string { return v.Environment }).(pulumi.StringMapOutput)
+}
+
+type GetOverlayBindingsOverlayBindingsOverlayConfigPtrOutput struct{ *pulumi.OutputState }
+
+func (GetOverlayBindingsOverlayBindingsOverlayConfigPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetOverlayBindingsOverlayBindingsOverlayConfig)(nil)).Elem()
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigPtrOutput) ToGetOverlayBindingsOverlayBindingsOverlayConfigPtrOutput() GetOverlayBindingsOverlayBindingsOverlayConfigPtrOutput {
+	return o
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigPtrOutput) ToGetOverlayBindingsOverlayBindingsOverlayConfigPtrOutputWithContext(ctx context.Context) GetOverlayBindingsOverlayBindingsOverlayConfigPtrOutput {
+	return o
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigPtrOutput) Elem() GetOverlayBindingsOverlayBindingsOverlayConfigOutput {
+	return o.ApplyT(func(v *GetOverlayBindingsOverlayBindingsOverlayConfig) GetOverlayBindingsOverlayBindingsOverlayConfig {
+		if v != nil {
+			return *v
+		}
+		var ret GetOverlayBindingsOverlayBindingsOverlayConfig
+		return ret
+	}).(GetOverlayBindingsOverlayBindingsOverlayConfigOutput)
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigPtrOutput) Accounts() GetOverlayBindingsOverlayBindingsOverlayConfigAccountsPtrOutput {
+	return o.ApplyT(func(v *GetOverlayBindingsOverlayBindingsOverlayConfig) *GetOverlayBindingsOverlayBindingsOverlayConfigAccounts {
+		if v == nil {
+			return nil
+		}
+		return v.Accounts
+	}).(GetOverlayBindingsOverlayBindingsOverlayConfigAccountsPtrOutput)
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigPtrOutput) Annotations() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *GetOverlayBindingsOverlayBindingsOverlayConfig) map[string]string {
+		if v == nil {
+			return nil
+		}
+		return v.Annotations
+	}).(pulumi.StringMapOutput)
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigPtrOutput) Certificates() GetOverlayBindingsOverlayBindingsOverlayConfigCertificatesPtrOutput {
+	return o.ApplyT(func(v *GetOverlayBindingsOverlayBindingsOverlayConfig) *GetOverlayBindingsOverlayBindingsOverlayConfigCertificates {
+		if v == nil {
+			return nil
+		}
+		return v.Certificates
+	}).(GetOverlayBindingsOverlayBindingsOverlayConfigCertificatesPtrOutput)
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigPtrOutput) Contents() GetOverlayBindingsOverlayBindingsOverlayConfigContentsPtrOutput {
+	return o.ApplyT(func(v *GetOverlayBindingsOverlayBindingsOverlayConfig) *GetOverlayBindingsOverlayBindingsOverlayConfigContents {
+		if v == nil {
+			return nil
+		}
+		return v.Contents
+	}).(GetOverlayBindingsOverlayBindingsOverlayConfigContentsPtrOutput)
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigPtrOutput) Environment() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *GetOverlayBindingsOverlayBindingsOverlayConfig) map[string]string {
+		if v == nil {
+			return nil
+		}
+		return v.Environment
+	}).(pulumi.StringMapOutput)
+}
+
+type GetOverlayBindingsOverlayBindingsOverlayConfigAccounts struct {
+	Groups []GetOverlayBindingsOverlayBindingsOverlayConfigAccountsGroups `pulumi:"groups"`
+	RunAs  string                                                         `pulumi:"runAs"`
+	Users  []GetOverlayBindingsOverlayBindingsOverlayConfigAccountsUsers  `pulumi:"users"`
+}
+
+type GetOverlayBindingsOverlayBindingsOverlayConfigAccountsOutput struct{ *pulumi.OutputState }
+
+func (GetOverlayBindingsOverlayBindingsOverlayConfigAccountsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetOverlayBindingsOverlayBindingsOverlayConfigAccounts)(nil)).Elem()
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigAccountsOutput) ToGetOverlayBindingsOverlayBindingsOverlayConfigAccountsOutput() GetOverlayBindingsOverlayBindingsOverlayConfigAccountsOutput {
+	return o
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigAccountsOutput) ToGetOverlayBindingsOverlayBindingsOverlayConfigAccountsOutputWithContext(ctx context.Context) GetOverlayBindingsOverlayBindingsOverlayConfigAccountsOutput {
+	return o
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigAccountsOutput) Groups() GetOverlayBindingsOverlayBindingsOverlayConfigAccountsGroupsArrayOutput {
+	return o.ApplyT(func(v GetOverlayBindingsOverlayBindingsOverlayConfigAccounts) []GetOverlayBindingsOverlayBindingsOverlayConfigAccountsGroups {
+		return v.Groups
+	}).(GetOverlayBindingsOverlayBindingsOverlayConfigAccountsGroupsArrayOutput)
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigAccountsOutput) RunAs() pulumi.StringOutput {
+	return o.ApplyT(func(v GetOverlayBindingsOverlayBindingsOverlayConfigAccounts) string { return v.RunAs }).(pulumi.StringOutput)
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigAccountsOutput) Users() GetOverlayBindingsOverlayBindingsOverlayConfigAccountsUsersArrayOutput {
+	return o.ApplyT(func(v GetOverlayBindingsOverlayBindingsOverlayConfigAccounts) []GetOverlayBindingsOverlayBindingsOverlayConfigAccountsUsers {
+		return v.Users
+	}).(GetOverlayBindingsOverlayBindingsOverlayConfigAccountsUsersArrayOutput)
+}
+
+type GetOverlayBindingsOverlayBindingsOverlayConfigAccountsPtrOutput struct{ *pulumi.OutputState }
+
+func (GetOverlayBindingsOverlayBindingsOverlayConfigAccountsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetOverlayBindingsOverlayBindingsOverlayConfigAccounts)(nil)).Elem()
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigAccountsPtrOutput) ToGetOverlayBindingsOverlayBindingsOverlayConfigAccountsPtrOutput() GetOverlayBindingsOverlayBindingsOverlayConfigAccountsPtrOutput {
+	return o
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigAccountsPtrOutput) ToGetOverlayBindingsOverlayBindingsOverlayConfigAccountsPtrOutputWithContext(ctx context.Context) GetOverlayBindingsOverlayBindingsOverlayConfigAccountsPtrOutput {
+	return o
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigAccountsPtrOutput) Elem() GetOverlayBindingsOverlayBindingsOverlayConfigAccountsOutput {
+	return o.ApplyT(func(v *GetOverlayBindingsOverlayBindingsOverlayConfigAccounts) GetOverlayBindingsOverlayBindingsOverlayConfigAccounts {
+		if v != nil {
+			return *v
+		}
+		var ret GetOverlayBindingsOverlayBindingsOverlayConfigAccounts
+		return ret
+	}).(GetOverlayBindingsOverlayBindingsOverlayConfigAccountsOutput)
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigAccountsPtrOutput) Groups() GetOverlayBindingsOverlayBindingsOverlayConfigAccountsGroupsArrayOutput {
+	return o.ApplyT(func(v *GetOverlayBindingsOverlayBindingsOverlayConfigAccounts) []GetOverlayBindingsOverlayBindingsOverlayConfigAccountsGroups {
+		if v == nil {
+			return nil
+		}
+		return v.Groups
+	}).(GetOverlayBindingsOverlayBindingsOverlayConfigAccountsGroupsArrayOutput)
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigAccountsPtrOutput) RunAs() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetOverlayBindingsOverlayBindingsOverlayConfigAccounts) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.RunAs
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigAccountsPtrOutput) Users() GetOverlayBindingsOverlayBindingsOverlayConfigAccountsUsersArrayOutput {
+	return o.ApplyT(func(v *GetOverlayBindingsOverlayBindingsOverlayConfigAccounts) []GetOverlayBindingsOverlayBindingsOverlayConfigAccountsUsers {
+		if v == nil {
+			return nil
+		}
+		return v.Users
+	}).(GetOverlayBindingsOverlayBindingsOverlayConfigAccountsUsersArrayOutput)
+}
+
+type GetOverlayBindingsOverlayBindingsOverlayConfigAccountsGroups struct {
+	Gid       *float64 `pulumi:"gid"`
+	Groupname string   `pulumi:"groupname"`
+	Members   []string `pulumi:"members"`
+}
+
+type GetOverlayBindingsOverlayBindingsOverlayConfigAccountsGroupsOutput struct{ *pulumi.OutputState }
+
+func (GetOverlayBindingsOverlayBindingsOverlayConfigAccountsGroupsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetOverlayBindingsOverlayBindingsOverlayConfigAccountsGroups)(nil)).Elem()
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigAccountsGroupsOutput) ToGetOverlayBindingsOverlayBindingsOverlayConfigAccountsGroupsOutput() GetOverlayBindingsOverlayBindingsOverlayConfigAccountsGroupsOutput {
+	return o
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigAccountsGroupsOutput) ToGetOverlayBindingsOverlayBindingsOverlayConfigAccountsGroupsOutputWithContext(ctx context.Context) GetOverlayBindingsOverlayBindingsOverlayConfigAccountsGroupsOutput {
+	return o
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigAccountsGroupsOutput) Gid() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v GetOverlayBindingsOverlayBindingsOverlayConfigAccountsGroups) *float64 { return v.Gid }).(pulumi.Float64PtrOutput)
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigAccountsGroupsOutput) Groupname() pulumi.StringOutput {
+	return o.ApplyT(func(v GetOverlayBindingsOverlayBindingsOverlayConfigAccountsGroups) string { return v.Groupname }).(pulumi.StringOutput)
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigAccountsGroupsOutput) Members() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetOverlayBindingsOverlayBindingsOverlayConfigAccountsGroups) []string { return v.Members }).(pulumi.StringArrayOutput)
+}
+
+type GetOverlayBindingsOverlayBindingsOverlayConfigAccountsGroupsArrayOutput struct{ *pulumi.OutputState }
+
+func (GetOverlayBindingsOverlayBindingsOverlayConfigAccountsGroupsArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetOverlayBindingsOverlayBindingsOverlayConfigAccountsGroups)(nil)).Elem()
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigAccountsGroupsArrayOutput) ToGetOverlayBindingsOverlayBindingsOverlayConfigAccountsGroupsArrayOutput() GetOverlayBindingsOverlayBindingsOverlayConfigAccountsGroupsArrayOutput {
+	return o
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigAccountsGroupsArrayOutput) ToGetOverlayBindingsOverlayBindingsOverlayConfigAccountsGroupsArrayOutputWithContext(ctx context.Context) GetOverlayBindingsOverlayBindingsOverlayConfigAccountsGroupsArrayOutput {
+	return o
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigAccountsGroupsArrayOutput) Index(i pulumi.IntInput) GetOverlayBindingsOverlayBindingsOverlayConfigAccountsGroupsOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetOverlayBindingsOverlayBindingsOverlayConfigAccountsGroups {
+		return vs[0].([]GetOverlayBindingsOverlayBindingsOverlayConfigAccountsGroups)[vs[1].(int)]
+	}).(GetOverlayBindingsOverlayBindingsOverlayConfigAccountsGroupsOutput)
+}
+
+type GetOverlayBindingsOverlayBindingsOverlayConfigAccountsUsers struct {
+	Gid       *float64 `pulumi:"gid"`
+	GroupName string   `pulumi:"groupName"`
+	HomeDir   string   `pulumi:"homeDir"`
+	Shell     string   `pulumi:"shell"`
+	Uid       *float64 `pulumi:"uid"`
+	Username  string   `pulumi:"username"`
+}
+
+type GetOverlayBindingsOverlayBindingsOverlayConfigAccountsUsersOutput struct{ *pulumi.OutputState }
+
+func (GetOverlayBindingsOverlayBindingsOverlayConfigAccountsUsersOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetOverlayBindingsOverlayBindingsOverlayConfigAccountsUsers)(nil)).Elem()
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigAccountsUsersOutput) ToGetOverlayBindingsOverlayBindingsOverlayConfigAccountsUsersOutput() GetOverlayBindingsOverlayBindingsOverlayConfigAccountsUsersOutput {
+	return o
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigAccountsUsersOutput) ToGetOverlayBindingsOverlayBindingsOverlayConfigAccountsUsersOutputWithContext(ctx context.Context) GetOverlayBindingsOverlayBindingsOverlayConfigAccountsUsersOutput {
+	return o
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigAccountsUsersOutput) Gid() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v GetOverlayBindingsOverlayBindingsOverlayConfigAccountsUsers) *float64 { return v.Gid }).(pulumi.Float64PtrOutput)
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigAccountsUsersOutput) GroupName() pulumi.StringOutput {
+	return o.ApplyT(func(v GetOverlayBindingsOverlayBindingsOverlayConfigAccountsUsers) string { return v.GroupName }).(pulumi.StringOutput)
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigAccountsUsersOutput) HomeDir() pulumi.StringOutput {
+	return o.ApplyT(func(v GetOverlayBindingsOverlayBindingsOverlayConfigAccountsUsers) string { return v.HomeDir }).(pulumi.StringOutput)
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigAccountsUsersOutput) Shell() pulumi.StringOutput {
+	return o.ApplyT(func(v GetOverlayBindingsOverlayBindingsOverlayConfigAccountsUsers) string { return v.Shell }).(pulumi.StringOutput)
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigAccountsUsersOutput) Uid() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v GetOverlayBindingsOverlayBindingsOverlayConfigAccountsUsers) *float64 { return v.Uid }).(pulumi.Float64PtrOutput)
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigAccountsUsersOutput) Username() pulumi.StringOutput {
+	return o.ApplyT(func(v GetOverlayBindingsOverlayBindingsOverlayConfigAccountsUsers) string { return v.Username }).(pulumi.StringOutput)
+}
+
+type GetOverlayBindingsOverlayBindingsOverlayConfigAccountsUsersArrayOutput struct{ *pulumi.OutputState }
+
+func (GetOverlayBindingsOverlayBindingsOverlayConfigAccountsUsersArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetOverlayBindingsOverlayBindingsOverlayConfigAccountsUsers)(nil)).Elem()
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigAccountsUsersArrayOutput) ToGetOverlayBindingsOverlayBindingsOverlayConfigAccountsUsersArrayOutput() GetOverlayBindingsOverlayBindingsOverlayConfigAccountsUsersArrayOutput {
+	return o
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigAccountsUsersArrayOutput) ToGetOverlayBindingsOverlayBindingsOverlayConfigAccountsUsersArrayOutputWithContext(ctx context.Context) GetOverlayBindingsOverlayBindingsOverlayConfigAccountsUsersArrayOutput {
+	return o
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigAccountsUsersArrayOutput) Index(i pulumi.IntInput) GetOverlayBindingsOverlayBindingsOverlayConfigAccountsUsersOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetOverlayBindingsOverlayBindingsOverlayConfigAccountsUsers {
+		return vs[0].([]GetOverlayBindingsOverlayBindingsOverlayConfigAccountsUsers)[vs[1].(int)]
+	}).(GetOverlayBindingsOverlayBindingsOverlayConfigAccountsUsersOutput)
+}
+
+type GetOverlayBindingsOverlayBindingsOverlayConfigCertificates struct {
+	Additional []GetOverlayBindingsOverlayBindingsOverlayConfigCertificatesAdditional `pulumi:"additional"`
+	Providers  []string                                                               `pulumi:"providers"`
+}
+
+type GetOverlayBindingsOverlayBindingsOverlayConfigCertificatesOutput struct{ *pulumi.OutputState }
+
+func (GetOverlayBindingsOverlayBindingsOverlayConfigCertificatesOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetOverlayBindingsOverlayBindingsOverlayConfigCertificates)(nil)).Elem()
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigCertificatesOutput) ToGetOverlayBindingsOverlayBindingsOverlayConfigCertificatesOutput() GetOverlayBindingsOverlayBindingsOverlayConfigCertificatesOutput {
+	return o
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigCertificatesOutput) ToGetOverlayBindingsOverlayBindingsOverlayConfigCertificatesOutputWithContext(ctx context.Context) GetOverlayBindingsOverlayBindingsOverlayConfigCertificatesOutput {
+	return o
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigCertificatesOutput) Additional() GetOverlayBindingsOverlayBindingsOverlayConfigCertificatesAdditionalArrayOutput {
+	return o.ApplyT(func(v GetOverlayBindingsOverlayBindingsOverlayConfigCertificates) []GetOverlayBindingsOverlayBindingsOverlayConfigCertificatesAdditional {
+		return v.Additional
+	}).(GetOverlayBindingsOverlayBindingsOverlayConfigCertificatesAdditionalArrayOutput)
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigCertificatesOutput) Providers() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetOverlayBindingsOverlayBindingsOverlayConfigCertificates) []string { return v.Providers }).(pulumi.StringArrayOutput)
+}
+
+type GetOverlayBindingsOverlayBindingsOverlayConfigCertificatesPtrOutput struct{ *pulumi.OutputState }
+
+func (GetOverlayBindingsOverlayBindingsOverlayConfigCertificatesPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetOverlayBindingsOverlayBindingsOverlayConfigCertificates)(nil)).Elem()
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigCertificatesPtrOutput) ToGetOverlayBindingsOverlayBindingsOverlayConfigCertificatesPtrOutput() GetOverlayBindingsOverlayBindingsOverlayConfigCertificatesPtrOutput {
+	return o
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigCertificatesPtrOutput) ToGetOverlayBindingsOverlayBindingsOverlayConfigCertificatesPtrOutputWithContext(ctx context.Context) GetOverlayBindingsOverlayBindingsOverlayConfigCertificatesPtrOutput {
+	return o
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigCertificatesPtrOutput) Elem() GetOverlayBindingsOverlayBindingsOverlayConfigCertificatesOutput {
+	return o.ApplyT(func(v *GetOverlayBindingsOverlayBindingsOverlayConfigCertificates) GetOverlayBindingsOverlayBindingsOverlayConfigCertificates {
+		if v != nil {
+			return *v
+		}
+		var ret GetOverlayBindingsOverlayBindingsOverlayConfigCertificates
+		return ret
+	}).(GetOverlayBindingsOverlayBindingsOverlayConfigCertificatesOutput)
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigCertificatesPtrOutput) Additional() GetOverlayBindingsOverlayBindingsOverlayConfigCertificatesAdditionalArrayOutput {
+	return o.ApplyT(func(v *GetOverlayBindingsOverlayBindingsOverlayConfigCertificates) []GetOverlayBindingsOverlayBindingsOverlayConfigCertificatesAdditional {
+		if v == nil {
+			return nil
+		}
+		return v.Additional
+	}).(GetOverlayBindingsOverlayBindingsOverlayConfigCertificatesAdditionalArrayOutput)
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigCertificatesPtrOutput) Providers() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *GetOverlayBindingsOverlayBindingsOverlayConfigCertificates) []string {
+		if v == nil {
+			return nil
+		}
+		return v.Providers
+	}).(pulumi.StringArrayOutput)
+}
+
+type GetOverlayBindingsOverlayBindingsOverlayConfigCertificatesAdditional struct {
+	Content string `pulumi:"content"`
+	Name    string `pulumi:"name"`
+}
+
+type GetOverlayBindingsOverlayBindingsOverlayConfigCertificatesAdditionalOutput struct{ *pulumi.OutputState }
+
+func (GetOverlayBindingsOverlayBindingsOverlayConfigCertificatesAdditionalOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetOverlayBindingsOverlayBindingsOverlayConfigCertificatesAdditional)(nil)).Elem()
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigCertificatesAdditionalOutput) ToGetOverlayBindingsOverlayBindingsOverlayConfigCertificatesAdditionalOutput() GetOverlayBindingsOverlayBindingsOverlayConfigCertificatesAdditionalOutput {
+	return o
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigCertificatesAdditionalOutput) ToGetOverlayBindingsOverlayBindingsOverlayConfigCertificatesAdditionalOutputWithContext(ctx context.Context) GetOverlayBindingsOverlayBindingsOverlayConfigCertificatesAdditionalOutput {
+	return o
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigCertificatesAdditionalOutput) Content() pulumi.StringOutput {
+	return o.ApplyT(func(v GetOverlayBindingsOverlayBindingsOverlayConfigCertificatesAdditional) string { return v.Content }).(pulumi.StringOutput)
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigCertificatesAdditionalOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetOverlayBindingsOverlayBindingsOverlayConfigCertificatesAdditional) string { return v.Name }).(pulumi.StringOutput)
+}
+
+type GetOverlayBindingsOverlayBindingsOverlayConfigCertificatesAdditionalArrayOutput struct{ *pulumi.OutputState }
+
+func (GetOverlayBindingsOverlayBindingsOverlayConfigCertificatesAdditionalArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetOverlayBindingsOverlayBindingsOverlayConfigCertificatesAdditional)(nil)).Elem()
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigCertificatesAdditionalArrayOutput) ToGetOverlayBindingsOverlayBindingsOverlayConfigCertificatesAdditionalArrayOutput() GetOverlayBindingsOverlayBindingsOverlayConfigCertificatesAdditionalArrayOutput {
+	return o
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigCertificatesAdditionalArrayOutput) ToGetOverlayBindingsOverlayBindingsOverlayConfigCertificatesAdditionalArrayOutputWithContext(ctx context.Context) GetOverlayBindingsOverlayBindingsOverlayConfigCertificatesAdditionalArrayOutput {
+	return o
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigCertificatesAdditionalArrayOutput) Index(i pulumi.IntInput) GetOverlayBindingsOverlayBindingsOverlayConfigCertificatesAdditionalOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetOverlayBindingsOverlayBindingsOverlayConfigCertificatesAdditional {
+		return vs[0].([]GetOverlayBindingsOverlayBindingsOverlayConfigCertificatesAdditional)[vs[1].(int)]
+	}).(GetOverlayBindingsOverlayBindingsOverlayConfigCertificatesAdditionalOutput)
+}
+
+type GetOverlayBindingsOverlayBindingsOverlayConfigContents struct {
+	Packages            []string                                                               `pulumi:"packages"`
+	RuntimeKeyring      []GetOverlayBindingsOverlayBindingsOverlayConfigContentsRuntimeKeyring `pulumi:"runtimeKeyring"`
+	RuntimeRepositories []string                                                               `pulumi:"runtimeRepositories"`
+}
+
+type GetOverlayBindingsOverlayBindingsOverlayConfigContentsOutput struct{ *pulumi.OutputState }
+
+func (GetOverlayBindingsOverlayBindingsOverlayConfigContentsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetOverlayBindingsOverlayBindingsOverlayConfigContents)(nil)).Elem()
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigContentsOutput) ToGetOverlayBindingsOverlayBindingsOverlayConfigContentsOutput() GetOverlayBindingsOverlayBindingsOverlayConfigContentsOutput {
+	return o
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigContentsOutput) ToGetOverlayBindingsOverlayBindingsOverlayConfigContentsOutputWithContext(ctx context.Context) GetOverlayBindingsOverlayBindingsOverlayConfigContentsOutput {
+	return o
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigContentsOutput) Packages() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetOverlayBindingsOverlayBindingsOverlayConfigContents) []string { return v.Packages }).(pulumi.StringArrayOutput)
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigContentsOutput) RuntimeKeyring() GetOverlayBindingsOverlayBindingsOverlayConfigContentsRuntimeKeyringArrayOutput {
+	return o.ApplyT(func(v GetOverlayBindingsOverlayBindingsOverlayConfigContents) []GetOverlayBindingsOverlayBindingsOverlayConfigContentsRuntimeKeyring {
+		return v.RuntimeKeyring
+	}).(GetOverlayBindingsOverlayBindingsOverlayConfigContentsRuntimeKeyringArrayOutput)
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigContentsOutput) RuntimeRepositories() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetOverlayBindingsOverlayBindingsOverlayConfigContents) []string { return v.RuntimeRepositories }).(pulumi.StringArrayOutput)
+}
+
+type GetOverlayBindingsOverlayBindingsOverlayConfigContentsPtrOutput struct{ *pulumi.OutputState }
+
+func (GetOverlayBindingsOverlayBindingsOverlayConfigContentsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetOverlayBindingsOverlayBindingsOverlayConfigContents)(nil)).Elem()
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigContentsPtrOutput) ToGetOverlayBindingsOverlayBindingsOverlayConfigContentsPtrOutput() GetOverlayBindingsOverlayBindingsOverlayConfigContentsPtrOutput {
+	return o
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigContentsPtrOutput) ToGetOverlayBindingsOverlayBindingsOverlayConfigContentsPtrOutputWithContext(ctx context.Context) GetOverlayBindingsOverlayBindingsOverlayConfigContentsPtrOutput {
+	return o
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigContentsPtrOutput) Elem() GetOverlayBindingsOverlayBindingsOverlayConfigContentsOutput {
+	return o.ApplyT(func(v *GetOverlayBindingsOverlayBindingsOverlayConfigContents) GetOverlayBindingsOverlayBindingsOverlayConfigContents {
+		if v != nil {
+			return *v
+		}
+		var ret GetOverlayBindingsOverlayBindingsOverlayConfigContents
+		return ret
+	}).(GetOverlayBindingsOverlayBindingsOverlayConfigContentsOutput)
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigContentsPtrOutput) Packages() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *GetOverlayBindingsOverlayBindingsOverlayConfigContents) []string {
+		if v == nil {
+			return nil
+		}
+		return v.Packages
+	}).(pulumi.StringArrayOutput)
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigContentsPtrOutput) RuntimeKeyring() GetOverlayBindingsOverlayBindingsOverlayConfigContentsRuntimeKeyringArrayOutput {
+	return o.ApplyT(func(v *GetOverlayBindingsOverlayBindingsOverlayConfigContents) []GetOverlayBindingsOverlayBindingsOverlayConfigContentsRuntimeKeyring {
+		if v == nil {
+			return nil
+		}
+		return v.RuntimeKeyring
+	}).(GetOverlayBindingsOverlayBindingsOverlayConfigContentsRuntimeKeyringArrayOutput)
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigContentsPtrOutput) RuntimeRepositories() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *GetOverlayBindingsOverlayBindingsOverlayConfigContents) []string {
+		if v == nil {
+			return nil
+		}
+		return v.RuntimeRepositories
+	}).(pulumi.StringArrayOutput)
+}
+
+type GetOverlayBindingsOverlayBindingsOverlayConfigContentsRuntimeKeyring struct {
+	Content string `pulumi:"content"`
+	Name    string `pulumi:"name"`
+}
+
+type GetOverlayBindingsOverlayBindingsOverlayConfigContentsRuntimeKeyringOutput struct{ *pulumi.OutputState }
+
+func (GetOverlayBindingsOverlayBindingsOverlayConfigContentsRuntimeKeyringOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetOverlayBindingsOverlayBindingsOverlayConfigContentsRuntimeKeyring)(nil)).Elem()
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigContentsRuntimeKeyringOutput) ToGetOverlayBindingsOverlayBindingsOverlayConfigContentsRuntimeKeyringOutput() GetOverlayBindingsOverlayBindingsOverlayConfigContentsRuntimeKeyringOutput {
+	return o
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigContentsRuntimeKeyringOutput) ToGetOverlayBindingsOverlayBindingsOverlayConfigContentsRuntimeKeyringOutputWithContext(ctx context.Context) GetOverlayBindingsOverlayBindingsOverlayConfigContentsRuntimeKeyringOutput {
+	return o
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigContentsRuntimeKeyringOutput) Content() pulumi.StringOutput {
+	return o.ApplyT(func(v GetOverlayBindingsOverlayBindingsOverlayConfigContentsRuntimeKeyring) string { return v.Content }).(pulumi.StringOutput)
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigContentsRuntimeKeyringOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetOverlayBindingsOverlayBindingsOverlayConfigContentsRuntimeKeyring) string { return v.Name }).(pulumi.StringOutput)
+}
+
+type GetOverlayBindingsOverlayBindingsOverlayConfigContentsRuntimeKeyringArrayOutput struct{ *pulumi.OutputState }
+
+func (GetOverlayBindingsOverlayBindingsOverlayConfigContentsRuntimeKeyringArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetOverlayBindingsOverlayBindingsOverlayConfigContentsRuntimeKeyring)(nil)).Elem()
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigContentsRuntimeKeyringArrayOutput) ToGetOverlayBindingsOverlayBindingsOverlayConfigContentsRuntimeKeyringArrayOutput() GetOverlayBindingsOverlayBindingsOverlayConfigContentsRuntimeKeyringArrayOutput {
+	return o
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigContentsRuntimeKeyringArrayOutput) ToGetOverlayBindingsOverlayBindingsOverlayConfigContentsRuntimeKeyringArrayOutputWithContext(ctx context.Context) GetOverlayBindingsOverlayBindingsOverlayConfigContentsRuntimeKeyringArrayOutput {
+	return o
+}
+
+func (o GetOverlayBindingsOverlayBindingsOverlayConfigContentsRuntimeKeyringArrayOutput) Index(i pulumi.IntInput) GetOverlayBindingsOverlayBindingsOverlayConfigContentsRuntimeKeyringOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetOverlayBindingsOverlayBindingsOverlayConfigContentsRuntimeKeyring {
+		return vs[0].([]GetOverlayBindingsOverlayBindingsOverlayConfigContentsRuntimeKeyring)[vs[1].(int)]
+	}).(GetOverlayBindingsOverlayBindingsOverlayConfigContentsRuntimeKeyringOutput)
+}
+
+type GetOverlayConfig struct {
+	Accounts     *GetOverlayConfigAccounts     `pulumi:"accounts"`
+	Annotations  map[string]string             `pulumi:"annotations"`
+	Certificates *GetOverlayConfigCertificates `pulumi:"certificates"`
+	Contents     *GetOverlayConfigContents     `pulumi:"contents"`
+	Environment  map[string]string             `pulumi:"environment"`
+}
+
+type GetOverlayConfigOutput struct{ *pulumi.OutputState }
+
+func (GetOverlayConfigOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetOverlayConfig)(nil)).Elem()
+}
+
+func (o GetOverlayConfigOutput) ToGetOverlayConfigOutput() GetOverlayConfigOutput {
+	return o
+}
+
+func (o GetOverlayConfigOutput) ToGetOverlayConfigOutputWithContext(ctx context.Context) GetOverlayConfigOutput {
+	return o
+}
+
+func (o GetOverlayConfigOutput) Accounts() GetOverlayConfigAccountsPtrOutput {
+	return o.ApplyT(func(v GetOverlayConfig) *GetOverlayConfigAccounts { return v.Accounts }).(GetOverlayConfigAccountsPtrOutput)
+}
+
+func (o GetOverlayConfigOutput) Annotations() pulumi.StringMapOutput {
+	return o.ApplyT(func(v GetOverlayConfig) map[string]string { return v.Annotations }).(pulumi.StringMapOutput)
+}
+
+func (o GetOverlayConfigOutput) Certificates() GetOverlayConfigCertificatesPtrOutput {
+	return o.ApplyT(func(v GetOverlayConfig) *GetOverlayConfigCertificates { return v.Certificates }).(GetOverlayConfigCertificatesPtrOutput)
+}
+
+func (o GetOverlayConfigOutput) Contents() GetOverlayConfigContentsPtrOutput {
+	return o.ApplyT(func(v GetOverlayConfig) *GetOverlayConfigContents { return v.Contents }).(GetOverlayConfigContentsPtrOutput)
+}
+
+func (o GetOverlayConfigOutput) Environment() pulumi.StringMapOutput {
+	return o.ApplyT(func(v GetOverlayConfig) map[string]string { return v.Environment }).(pulumi.StringMapOutput)
+}
+
+type GetOverlayConfigAccounts struct {
+	Groups []GetOverlayConfigAccountsGroups `pulumi:"groups"`
+	RunAs  string                           `pulumi:"runAs"`
+	Users  []GetOverlayConfigAccountsUsers  `pulumi:"users"`
+}
+
+type GetOverlayConfigAccountsOutput struct{ *pulumi.OutputState }
+
+func (GetOverlayConfigAccountsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetOverlayConfigAccounts)(nil)).Elem()
+}
+
+func (o GetOverlayConfigAccountsOutput) ToGetOverlayConfigAccountsOutput() GetOverlayConfigAccountsOutput {
+	return o
+}
+
+func (o GetOverlayConfigAccountsOutput) ToGetOverlayConfigAccountsOutputWithContext(ctx context.Context) GetOverlayConfigAccountsOutput {
+	return o
+}
+
+func (o GetOverlayConfigAccountsOutput) Groups() GetOverlayConfigAccountsGroupsArrayOutput {
+	return o.ApplyT(func(v GetOverlayConfigAccounts) []GetOverlayConfigAccountsGroups { return v.Groups }).(GetOverlayConfigAccountsGroupsArrayOutput)
+}
+
+func (o GetOverlayConfigAccountsOutput) RunAs() pulumi.StringOutput {
+	return o.ApplyT(func(v GetOverlayConfigAccounts) string { return v.RunAs }).(pulumi.StringOutput)
+}
+
+func (o GetOverlayConfigAccountsOutput) Users() GetOverlayConfigAccountsUsersArrayOutput {
+	return o.ApplyT(func(v GetOverlayConfigAccounts) []GetOverlayConfigAccountsUsers { return v.Users }).(GetOverlayConfigAccountsUsersArrayOutput)
+}
+
+type GetOverlayConfigAccountsPtrOutput struct{ *pulumi.OutputState }
+
+func (GetOverlayConfigAccountsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetOverlayConfigAccounts)(nil)).Elem()
+}
+
+func (o GetOverlayConfigAccountsPtrOutput) ToGetOverlayConfigAccountsPtrOutput() GetOverlayConfigAccountsPtrOutput {
+	return o
+}
+
+func (o GetOverlayConfigAccountsPtrOutput) ToGetOverlayConfigAccountsPtrOutputWithContext(ctx context.Context) GetOverlayConfigAccountsPtrOutput {
+	return o
+}
+
+func (o GetOverlayConfigAccountsPtrOutput) Elem() GetOverlayConfigAccountsOutput {
+	return o.ApplyT(func(v *GetOverlayConfigAccounts) GetOverlayConfigAccounts {
+		if v != nil {
+			return *v
+		}
+		var ret GetOverlayConfigAccounts
+		return ret
+	}).(GetOverlayConfigAccountsOutput)
+}
+
+func (o GetOverlayConfigAccountsPtrOutput) Groups() GetOverlayConfigAccountsGroupsArrayOutput {
+	return o.ApplyT(func(v *GetOverlayConfigAccounts) []GetOverlayConfigAccountsGroups {
+		if v == nil {
+			return nil
+		}
+		return v.Groups
+	}).(GetOverlayConfigAccountsGroupsArrayOutput)
+}
+
+func (o GetOverlayConfigAccountsPtrOutput) RunAs() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetOverlayConfigAccounts) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.RunAs
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o GetOverlayConfigAccountsPtrOutput) Users() GetOverlayConfigAccountsUsersArrayOutput {
+	return o.ApplyT(func(v *GetOverlayConfigAccounts) []GetOverlayConfigAccountsUsers {
+		if v == nil {
+			return nil
+		}
+		return v.Users
+	}).(GetOverlayConfigAccountsUsersArrayOutput)
+}
+
+type GetOverlayConfigAccountsGroups struct {
+	Gid       *float64 `pulumi:"gid"`
+	Groupname string   `pulumi:"groupname"`
+	Members   []string `pulumi:"members"`
+}
+
+type GetOverlayConfigAccountsGroupsOutput struct{ *pulumi.OutputState }
+
+func (GetOverlayConfigAccountsGroupsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetOverlayConfigAccountsGroups)(nil)).Elem()
+}
+
+func (o GetOverlayConfigAccountsGroupsOutput) ToGetOverlayConfigAccountsGroupsOutput() GetOverlayConfigAccountsGroupsOutput {
+	return o
+}
+
+func (o GetOverlayConfigAccountsGroupsOutput) ToGetOverlayConfigAccountsGroupsOutputWithContext(ctx context.Context) GetOverlayConfigAccountsGroupsOutput {
+	return o
+}
+
+func (o GetOverlayConfigAccountsGroupsOutput) Gid() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v GetOverlayConfigAccountsGroups) *float64 { return v.Gid }).(pulumi.Float64PtrOutput)
+}
+
+func (o GetOverlayConfigAccountsGroupsOutput) Groupname() pulumi.StringOutput {
+	return o.ApplyT(func(v GetOverlayConfigAccountsGroups) string { return v.Groupname }).(pulumi.StringOutput)
+}
+
+func (o GetOverlayConfigAccountsGroupsOutput) Members() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetOverlayConfigAccountsGroups) []string { return v.Members }).(pulumi.StringArrayOutput)
+}
+
+type GetOverlayConfigAccountsGroupsArrayOutput struct{ *pulumi.OutputState }
+
+func (GetOverlayConfigAccountsGroupsArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetOverlayConfigAccountsGroups)(nil)).Elem()
+}
+
+func (o GetOverlayConfigAccountsGroupsArrayOutput) ToGetOverlayConfigAccountsGroupsArrayOutput() GetOverlayConfigAccountsGroupsArrayOutput {
+	return o
+}
+
+func (o GetOverlayConfigAccountsGroupsArrayOutput) ToGetOverlayConfigAccountsGroupsArrayOutputWithContext(ctx context.Context) GetOverlayConfigAccountsGroupsArrayOutput {
+	return o
+}
+
+func (o GetOverlayConfigAccountsGroupsArrayOutput) Index(i pulumi.IntInput) GetOverlayConfigAccountsGroupsOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetOverlayConfigAccountsGroups {
+		return vs[0].([]GetOverlayConfigAccountsGroups)[vs[1].(int)]
+	}).(GetOverlayConfigAccountsGroupsOutput)
+}
+
+type GetOverlayConfigAccountsUsers struct {
+	Gid       *float64 `pulumi:"gid"`
+	GroupName string   `pulumi:"groupName"`
+	HomeDir   string   `pulumi:"homeDir"`
+	Shell     string   `pulumi:"shell"`
+	Uid       *float64 `pulumi:"uid"`
+	Username  string   `pulumi:"username"`
+}
+
+type GetOverlayConfigAccountsUsersOutput struct{ *pulumi.OutputState }
+
+func (GetOverlayConfigAccountsUsersOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetOverlayConfigAccountsUsers)(nil)).Elem()
+}
+
+func (o GetOverlayConfigAccountsUsersOutput) ToGetOverlayConfigAccountsUsersOutput() GetOverlayConfigAccountsUsersOutput {
+	return o
+}
+
+func (o GetOverlayConfigAccountsUsersOutput) ToGetOverlayConfigAccountsUsersOutputWithContext(ctx context.Context) GetOverlayConfigAccountsUsersOutput {
+	return o
+}
+
+func (o GetOverlayConfigAccountsUsersOutput) Gid() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v GetOverlayConfigAccountsUsers) *float64 { return v.Gid }).(pulumi.Float64PtrOutput)
+}
+
+func (o GetOverlayConfigAccountsUsersOutput) GroupName() pulumi.StringOutput {
+	return o.ApplyT(func(v GetOverlayConfigAccountsUsers) string { return v.GroupName }).(pulumi.StringOutput)
+}
+
+func (o GetOverlayConfigAccountsUsersOutput) HomeDir() pulumi.StringOutput {
+	return o.ApplyT(func(v GetOverlayConfigAccountsUsers) string { return v.HomeDir }).(pulumi.StringOutput)
+}
+
+func (o GetOverlayConfigAccountsUsersOutput) Shell() pulumi.StringOutput {
+	return o.ApplyT(func(v GetOverlayConfigAccountsUsers) string { return v.Shell }).(pulumi.StringOutput)
+}
+
+func (o GetOverlayConfigAccountsUsersOutput) Uid() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v GetOverlayConfigAccountsUsers) *float64 { return v.Uid }).(pulumi.Float64PtrOutput)
+}
+
+func (o GetOverlayConfigAccountsUsersOutput) Username() pulumi.StringOutput {
+	return o.ApplyT(func(v GetOverlayConfigAccountsUsers) string { return v.Username }).(pulumi.StringOutput)
+}
+
+type GetOverlayConfigAccountsUsersArrayOutput struct{ *pulumi.OutputState }
+
+func (GetOverlayConfigAccountsUsersArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetOverlayConfigAccountsUsers)(nil)).Elem()
+}
+
+func (o GetOverlayConfigAccountsUsersArrayOutput) ToGetOverlayConfigAccountsUsersArrayOutput() GetOverlayConfigAccountsUsersArrayOutput {
+	return o
+}
+
+func (o GetOverlayConfigAccountsUsersArrayOutput) ToGetOverlayConfigAccountsUsersArrayOutputWithContext(ctx context.Context) GetOverlayConfigAccountsUsersArrayOutput {
+	return o
+}
+
+func (o GetOverlayConfigAccountsUsersArrayOutput) Index(i pulumi.IntInput) GetOverlayConfigAccountsUsersOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetOverlayConfigAccountsUsers {
+		return vs[0].([]GetOverlayConfigAccountsUsers)[vs[1].(int)]
+	}).(GetOverlayConfigAccountsUsersOutput)
+}
+
+type GetOverlayConfigCertificates struct {
+	Additional []GetOverlayConfigCertificatesAdditional `pulumi:"additional"`
+	Providers  []string                                 `pulumi:"providers"`
+}
+
+type GetOverlayConfigCertificatesOutput struct{ *pulumi.OutputState }
+
+func (GetOverlayConfigCertificatesOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetOverlayConfigCertificates)(nil)).Elem()
+}
+
+func (o GetOverlayConfigCertificatesOutput) ToGetOverlayConfigCertificatesOutput() GetOverlayConfigCertificatesOutput {
+	return o
+}
+
+func (o GetOverlayConfigCertificatesOutput) ToGetOverlayConfigCertificatesOutputWithContext(ctx context.Context) GetOverlayConfigCertificatesOutput {
+	return o
+}
+
+func (o GetOverlayConfigCertificatesOutput) Additional() GetOverlayConfigCertificatesAdditionalArrayOutput {
+	return o.ApplyT(func(v GetOverlayConfigCertificates) []GetOverlayConfigCertificatesAdditional { return v.Additional }).(GetOverlayConfigCertificatesAdditionalArrayOutput)
+}
+
+func (o GetOverlayConfigCertificatesOutput) Providers() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetOverlayConfigCertificates) []string { return v.Providers }).(pulumi.StringArrayOutput)
+}
+
+type GetOverlayConfigCertificatesPtrOutput struct{ *pulumi.OutputState }
+
+func (GetOverlayConfigCertificatesPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetOverlayConfigCertificates)(nil)).Elem()
+}
+
+func (o GetOverlayConfigCertificatesPtrOutput) ToGetOverlayConfigCertificatesPtrOutput() GetOverlayConfigCertificatesPtrOutput {
+	return o
+}
+
+func (o GetOverlayConfigCertificatesPtrOutput) ToGetOverlayConfigCertificatesPtrOutputWithContext(ctx context.Context) GetOverlayConfigCertificatesPtrOutput {
+	return o
+}
+
+func (o GetOverlayConfigCertificatesPtrOutput) Elem() GetOverlayConfigCertificatesOutput {
+	return o.ApplyT(func(v *GetOverlayConfigCertificates) GetOverlayConfigCertificates {
+		if v != nil {
+			return *v
+		}
+		var ret GetOverlayConfigCertificates
+		return ret
+	}).(GetOverlayConfigCertificatesOutput)
+}
+
+func (o GetOverlayConfigCertificatesPtrOutput) Additional() GetOverlayConfigCertificatesAdditionalArrayOutput {
+	return o.ApplyT(func(v *GetOverlayConfigCertificates) []GetOverlayConfigCertificatesAdditional {
+		if v == nil {
+			return nil
+		}
+		return v.Additional
+	}).(GetOverlayConfigCertificatesAdditionalArrayOutput)
+}
+
+func (o GetOverlayConfigCertificatesPtrOutput) Providers() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *GetOverlayConfigCertificates) []string {
+		if v == nil {
+			return nil
+		}
+		return v.Providers
+	}).(pulumi.StringArrayOutput)
+}
+
+type GetOverlayConfigCertificatesAdditional struct {
+	Content string `pulumi:"content"`
+	Name    string `pulumi:"name"`
+}
+
+type GetOverlayConfigCertificatesAdditionalOutput struct{ *pulumi.OutputState }
+
+func (GetOverlayConfigCertificatesAdditionalOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetOverlayConfigCertificatesAdditional)(nil)).Elem()
+}
+
+func (o GetOverlayConfigCertificatesAdditionalOutput) ToGetOverlayConfigCertificatesAdditionalOutput() GetOverlayConfigCertificatesAdditionalOutput {
+	return o
+}
+
+func (o GetOverlayConfigCertificatesAdditionalOutput) ToGetOverlayConfigCertificatesAdditionalOutputWithContext(ctx context.Context) GetOverlayConfigCertificatesAdditionalOutput {
+	return o
+}
+
+func (o GetOverlayConfigCertificatesAdditionalOutput) Content() pulumi.StringOutput {
+	return o.ApplyT(func(v GetOverlayConfigCertificatesAdditional) string { return v.Content }).(pulumi.StringOutput)
+}
+
+func (o GetOverlayConfigCertificatesAdditionalOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetOverlayConfigCertificatesAdditional) string { return v.Name }).(pulumi.StringOutput)
+}
+
+type GetOverlayConfigCertificatesAdditionalArrayOutput struct{ *pulumi.OutputState }
+
+func (GetOverlayConfigCertificatesAdditionalArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetOverlayConfigCertificatesAdditional)(nil)).Elem()
+}
+
+func (o GetOverlayConfigCertificatesAdditionalArrayOutput) ToGetOverlayConfigCertificatesAdditionalArrayOutput() GetOverlayConfigCertificatesAdditionalArrayOutput {
+	return o
+}
+
+func (o GetOverlayConfigCertificatesAdditionalArrayOutput) ToGetOverlayConfigCertificatesAdditionalArrayOutputWithContext(ctx context.Context) GetOverlayConfigCertificatesAdditionalArrayOutput {
+	return o
+}
+
+func (o GetOverlayConfigCertificatesAdditionalArrayOutput) Index(i pulumi.IntInput) GetOverlayConfigCertificatesAdditionalOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetOverlayConfigCertificatesAdditional {
+		return vs[0].([]GetOverlayConfigCertificatesAdditional)[vs[1].(int)]
+	}).(GetOverlayConfigCertificatesAdditionalOutput)
+}
+
+type GetOverlayConfigContents struct {
+	Packages            []string                                 `pulumi:"packages"`
+	RuntimeKeyring      []GetOverlayConfigContentsRuntimeKeyring `pulumi:"runtimeKeyring"`
+	RuntimeRepositories []string                                 `pulumi:"runtimeRepositories"`
+}
+
+type GetOverlayConfigContentsOutput struct{ *pulumi.OutputState }
+
+func (GetOverlayConfigContentsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetOverlayConfigContents)(nil)).Elem()
+}
+
+func (o GetOverlayConfigContentsOutput) ToGetOverlayConfigContentsOutput() GetOverlayConfigContentsOutput {
+	return o
+}
+
+func (o GetOverlayConfigContentsOutput) ToGetOverlayConfigContentsOutputWithContext(ctx context.Context) GetOverlayConfigContentsOutput {
+	return o
+}
+
+func (o GetOverlayConfigContentsOutput) Packages() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetOverlayConfigContents) []string { return v.Packages }).(pulumi.StringArrayOutput)
+}
+
+func (o GetOverlayConfigContentsOutput) RuntimeKeyring() GetOverlayConfigContentsRuntimeKeyringArrayOutput {
+	return o.ApplyT(func(v GetOverlayConfigContents) []GetOverlayConfigContentsRuntimeKeyring { return v.RuntimeKeyring }).(GetOverlayConfigContentsRuntimeKeyringArrayOutput)
+}
+
+func (o GetOverlayConfigContentsOutput) RuntimeRepositories() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetOverlayConfigContents) []string { return v.RuntimeRepositories }).(pulumi.StringArrayOutput)
+}
+
+type GetOverlayConfigContentsPtrOutput struct{ *pulumi.OutputState }
+
+func (GetOverlayConfigContentsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetOverlayConfigContents)(nil)).Elem()
+}
+
+func (o GetOverlayConfigContentsPtrOutput) ToGetOverlayConfigContentsPtrOutput() GetOverlayConfigContentsPtrOutput {
+	return o
+}
+
+func (o GetOverlayConfigContentsPtrOutput) ToGetOverlayConfigContentsPtrOutputWithContext(ctx context.Context) GetOverlayConfigContentsPtrOutput {
+	return o
+}
+
+func (o GetOverlayConfigContentsPtrOutput) Elem() GetOverlayConfigContentsOutput {
+	return o.ApplyT(func(v *GetOverlayConfigContents) GetOverlayConfigContents {
+		if v != nil {
+			return *v
+		}
+		var ret GetOverlayConfigContents
+		return ret
+	}).(GetOverlayConfigContentsOutput)
+}
+
+func (o GetOverlayConfigContentsPtrOutput) Packages() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *GetOverlayConfigContents) []string {
+		if v == nil {
+			return nil
+		}
+		return v.Packages
+	}).(pulumi.StringArrayOutput)
+}
+
+func (o GetOverlayConfigContentsPtrOutput) RuntimeKeyring() GetOverlayConfigContentsRuntimeKeyringArrayOutput {
+	return o.ApplyT(func(v *GetOverlayConfigContents) []GetOverlayConfigContentsRuntimeKeyring {
+		if v == nil {
+			return nil
+		}
+		return v.RuntimeKeyring
+	}).(GetOverlayConfigContentsRuntimeKeyringArrayOutput)
+}
+
+func (o GetOverlayConfigContentsPtrOutput) RuntimeRepositories() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *GetOverlayConfigContents) []string {
+		if v == nil {
+			return nil
+		}
+		return v.RuntimeRepositories
+	}).(pulumi.StringArrayOutput)
+}
+
+type GetOverlayConfigContentsRuntimeKeyring struct {
+	Content string `pulumi:"content"`
+	Name    string `pulumi:"name"`
+}
+
+type GetOverlayConfigContentsRuntimeKeyringOutput struct{ *pulumi.OutputState }
+
+func (GetOverlayConfigContentsRuntimeKeyringOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetOverlayConfigContentsRuntimeKeyring)(nil)).Elem()
+}
+
+func (o GetOverlayConfigContentsRuntimeKeyringOutput) ToGetOverlayConfigContentsRuntimeKeyringOutput() GetOverlayConfigContentsRuntimeKeyringOutput {
+	return o
+}
+
+func (o GetOverlayConfigContentsRuntimeKeyringOutput) ToGetOverlayConfigContentsRuntimeKeyringOutputWithContext(ctx context.Context) GetOverlayConfigContentsRuntimeKeyringOutput {
+	return o
+}
+
+func (o GetOverlayConfigContentsRuntimeKeyringOutput) Content() pulumi.StringOutput {
+	return o.ApplyT(func(v GetOverlayConfigContentsRuntimeKeyring) string { return v.Content }).(pulumi.StringOutput)
+}
+
+func (o GetOverlayConfigContentsRuntimeKeyringOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetOverlayConfigContentsRuntimeKeyring) string { return v.Name }).(pulumi.StringOutput)
+}
+
+type GetOverlayConfigContentsRuntimeKeyringArrayOutput struct{ *pulumi.OutputState }
+
+func (GetOverlayConfigContentsRuntimeKeyringArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetOverlayConfigContentsRuntimeKeyring)(nil)).Elem()
+}
+
+func (o GetOverlayConfigContentsRuntimeKeyringArrayOutput) ToGetOverlayConfigContentsRuntimeKeyringArrayOutput() GetOverlayConfigContentsRuntimeKeyringArrayOutput {
+	return o
+}
+
+func (o GetOverlayConfigContentsRuntimeKeyringArrayOutput) ToGetOverlayConfigContentsRuntimeKeyringArrayOutputWithContext(ctx context.Context) GetOverlayConfigContentsRuntimeKeyringArrayOutput {
+	return o
+}
+
+func (o GetOverlayConfigContentsRuntimeKeyringArrayOutput) Index(i pulumi.IntInput) GetOverlayConfigContentsRuntimeKeyringOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetOverlayConfigContentsRuntimeKeyring {
+		return vs[0].([]GetOverlayConfigContentsRuntimeKeyring)[vs[1].(int)]
+	}).(GetOverlayConfigContentsRuntimeKeyringOutput)
+}
+
+type GetOverlaysOverlays struct {
+	// Packages only (the one part of the config an overlay takes).
+	Config GetOverlaysOverlaysConfig `pulumi:"config"`
+	Name   string                    `pulumi:"name"`
+	Uid    string                    `pulumi:"uid"`
+}
+
+type GetOverlaysOverlaysOutput struct{ *pulumi.OutputState }
+
+func (GetOverlaysOverlaysOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetOverlaysOverlays)(nil)).Elem()
+}
+
+func (o GetOverlaysOverlaysOutput) ToGetOverlaysOverlaysOutput() GetOverlaysOverlaysOutput {
+	return o
+}
+
+func (o GetOverlaysOverlaysOutput) ToGetOverlaysOverlaysOutputWithContext(ctx context.Context) GetOverlaysOverlaysOutput {
+	return o
+}
+
+// Packages only (the one part of the config an overlay takes).
+func (o GetOverlaysOverlaysOutput) Config() GetOverlaysOverlaysConfigOutput {
+	return o.ApplyT(func(v GetOverlaysOverlays) GetOverlaysOverlaysConfig { return v.Config }).(GetOverlaysOverlaysConfigOutput)
+}
+
+func (o GetOverlaysOverlaysOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetOverlaysOverlays) string { return v.Name }).(pulumi.StringOutput)
+}
+
+func (o GetOverlaysOverlaysOutput) Uid() pulumi.StringOutput {
+	return o.ApplyT(func(v GetOverlaysOverlays) string { return v.Uid }).(pulumi.StringOutput)
+}
+
+type GetOverlaysOverlaysArrayOutput struct{ *pulumi.OutputState }
+
+func (GetOverlaysOverlaysArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetOverlaysOverlays)(nil)).Elem()
+}
+
+func (o GetOverlaysOverlaysArrayOutput) ToGetOverlaysOverlaysArrayOutput() GetOverlaysOverlaysArrayOutput {
+	return o
+}
+
+func (o GetOverlaysOverlaysArrayOutput) ToGetOverlaysOverlaysArrayOutputWithContext(ctx context.Context) GetOverlaysOverlaysArrayOutput {
+	return o
+}
+
+func (o GetOverlaysOverlaysArrayOutput) Index(i pulumi.IntInput) GetOverlaysOverlaysOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetOverlaysOverlays {
+		return vs[0].([]GetOverlaysOverlays)[vs[1].(int)]
+	}).(GetOverlaysOverlaysOutput)
+}
+
+type GetOverlaysOverlaysConfig struct {
+	Accounts     *GetOverlaysOverlaysConfigAccounts     `pulumi:"accounts"`
+	Annotations  map[string]string                      `pulumi:"annotations"`
+	Certificates *GetOverlaysOverlaysConfigCertificates `pulumi:"certificates"`
+	Contents     *GetOverlaysOverlaysConfigContents     `pulumi:"contents"`
+	Environment  map[string]string                      `pulumi:"environment"`
+}
+
+type GetOverlaysOverlaysConfigOutput struct{ *pulumi.OutputState }
+
+func (GetOverlaysOverlaysConfigOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetOverlaysOverlaysConfig)(nil)).Elem()
+}
+
+func (o GetOverlaysOverlaysConfigOutput) ToGetOverlaysOverlaysConfigOutput() GetOverlaysOverlaysConfigOutput {
+	return o
+}
+
+func (o GetOverlaysOverlaysConfigOutput) ToGetOverlaysOverlaysConfigOutputWithContext(ctx context.Context) GetOverlaysOverlaysConfigOutput {
+	return o
+}
+
+func (o GetOverlaysOverlaysConfigOutput) Accounts() GetOverlaysOverlaysConfigAccountsPtrOutput {
+	return o.ApplyT(func(v GetOverlaysOverlaysConfig) *GetOverlaysOverlaysConfigAccounts { return v.Accounts }).(GetOverlaysOverlaysConfigAccountsPtrOutput)
+}
+
+func (o GetOverlaysOverlaysConfigOutput) Annotations() pulumi.StringMapOutput {
+	return o.ApplyT(func(v GetOverlaysOverlaysConfig) map[string]string { return v.Annotations }).(pulumi.StringMapOutput)
+}
+
+func (o GetOverlaysOverlaysConfigOutput) Certificates() GetOverlaysOverlaysConfigCertificatesPtrOutput {
+	return o.ApplyT(func(v GetOverlaysOverlaysConfig) *GetOverlaysOverlaysConfigCertificates { return v.Certificates }).(GetOverlaysOverlaysConfigCertificatesPtrOutput)
+}
+
+func (o GetOverlaysOverlaysConfigOutput) Contents() GetOverlaysOverlaysConfigContentsPtrOutput {
+	return o.ApplyT(func(v GetOverlaysOverlaysConfig) *GetOverlaysOverlaysConfigContents { return v.Contents }).(GetOverlaysOverlaysConfigContentsPtrOutput)
+}
+
+func (o GetOverlaysOverlaysConfigOutput) Environment() pulumi.StringMapOutput {
+	return o.ApplyT(func(v GetOverlaysOverlaysConfig) map[string]string { return v.Environment }).(pulumi.StringMapOutput)
+}
+
+type GetOverlaysOverlaysConfigAccounts struct {
+	Groups []GetOverlaysOverlaysConfigAccountsGroups `pulumi:"groups"`
+	RunAs  string                                    `pulumi:"runAs"`
+	Users  []GetOverlaysOverlaysConfigAccountsUsers  `pulumi:"users"`
+}
+
+type GetOverlaysOverlaysConfigAccountsOutput struct{ *pulumi.OutputState }
+
+func (GetOverlaysOverlaysConfigAccountsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetOverlaysOverlaysConfigAccounts)(nil)).Elem()
+}
+
+func (o GetOverlaysOverlaysConfigAccountsOutput) ToGetOverlaysOverlaysConfigAccountsOutput() GetOverlaysOverlaysConfigAccountsOutput {
+	return o
+}
+
+func (o GetOverlaysOverlaysConfigAccountsOutput) ToGetOverlaysOverlaysConfigAccountsOutputWithContext(ctx context.Context) GetOverlaysOverlaysConfigAccountsOutput {
+	return o
+}
+
+func (o GetOverlaysOverlaysConfigAccountsOutput) Groups() GetOverlaysOverlaysConfigAccountsGroupsArrayOutput {
+	return o.ApplyT(func(v GetOverlaysOverlaysConfigAccounts) []GetOverlaysOverlaysConfigAccountsGroups { return v.Groups }).(GetOverlaysOverlaysConfigAccountsGroupsArrayOutput)
+}
+
+func (o GetOverlaysOverlaysConfigAccountsOutput) RunAs() pulumi.StringOutput {
+	return o.ApplyT(func(v GetOverlaysOverlaysConfigAccounts) string { return v.RunAs }).(pulumi.StringOutput)
+}
+
+func (o GetOverlaysOverlaysConfigAccountsOutput) Users() GetOverlaysOverlaysConfigAccountsUsersArrayOutput {
+	return o.ApplyT(func(v GetOverlaysOverlaysConfigAccounts) []GetOverlaysOverlaysConfigAccountsUsers { return v.Users }).(GetOverlaysOverlaysConfigAccountsUsersArrayOutput)
+}
+
+type GetOverlaysOverlaysConfigAccountsPtrOutput struct{ *pulumi.OutputState }
+
+func (GetOverlaysOverlaysConfigAccountsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetOverlaysOverlaysConfigAccounts)(nil)).Elem()
+}
+
+func (o GetOverlaysOverlaysConfigAccountsPtrOutput) ToGetOverlaysOverlaysConfigAccountsPtrOutput() GetOverlaysOverlaysConfigAccountsPtrOutput {
+	return o
+}
+
+func (o GetOverlaysOverlaysConfigAccountsPtrOutput) ToGetOverlaysOverlaysConfigAccountsPtrOutputWithContext(ctx context.Context) GetOverlaysOverlaysConfigAccountsPtrOutput {
+	return o
+}
+
+func (o GetOverlaysOverlaysConfigAccountsPtrOutput) Elem() GetOverlaysOverlaysConfigAccountsOutput {
+	return o.ApplyT(func(v *GetOverlaysOverlaysConfigAccounts) GetOverlaysOverlaysConfigAccounts {
+		if v != nil {
+			return *v
+		}
+		var ret GetOverlaysOverlaysConfigAccounts
+		return ret
+	}).(GetOverlaysOverlaysConfigAccountsOutput)
+}
+
+func (o GetOverlaysOverlaysConfigAccountsPtrOutput) Groups() GetOverlaysOverlaysConfigAccountsGroupsArrayOutput {
+	return o.ApplyT(func(v *GetOverlaysOverlaysConfigAccounts) []GetOverlaysOverlaysConfigAccountsGroups {
+		if v == nil {
+			return nil
+		}
+		return v.Groups
+	}).(GetOverlaysOverlaysConfigAccountsGroupsArrayOutput)
+}
+
+func (o GetOverlaysOverlaysConfigAccountsPtrOutput) RunAs() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetOverlaysOverlaysConfigAccounts) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.RunAs
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o GetOverlaysOverlaysConfigAccountsPtrOutput) Users() GetOverlaysOverlaysConfigAccountsUsersArrayOutput {
+	return o.ApplyT(func(v *GetOverlaysOverlaysConfigAccounts) []GetOverlaysOverlaysConfigAccountsUsers {
+		if v == nil {
+			return nil
+		}
+		return v.Users
+	}).(GetOverlaysOverlaysConfigAccountsUsersArrayOutput)
+}
+
+type GetOverlaysOverlaysConfigAccountsGroups struct {
+	Gid       *float64 `pulumi:"gid"`
+	Groupname string   `pulumi:"groupname"`
+	Members   []string `pulumi:"members"`
+}
+
+type GetOverlaysOverlaysConfigAccountsGroupsOutput struct{ *pulumi.OutputState }
+
+func (GetOverlaysOverlaysConfigAccountsGroupsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetOverlaysOverlaysConfigAccountsGroups)(nil)).Elem()
+}
+
+func (o GetOverlaysOverlaysConfigAccountsGroupsOutput) ToGetOverlaysOverlaysConfigAccountsGroupsOutput() GetOverlaysOverlaysConfigAccountsGroupsOutput {
+	return o
+}
+
+func (o GetOverlaysOverlaysConfigAccountsGroupsOutput) ToGetOverlaysOverlaysConfigAccountsGroupsOutputWithContext(ctx context.Context) GetOverlaysOverlaysConfigAccountsGroupsOutput {
+	return o
+}
+
+func (o GetOverlaysOverlaysConfigAccountsGroupsOutput) Gid() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v GetOverlaysOverlaysConfigAccountsGroups) *float64 { return v.Gid }).(pulumi.Float64PtrOutput)
+}
+
+func (o GetOverlaysOverlaysConfigAccountsGroupsOutput) Groupname() pulumi.StringOutput {
+	return o.ApplyT(func(v GetOverlaysOverlaysConfigAccountsGroups) string { return v.Groupname }).(pulumi.StringOutput)
+}
+
+func (o GetOverlaysOverlaysConfigAccountsGroupsOutput) Members() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetOverlaysOverlaysConfigAccountsGroups) []string { return v.Members }).(pulumi.StringArrayOutput)
+}
+
+type GetOverlaysOverlaysConfigAccountsGroupsArrayOutput struct{ *pulumi.OutputState }
+
+func (GetOverlaysOverlaysConfigAccountsGroupsArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetOverlaysOverlaysConfigAccountsGroups)(nil)).Elem()
+}
+
+func (o GetOverlaysOverlaysConfigAccountsGroupsArrayOutput) ToGetOverlaysOverlaysConfigAccountsGroupsArrayOutput() GetOverlaysOverlaysConfigAccountsGroupsArrayOutput {
+	return o
+}
+
+func (o GetOverlaysOverlaysConfigAccountsGroupsArrayOutput) ToGetOverlaysOverlaysConfigAccountsGroupsArrayOutputWithContext(ctx context.Context) GetOverlaysOverlaysConfigAccountsGroupsArrayOutput {
+	return o
+}
+
+func (o GetOverlaysOverlaysConfigAccountsGroupsArrayOutput) Index(i pulumi.IntInput) GetOverlaysOverlaysConfigAccountsGroupsOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetOverlaysOverlaysConfigAccountsGroups {
+		return vs[0].([]GetOverlaysOverlaysConfigAccountsGroups)[vs[1].(int)]
+	}).(GetOverlaysOverlaysConfigAccountsGroupsOutput)
+}
+
+type GetOverlaysOverlaysConfigAccountsUsers struct {
+	Gid       *float64 `pulumi:"gid"`
+	GroupName string   `pulumi:"groupName"`
+	HomeDir   string   `pulumi:"homeDir"`
+	Shell     string   `pulumi:"shell"`
+	Uid       *float64 `pulumi:"uid"`
+	Username  string   `pulumi:"username"`
+}
+
+type GetOverlaysOverlaysConfigAccountsUsersOutput struct{ *pulumi.OutputState }
+
+func (GetOverlaysOverlaysConfigAccountsUsersOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetOverlaysOverlaysConfigAccountsUsers)(nil)).Elem()
+}
+
+func (o GetOverlaysOverlaysConfigAccountsUsersOutput) ToGetOverlaysOverlaysConfigAccountsUsersOutput() GetOverlaysOverlaysConfigAccountsUsersOutput {
+	return o
+}
+
+func (o GetOverlaysOverlaysConfigAccountsUsersOutput) ToGetOverlaysOverlaysConfigAccountsUsersOutputWithContext(ctx context.Context) GetOverlaysOverlaysConfigAccountsUsersOutput {
+	return o
+}
+
+func (o GetOverlaysOverlaysConfigAccountsUsersOutput) Gid() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v GetOverlaysOverlaysConfigAccountsUsers) *float64 { return v.Gid }).(pulumi.Float64PtrOutput)
+}
+
+func (o GetOverlaysOverlaysConfigAccountsUsersOutput) GroupName() pulumi.StringOutput {
+	return o.ApplyT(func(v GetOverlaysOverlaysConfigAccountsUsers) string { return v.GroupName }).(pulumi.StringOutput)
+}
+
+func (o GetOverlaysOverlaysConfigAccountsUsersOutput) HomeDir() pulumi.StringOutput {
+	return o.ApplyT(func(v GetOverlaysOverlaysConfigAccountsUsers) string { return v.HomeDir }).(pulumi.StringOutput)
+}
+
+func (o GetOverlaysOverlaysConfigAccountsUsersOutput) Shell() pulumi.StringOutput {
+	return o.ApplyT(func(v GetOverlaysOverlaysConfigAccountsUsers) string { return v.Shell }).(pulumi.StringOutput)
+}
+
+func (o GetOverlaysOverlaysConfigAccountsUsersOutput) Uid() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v GetOverlaysOverlaysConfigAccountsUsers) *float64 { return v.Uid }).(pulumi.Float64PtrOutput)
+}
+
+func (o GetOverlaysOverlaysConfigAccountsUsersOutput) Username() pulumi.StringOutput {
+	return o.ApplyT(func(v GetOverlaysOverlaysConfigAccountsUsers) string { return v.Username }).(pulumi.StringOutput)
+}
+
+type GetOverlaysOverlaysConfigAccountsUsersArrayOutput struct{ *pulumi.OutputState }
+
+func (GetOverlaysOverlaysConfigAccountsUsersArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetOverlaysOverlaysConfigAccountsUsers)(nil)).Elem()
+}
+
+func (o GetOverlaysOverlaysConfigAccountsUsersArrayOutput) ToGetOverlaysOverlaysConfigAccountsUsersArrayOutput() GetOverlaysOverlaysConfigAccountsUsersArrayOutput {
+	return o
+}
+
+func (o GetOverlaysOverlaysConfigAccountsUsersArrayOutput) ToGetOverlaysOverlaysConfigAccountsUsersArrayOutputWithContext(ctx context.Context) GetOverlaysOverlaysConfigAccountsUsersArrayOutput {
+	return o
+}
+
+func (o GetOverlaysOverlaysConfigAccountsUsersArrayOutput) Index(i pulumi.IntInput) GetOverlaysOverlaysConfigAccountsUsersOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetOverlaysOverlaysConfigAccountsUsers {
+		return vs[0].([]GetOverlaysOverlaysConfigAccountsUsers)[vs[1].(int)]
+	}).(GetOverlaysOverlaysConfigAccountsUsersOutput)
+}
+
+type GetOverlaysOverlaysConfigCertificates struct {
+	Additional []GetOverlaysOverlaysConfigCertificatesAdditional `pulumi:"additional"`
+	Providers  []string                                          `pulumi:"providers"`
+}
+
+type GetOverlaysOverlaysConfigCertificatesOutput struct{ *pulumi.OutputState }
+
+func (GetOverlaysOverlaysConfigCertificatesOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetOverlaysOverlaysConfigCertificates)(nil)).Elem()
+}
+
+func (o GetOverlaysOverlaysConfigCertificatesOutput) ToGetOverlaysOverlaysConfigCertificatesOutput() GetOverlaysOverlaysConfigCertificatesOutput {
+	return o
+}
+
+func (o GetOverlaysOverlaysConfigCertificatesOutput) ToGetOverlaysOverlaysConfigCertificatesOutputWithContext(ctx context.Context) GetOverlaysOverlaysConfigCertificatesOutput {
+	return o
+}
+
+func (o GetOverlaysOverlaysConfigCertificatesOutput) Additional() GetOverlaysOverlaysConfigCertificatesAdditionalArrayOutput {
+	return o.ApplyT(func(v GetOverlaysOverlaysConfigCertificates) []GetOverlaysOverlaysConfigCertificatesAdditional {
+		return v.Additional
+	}).(GetOverlaysOverlaysConfigCertificatesAdditionalArrayOutput)
+}
+
+func (o GetOverlaysOverlaysConfigCertificatesOutput) Providers() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetOverlaysOverlaysConfigCertificates) []string { return v.Providers }).(pulumi.StringArrayOutput)
+}
+
+type GetOverlaysOverlaysConfigCertificatesPtrOutput struct{ *pulumi.OutputState }
+
+func (GetOverlaysOverlaysConfigCertificatesPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetOverlaysOverlaysConfigCertificates)(nil)).Elem()
+}
+
+func (o GetOverlaysOverlaysConfigCertificatesPtrOutput) ToGetOverlaysOverlaysConfigCertificatesPtrOutput() GetOverlaysOverlaysConfigCertificatesPtrOutput {
+	return o
+}
+
+func (o GetOverlaysOverlaysConfigCertificatesPtrOutput) ToGetOverlaysOverlaysConfigCertificatesPtrOutputWithContext(ctx context.Context) GetOverlaysOverlaysConfigCertificatesPtrOutput {
+	return o
+}
+
+func (o GetOverlaysOverlaysConfigCertificatesPtrOutput) Elem() GetOverlaysOverlaysConfigCertificatesOutput {
+	return o.ApplyT(func(v *GetOverlaysOverlaysConfigCertificates) GetOverlaysOverlaysConfigCertificates {
+		if v != nil {
+			return *v
+		}
+		var ret GetOverlaysOverlaysConfigCertificates
+		return ret
+	}).(GetOverlaysOverlaysConfigCertificatesOutput)
+}
+
+func (o GetOverlaysOverlaysConfigCertificatesPtrOutput) Additional() GetOverlaysOverlaysConfigCertificatesAdditionalArrayOutput {
+	return o.ApplyT(func(v *GetOverlaysOverlaysConfigCertificates) []GetOverlaysOverlaysConfigCertificatesAdditional {
+		if v == nil {
+			return nil
+		}
+		return v.Additional
+	}).(GetOverlaysOverlaysConfigCertificatesAdditionalArrayOutput)
+}
+
+func (o GetOverlaysOverlaysConfigCertificatesPtrOutput) Providers() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *GetOverlaysOverlaysConfigCertificates) []string {
+		if v == nil {
+			return nil
+		}
+		return v.Providers
+	}).(pulumi.StringArrayOutput)
+}
+
+type GetOverlaysOverlaysConfigCertificatesAdditional struct {
+	Content string `pulumi:"content"`
+	Name    string `pulumi:"name"`
+}
+
+type GetOverlaysOverlaysConfigCertificatesAdditionalOutput struct{ *pulumi.OutputState }
+
+func (GetOverlaysOverlaysConfigCertificatesAdditionalOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetOverlaysOverlaysConfigCertificatesAdditional)(nil)).Elem()
+}
+
+func (o GetOverlaysOverlaysConfigCertificatesAdditionalOutput) ToGetOverlaysOverlaysConfigCertificatesAdditionalOutput() GetOverlaysOverlaysConfigCertificatesAdditionalOutput {
+	return o
+}
+
+func (o GetOverlaysOverlaysConfigCertificatesAdditionalOutput) ToGetOverlaysOverlaysConfigCertificatesAdditionalOutputWithContext(ctx context.Context) GetOverlaysOverlaysConfigCertificatesAdditionalOutput {
+	return o
+}
+
+func (o GetOverlaysOverlaysConfigCertificatesAdditionalOutput) Content() pulumi.StringOutput {
+	return o.ApplyT(func(v GetOverlaysOverlaysConfigCertificatesAdditional) string { return v.Content }).(pulumi.StringOutput)
+}
+
+func (o GetOverlaysOverlaysConfigCertificatesAdditionalOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetOverlaysOverlaysConfigCertificatesAdditional) string { return v.Name }).(pulumi.StringOutput)
+}
+
+type GetOverlaysOverlaysConfigCertificatesAdditionalArrayOutput struct{ *pulumi.OutputState }
+
+func (GetOverlaysOverlaysConfigCertificatesAdditionalArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetOverlaysOverlaysConfigCertificatesAdditional)(nil)).Elem()
+}
+
+func (o GetOverlaysOverlaysConfigCertificatesAdditionalArrayOutput) ToGetOverlaysOverlaysConfigCertificatesAdditionalArrayOutput() GetOverlaysOverlaysConfigCertificatesAdditionalArrayOutput {
+	return o
+}
+
+func (o GetOverlaysOverlaysConfigCertificatesAdditionalArrayOutput) ToGetOverlaysOverlaysConfigCertificatesAdditionalArrayOutputWithContext(ctx context.Context) GetOverlaysOverlaysConfigCertificatesAdditionalArrayOutput {
+	return o
+}
+
+func (o GetOverlaysOverlaysConfigCertificatesAdditionalArrayOutput) Index(i pulumi.IntInput) GetOverlaysOverlaysConfigCertificatesAdditionalOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetOverlaysOverlaysConfigCertificatesAdditional {
+		return vs[0].([]GetOverlaysOverlaysConfigCertificatesAdditional)[vs[1].(int)]
+	}).(GetOverlaysOverlaysConfigCertificatesAdditionalOutput)
+}
+
+type GetOverlaysOverlaysConfigContents struct {
+	Packages            []string                                          `pulumi:"packages"`
+	RuntimeKeyring      []GetOverlaysOverlaysConfigContentsRuntimeKeyring `pulumi:"runtimeKeyring"`
+	RuntimeRepositories []string                                          `pulumi:"runtimeRepositories"`
+}
+
+type GetOverlaysOverlaysConfigContentsOutput struct{ *pulumi.OutputState }
+
+func (GetOverlaysOverlaysConfigContentsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetOverlaysOverlaysConfigContents)(nil)).Elem()
+}
+
+func (o GetOverlaysOverlaysConfigContentsOutput) ToGetOverlaysOverlaysConfigContentsOutput() GetOverlaysOverlaysConfigContentsOutput {
+	return o
+}
+
+func (o GetOverlaysOverlaysConfigContentsOutput) ToGetOverlaysOverlaysConfigContentsOutputWithContext(ctx context.Context) GetOverlaysOverlaysConfigContentsOutput {
+	return o
+}
+
+func (o GetOverlaysOverlaysConfigContentsOutput) Packages() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetOverlaysOverlaysConfigContents) []string { return v.Packages }).(pulumi.StringArrayOutput)
+}
+
+func (o GetOverlaysOverlaysConfigContentsOutput) RuntimeKeyring() GetOverlaysOverlaysConfigContentsRuntimeKeyringArrayOutput {
+	return o.ApplyT(func(v GetOverlaysOverlaysConfigContents) []GetOverlaysOverlaysConfigContentsRuntimeKeyring {
+		return v.RuntimeKeyring
+	}).(GetOverlaysOverlaysConfigContentsRuntimeKeyringArrayOutput)
+}
+
+func (o GetOverlaysOverlaysConfigContentsOutput) RuntimeRepositories() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetOverlaysOverlaysConfigContents) []string { return v.RuntimeRepositories }).(pulumi.StringArrayOutput)
+}
+
+type GetOverlaysOverlaysConfigContentsPtrOutput struct{ *pulumi.OutputState }
+
+func (GetOverlaysOverlaysConfigContentsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetOverlaysOverlaysConfigContents)(nil)).Elem()
+}
+
+func (o GetOverlaysOverlaysConfigContentsPtrOutput) ToGetOverlaysOverlaysConfigContentsPtrOutput() GetOverlaysOverlaysConfigContentsPtrOutput {
+	return o
+}
+
+func (o GetOverlaysOverlaysConfigContentsPtrOutput) ToGetOverlaysOverlaysConfigContentsPtrOutputWithContext(ctx context.Context) GetOverlaysOverlaysConfigContentsPtrOutput {
+	return o
+}
+
+func (o GetOverlaysOverlaysConfigContentsPtrOutput) Elem() GetOverlaysOverlaysConfigContentsOutput {
+	return o.ApplyT(func(v *GetOverlaysOverlaysConfigContents) GetOverlaysOverlaysConfigContents {
+		if v != nil {
+			return *v
+		}
+		var ret GetOverlaysOverlaysConfigContents
+		return ret
+	}).(GetOverlaysOverlaysConfigContentsOutput)
+}
+
+func (o GetOverlaysOverlaysConfigContentsPtrOutput) Packages() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *GetOverlaysOverlaysConfigContents) []string {
+		if v == nil {
+			return nil
+		}
+		return v.Packages
+	}).(pulumi.StringArrayOutput)
+}
+
+func (o GetOverlaysOverlaysConfigContentsPtrOutput) RuntimeKeyring() GetOverlaysOverlaysConfigContentsRuntimeKeyringArrayOutput {
+	return o.ApplyT(func(v *GetOverlaysOverlaysConfigContents) []GetOverlaysOverlaysConfigContentsRuntimeKeyring {
+		if v == nil {
+			return nil
+		}
+		return v.RuntimeKeyring
+	}).(GetOverlaysOverlaysConfigContentsRuntimeKeyringArrayOutput)
+}
+
+func (o GetOverlaysOverlaysConfigContentsPtrOutput) RuntimeRepositories() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *GetOverlaysOverlaysConfigContents) []string {
+		if v == nil {
+			return nil
+		}
+		return v.RuntimeRepositories
+	}).(pulumi.StringArrayOutput)
+}
+
+type GetOverlaysOverlaysConfigContentsRuntimeKeyring struct {
+	Content string `pulumi:"content"`
+	Name    string `pulumi:"name"`
+}
+
+type GetOverlaysOverlaysConfigContentsRuntimeKeyringOutput struct{ *pulumi.OutputState }
+
+func (GetOverlaysOverlaysConfigContentsRuntimeKeyringOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetOverlaysOverlaysConfigContentsRuntimeKeyring)(nil)).Elem()
+}
+
+func (o GetOverlaysOverlaysConfigContentsRuntimeKeyringOutput) ToGetOverlaysOverlaysConfigContentsRuntimeKeyringOutput() GetOverlaysOverlaysConfigContentsRuntimeKeyringOutput {
+	return o
+}
+
+func (o GetOverlaysOverlaysConfigContentsRuntimeKeyringOutput) ToGetOverlaysOverlaysConfigContentsRuntimeKeyringOutputWithContext(ctx context.Context) GetOverlaysOverlaysConfigContentsRuntimeKeyringOutput {
+	return o
+}
+
+func (o GetOverlaysOverlaysConfigContentsRuntimeKeyringOutput) Content() pulumi.StringOutput {
+	return o.ApplyT(func(v GetOverlaysOverlaysConfigContentsRuntimeKeyring) string { return v.Content }).(pulumi.StringOutput)
+}
+
+func (o GetOverlaysOverlaysConfigContentsRuntimeKeyringOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetOverlaysOverlaysConfigContentsRuntimeKeyring) string { return v.Name }).(pulumi.StringOutput)
+}
+
+type GetOverlaysOverlaysConfigContentsRuntimeKeyringArrayOutput struct{ *pulumi.OutputState }
+
+func (GetOverlaysOverlaysConfigContentsRuntimeKeyringArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetOverlaysOverlaysConfigContentsRuntimeKeyring)(nil)).Elem()
+}
+
+func (o GetOverlaysOverlaysConfigContentsRuntimeKeyringArrayOutput) ToGetOverlaysOverlaysConfigContentsRuntimeKeyringArrayOutput() GetOverlaysOverlaysConfigContentsRuntimeKeyringArrayOutput {
+	return o
+}
+
+func (o GetOverlaysOverlaysConfigContentsRuntimeKeyringArrayOutput) ToGetOverlaysOverlaysConfigContentsRuntimeKeyringArrayOutputWithContext(ctx context.Context) GetOverlaysOverlaysConfigContentsRuntimeKeyringArrayOutput {
+	return o
+}
+
+func (o GetOverlaysOverlaysConfigContentsRuntimeKeyringArrayOutput) Index(i pulumi.IntInput) GetOverlaysOverlaysConfigContentsRuntimeKeyringOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetOverlaysOverlaysConfigContentsRuntimeKeyring {
+		return vs[0].([]GetOverlaysOverlaysConfigContentsRuntimeKeyring)[vs[1].(int)]
+	}).(GetOverlaysOverlaysConfigContentsRuntimeKeyringOutput)
+}
+
+type GetRepoCustomOverlay struct {
+	Accounts     *GetRepoCustomOverlayAccounts     `pulumi:"accounts"`
+	Annotations  map[string]string                 `pulumi:"annotations"`
+	Certificates *GetRepoCustomOverlayCertificates `pulumi:"certificates"`
+	Contents     *GetRepoCustomOverlayContents     `pulumi:"contents"`
+	Environment  map[string]string                 `pulumi:"environment"`
+}
+
+type GetRepoCustomOverlayOutput struct{ *pulumi.OutputState }
+
+func (GetRepoCustomOverlayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetRepoCustomOverlay)(nil)).Elem()
+}
+
+func (o GetRepoCustomOverlayOutput) ToGetRepoCustomOverlayOutput() GetRepoCustomOverlayOutput {
+	return o
+}
+
+func (o GetRepoCustomOverlayOutput) ToGetRepoCustomOverlayOutputWithContext(ctx context.Context) GetRepoCustomOverlayOutput {
+	return o
+}
+
+func (o GetRepoCustomOverlayOutput) Accounts() GetRepoCustomOverlayAccountsPtrOutput {
+	return o.ApplyT(func(v GetRepoCustomOverlay) *GetRepoCustomOverlayAccounts { return v.Accounts }).(GetRepoCustomOverlayAccountsPtrOutput)
+}
+
+func (o GetRepoCustomOverlayOutput) Annotations() pulumi.StringMapOutput {
+	return o.ApplyT(func(v GetRepoCustomOverlay) map[string]string { return v.Annotations }).(pulumi.StringMapOutput)
+}
+
+func (o GetRepoCustomOverlayOutput) Certificates() GetRepoCustomOverlayCertificatesPtrOutput {
+	return o.ApplyT(func(v GetRepoCustomOverlay) *GetRepoCustomOverlayCertificates { return v.Certificates }).(GetRepoCustomOverlayCertificatesPtrOutput)
+}
+
+func (o GetRepoCustomOverlayOutput) Contents() GetRepoCustomOverlayContentsPtrOutput {
+	return o.ApplyT(func(v GetRepoCustomOverlay) *GetRepoCustomOverlayContents { return v.Contents }).(GetRepoCustomOverlayContentsPtrOutput)
+}
+
+func (o GetRepoCustomOverlayOutput) Environment() pulumi.StringMapOutput {
+	return o.ApplyT(func(v GetRepoCustomOverlay) map[string]string { return v.Environment }).(pulumi.StringMapOutput)
+}
+
+type GetRepoCustomOverlayPtrOutput struct{ *pulumi.OutputState }
+
+func (GetRepoCustomOverlayPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetRepoCustomOverlay)(nil)).Elem()
+}
+
+func (o GetRepoCustomOverlayPtrOutput) ToGetRepoCustomOverlayPtrOutput() GetRepoCustomOverlayPtrOutput {
+	return o
+}
+
+func (o GetRepoCustomOverlayPtrOutput) ToGetRepoCustomOverlayPtrOutputWithContext(ctx context.Context) GetRepoCustomOverlayPtrOutput {
+	return o
+}
+
+func (o GetRepoCustomOverlayPtrOutput) Elem() GetRepoCustomOverlayOutput {
+	return o.ApplyT(func(v *GetRepoCustomOverlay) GetRepoCustomOverlay {
+		if v != nil {
+			return *v
+		}
+		var ret GetRepoCustomOverlay
+		return ret
+	}).(GetRepoCustomOverlayOutput)
+}
+
+func (o GetRepoCustomOverlayPtrOutput) Accounts() GetRepoCustomOverlayAccountsPtrOutput {
+	return o.ApplyT(func(v *GetRepoCustomOverlay) *GetRepoCustomOverlayAccounts {
+		if v == nil {
+			return nil
+		}
+		return v.Accounts
+	}).(GetRepoCustomOverlayAccountsPtrOutput)
+}
+
+func (o GetRepoCustomOverlayPtrOutput) Annotations() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *GetRepoCustomOverlay) map[string]string {
+		if v == nil {
+			return nil
+		}
+		return v.Annotations
+	}).(pulumi.StringMapOutput)
+}
+
+func (o GetRepoCustomOverlayPtrOutput) Certificates() GetRepoCustomOverlayCertificatesPtrOutput {
+	return o.ApplyT(func(v *GetRepoCustomOverlay) *GetRepoCustomOverlayCertificates {
+		if v == nil {
+			return nil
+		}
+		return v.Certificates
+	}).(GetRepoCustomOverlayCertificatesPtrOutput)
+}
+
+func (o GetRepoCustomOverlayPtrOutput) Contents() GetRepoCustomOverlayContentsPtrOutput {
+	return o.ApplyT(func(v *GetRepoCustomOverlay) *GetRepoCustomOverlayContents {
+		if v == nil {
+			return nil
+		}
+		return v.Contents
+	}).(GetRepoCustomOverlayContentsPtrOutput)
+}
+
+func (o GetRepoCustomOverlayPtrOutput) Environment() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *GetRepoCustomOverlay) map[string]string {
+		if v == nil {
+			return nil
+		}
+		return v.Environment
+	}).(pulumi.StringMapOutput)
+}
+
+type GetRepoCustomOverlayAccounts struct {
+	Groups []GetRepoCustomOverlayAccountsGroups `pulumi:"groups"`
+	RunAs  string                               `pulumi:"runAs"`
+	Users  []GetRepoCustomOverlayAccountsUsers  `pulumi:"users"`
+}
+
+type GetRepoCustomOverlayAccountsOutput struct{ *pulumi.OutputState }
+
+func (GetRepoCustomOverlayAccountsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetRepoCustomOverlayAccounts)(nil)).Elem()
+}
+
+func (o GetRepoCustomOverlayAccountsOutput) ToGetRepoCustomOverlayAccountsOutput() GetRepoCustomOverlayAccountsOutput {
+	return o
+}
+
+func (o GetRepoCustomOverlayAccountsOutput) ToGetRepoCustomOverlayAccountsOutputWithContext(ctx context.Context) GetRepoCustomOverlayAccountsOutput {
+	return o
+}
+
+func (o GetRepoCustomOverlayAccountsOutput) Groups() GetRepoCustomOverlayAccountsGroupsArrayOutput {
+	return o.ApplyT(func(v GetRepoCustomOverlayAccounts) []GetRepoCustomOverlayAccountsGroups { return v.Groups }).(GetRepoCustomOverlayAccountsGroupsArrayOutput)
+}
+
+func (o GetRepoCustomOverlayAccountsOutput) RunAs() pulumi.StringOutput {
+	return o.ApplyT(func(v GetRepoCustomOverlayAccounts) string { return v.RunAs }).(pulumi.StringOutput)
+}
+
+func (o GetRepoCustomOverlayAccountsOutput) Users() GetRepoCustomOverlayAccountsUsersArrayOutput {
+	return o.ApplyT(func(v GetRepoCustomOverlayAccounts) []GetRepoCustomOverlayAccountsUsers { return v.Users }).(GetRepoCustomOverlayAccountsUsersArrayOutput)
+}
+
+type GetRepoCustomOverlayAccountsPtrOutput struct{ *pulumi.OutputState }
+
+func (GetRepoCustomOverlayAccountsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetRepoCustomOverlayAccounts)(nil)).Elem()
+}
+
+func (o GetRepoCustomOverlayAccountsPtrOutput) ToGetRepoCustomOverlayAccountsPtrOutput() GetRepoCustomOverlayAccountsPtrOutput {
+	return o
+}
+
+func (o GetRepoCustomOverlayAccountsPtrOutput) ToGetRepoCustomOverlayAccountsPtrOutputWithContext(ctx context.Context) GetRepoCustomOverlayAccountsPtrOutput {
+	return o
+}
+
+func (o GetRepoCustomOverlayAccountsPtrOutput) Elem() GetRepoCustomOverlayAccountsOutput {
+	return o.ApplyT(func(v *GetRepoCustomOverlayAccounts) GetRepoCustomOverlayAccounts {
+		if v != nil {
+			return *v
+		}
+		var ret GetRepoCustomOverlayAccounts
+		return ret
+	}).(GetRepoCustomOverlayAccountsOutput)
+}
+
+func (o GetRepoCustomOverlayAccountsPtrOutput) Groups() GetRepoCustomOverlayAccountsGroupsArrayOutput {
+	return o.ApplyT(func(v *GetRepoCustomOverlayAccounts) []GetRepoCustomOverlayAccountsGroups {
+		if v == nil {
+			return nil
+		}
+		return v.Groups
+	}).(GetRepoCustomOverlayAccountsGroupsArrayOutput)
+}
+
+func (o GetRepoCustomOverlayAccountsPtrOutput) RunAs() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetRepoCustomOverlayAccounts) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.RunAs
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o GetRepoCustomOverlayAccountsPtrOutput) Users() GetRepoCustomOverlayAccountsUsersArrayOutput {
+	return o.ApplyT(func(v *GetRepoCustomOverlayAccounts) []GetRepoCustomOverlayAccountsUsers {
+		if v == nil {
+			return nil
+		}
+		return v.Users
+	}).(GetRepoCustomOverlayAccountsUsersArrayOutput)
+}
+
+type GetRepoCustomOverlayAccountsGroups struct {
+	Gid       *float64 `pulumi:"gid"`
+	Groupname string   `pulumi:"groupname"`
+	Members   []string `pulumi:"members"`
+}
+
+type GetRepoCustomOverlayAccountsGroupsOutput struct{ *pulumi.OutputState }
+
+func (GetRepoCustomOverlayAccountsGroupsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetRepoCustomOverlayAccountsGroups)(nil)).Elem()
+}
+
+func (o GetRepoCustomOverlayAccountsGroupsOutput) ToGetRepoCustomOverlayAccountsGroupsOutput() GetRepoCustomOverlayAccountsGroupsOutput {
+	return o
+}
+
+func (o GetRepoCustomOverlayAccountsGroupsOutput) ToGetRepoCustomOverlayAccountsGroupsOutputWithContext(ctx context.Context) GetRepoCustomOverlayAccountsGroupsOutput {
+	return o
+}
+
+func (o GetRepoCustomOverlayAccountsGroupsOutput) Gid() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v GetRepoCustomOverlayAccountsGroups) *float64 { return v.Gid }).(pulumi.Float64PtrOutput)
+}
+
+func (o GetRepoCustomOverlayAccountsGroupsOutput) Groupname() pulumi.StringOutput {
+	return o.ApplyT(func(v GetRepoCustomOverlayAccountsGroups) string { return v.Groupname }).(pulumi.StringOutput)
+}
+
+func (o GetRepoCustomOverlayAccountsGroupsOutput) Members() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetRepoCustomOverlayAccountsGroups) []string { return v.Members }).(pulumi.StringArrayOutput)
+}
+
+type GetRepoCustomOverlayAccountsGroupsArrayOutput struct{ *pulumi.OutputState }
+
+func (GetRepoCustomOverlayAccountsGroupsArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetRepoCustomOverlayAccountsGroups)(nil)).Elem()
+}
+
+func (o GetRepoCustomOverlayAccountsGroupsArrayOutput) ToGetRepoCustomOverlayAccountsGroupsArrayOutput() GetRepoCustomOverlayAccountsGroupsArrayOutput {
+	return o
+}
+
+func (o GetRepoCustomOverlayAccountsGroupsArrayOutput) ToGetRepoCustomOverlayAccountsGroupsArrayOutputWithContext(ctx context.Context) GetRepoCustomOverlayAccountsGroupsArrayOutput {
+	return o
+}
+
+func (o GetRepoCustomOverlayAccountsGroupsArrayOutput) Index(i pulumi.IntInput) GetRepoCustomOverlayAccountsGroupsOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetRepoCustomOverlayAccountsGroups {
+		return vs[0].([]GetRepoCustomOverlayAccountsGroups)[vs[1].(int)]
+	}).(GetRepoCustomOverlayAccountsGroupsOutput)
+}
+
+type GetRepoCustomOverlayAccountsUsers struct {
+	Gid       *float64 `pulumi:"gid"`
+	GroupName string   `pulumi:"groupName"`
+	HomeDir   string   `pulumi:"homeDir"`
+	Shell     string   `pulumi:"shell"`
+	Uid       *float64 `pulumi:"uid"`
+	Username  string   `pulumi:"username"`
+}
+
+type GetRepoCustomOverlayAccountsUsersOutput struct{ *pulumi.OutputState }
+
+func (GetRepoCustomOverlayAccountsUsersOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetRepoCustomOverlayAccountsUsers)(nil)).Elem()
+}
+
+func (o GetRepoCustomOverlayAccountsUsersOutput) ToGetRepoCustomOverlayAccountsUsersOutput() GetRepoCustomOverlayAccountsUsersOutput {
+	return o
+}
+
+func (o GetRepoCustomOverlayAccountsUsersOutput) ToGetRepoCustomOverlayAccountsUsersOutputWithContext(ctx context.Context) GetRepoCustomOverlayAccountsUsersOutput {
+	return o
+}
+
+func (o GetRepoCustomOverlayAccountsUsersOutput) Gid() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v GetRepoCustomOverlayAccountsUsers) *float64 { return v.Gid }).(pulumi.Float64PtrOutput)
+}
+
+func (o GetRepoCustomOverlayAccountsUsersOutput) GroupName() pulumi.StringOutput {
+	return o.ApplyT(func(v GetRepoCustomOverlayAccountsUsers) string { return v.GroupName }).(pulumi.StringOutput)
+}
+
+func (o GetRepoCustomOverlayAccountsUsersOutput) HomeDir() pulumi.StringOutput {
+	return o.ApplyT(func(v GetRepoCustomOverlayAccountsUsers) string { return v.HomeDir }).(pulumi.StringOutput)
+}
+
+func (o GetRepoCustomOverlayAccountsUsersOutput) Shell() pulumi.StringOutput {
+	return o.ApplyT(func(v GetRepoCustomOverlayAccountsUsers) string { return v.Shell }).(pulumi.StringOutput)
+}
+
+func (o GetRepoCustomOverlayAccountsUsersOutput) Uid() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v GetRepoCustomOverlayAccountsUsers) *float64 { return v.Uid }).(pulumi.Float64PtrOutput)
+}
+
+func (o GetRepoCustomOverlayAccountsUsersOutput) Username() pulumi.StringOutput {
+	return o.ApplyT(func(v GetRepoCustomOverlayAccountsUsers) string { return v.Username }).(pulumi.StringOutput)
+}
+
+type GetRepoCustomOverlayAccountsUsersArrayOutput struct{ *pulumi.OutputState }
+
+func (GetRepoCustomOverlayAccountsUsersArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetRepoCustomOverlayAccountsUsers)(nil)).Elem()
+}
+
+func (o GetRepoCustomOverlayAccountsUsersArrayOutput) ToGetRepoCustomOverlayAccountsUsersArrayOutput() GetRepoCustomOverlayAccountsUsersArrayOutput {
+	return o
+}
+
+func (o GetRepoCustomOverlayAccountsUsersArrayOutput) ToGetRepoCustomOverlayAccountsUsersArrayOutputWithContext(ctx context.Context) GetRepoCustomOverlayAccountsUsersArrayOutput {
+	return o
+}
+
+func (o GetRepoCustomOverlayAccountsUsersArrayOutput) Index(i pulumi.IntInput) GetRepoCustomOverlayAccountsUsersOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetRepoCustomOverlayAccountsUsers {
+		return vs[0].([]GetRepoCustomOverlayAccountsUsers)[vs[1].(int)]
+	}).(GetRepoCustomOverlayAccountsUsersOutput)
+}
+
+type GetRepoCustomOverlayCertificates struct {
+	Additional []GetRepoCustomOverlayCertificatesAdditional `pulumi:"additional"`
+	Providers  []string                                     `pulumi:"providers"`
+}
+
+type GetRepoCustomOverlayCertificatesOutput struct{ *pulumi.OutputState }
+
+func (GetRepoCustomOverlayCertificatesOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetRepoCustomOverlayCertificates)(nil)).Elem()
+}
+
+func (o GetRepoCustomOverlayCertificatesOutput) ToGetRepoCustomOverlayCertificatesOutput() GetRepoCustomOverlayCertificatesOutput {
+	return o
+}
+
+func (o GetRepoCustomOverlayCertificatesOutput) ToGetRepoCustomOverlayCertificatesOutputWithContext(ctx context.Context) GetRepoCustomOverlayCertificatesOutput {
+	return o
+}
+
+func (o GetRepoCustomOverlayCertificatesOutput) Additional() GetRepoCustomOverlayCertificatesAdditionalArrayOutput {
+	return o.ApplyT(func(v GetRepoCustomOverlayCertificates) []GetRepoCustomOverlayCertificatesAdditional {
+		return v.Additional
+	}).(GetRepoCustomOverlayCertificatesAdditionalArrayOutput)
+}
+
+func (o GetRepoCustomOverlayCertificatesOutput) Providers() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetRepoCustomOverlayCertificates) []string { return v.Providers }).(pulumi.StringArrayOutput)
+}
+
+type GetRepoCustomOverlayCertificatesPtrOutput struct{ *pulumi.OutputState }
+
+func (GetRepoCustomOverlayCertificatesPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetRepoCustomOverlayCertificates)(nil)).Elem()
+}
+
+func (o GetRepoCustomOverlayCertificatesPtrOutput) ToGetRepoCustomOverlayCertificatesPtrOutput() GetRepoCustomOverlayCertificatesPtrOutput {
+	return o
+}
+
+func (o GetRepoCustomOverlayCertificatesPtrOutput) ToGetRepoCustomOverlayCertificatesPtrOutputWithContext(ctx context.Context) GetRepoCustomOverlayCertificatesPtrOutput {
+	return o
+}
+
+func (o GetRepoCustomOverlayCertificatesPtrOutput) Elem() GetRepoCustomOverlayCertificatesOutput {
+	return o.ApplyT(func(v *GetRepoCustomOverlayCertificates) GetRepoCustomOverlayCertificates {
+		if v != nil {
+			return *v
+		}
+		var ret GetRepoCustomOverlayCertificates
+		return ret
+	}).(GetRepoCustomOverlayCertificatesOutput)
+}
+
+func (o GetRepoCustomOverlayCertificatesPtrOutput) Additional() GetRepoCustomOverlayCertificatesAdditionalArrayOutput {
+	return o.ApplyT(func(v *GetRepoCustomOverlayCertificates) []GetRepoCustomOverlayCertificatesAdditional {
+		if v == nil {
+			return nil
+		}
+		return v.Additional
+	}).(GetRepoCustomOverlayCertificatesAdditionalArrayOutput)
+}
+
+func (o GetRepoCustomOverlayCertificatesPtrOutput) Providers() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *GetRepoCustomOverlayCertificates) []string {
+		if v == nil {
+			return nil
+		}
+		return v.Providers
+	}).(pulumi.StringArrayOutput)
+}
+
+type GetRepoCustomOverlayCertificatesAdditional struct {
+	Content string `pulumi:"content"`
+	Name    string `pulumi:"name"`
+}
+
+type GetRepoCustomOverlayCertificatesAdditionalOutput struct{ *pulumi.OutputState }
+
+func (GetRepoCustomOverlayCertificatesAdditionalOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetRepoCustomOverlayCertificatesAdditional)(nil)).Elem()
+}
+
+func (o GetRepoCustomOverlayCertificatesAdditionalOutput) ToGetRepoCustomOverlayCertificatesAdditionalOutput() GetRepoCustomOverlayCertificatesAdditionalOutput {
+	return o
+}
+
+func (o GetRepoCustomOverlayCertificatesAdditionalOutput) ToGetRepoCustomOverlayCertificatesAdditionalOutputWithContext(ctx context.Context) GetRepoCustomOverlayCertificatesAdditionalOutput {
+	return o
+}
+
+func (o GetRepoCustomOverlayCertificatesAdditionalOutput) Content() pulumi.StringOutput {
+	return o.ApplyT(func(v GetRepoCustomOverlayCertificatesAdditional) string { return v.Content }).(pulumi.StringOutput)
+}
+
+func (o GetRepoCustomOverlayCertificatesAdditionalOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetRepoCustomOverlayCertificatesAdditional) string { return v.Name }).(pulumi.StringOutput)
+}
+
+type GetRepoCustomOverlayCertificatesAdditionalArrayOutput struct{ *pulumi.OutputState }
+
+func (GetRepoCustomOverlayCertificatesAdditionalArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetRepoCustomOverlayCertificatesAdditional)(nil)).Elem()
+}
+
+func (o GetRepoCustomOverlayCertificatesAdditionalArrayOutput) ToGetRepoCustomOverlayCertificatesAdditionalArrayOutput() GetRepoCustomOverlayCertificatesAdditionalArrayOutput {
+	return o
+}
+
+func (o GetRepoCustomOverlayCertificatesAdditionalArrayOutput) ToGetRepoCustomOverlayCertificatesAdditionalArrayOutputWithContext(ctx context.Context) GetRepoCustomOverlayCertificatesAdditionalArrayOutput {
+	return o
+}
+
+func (o GetRepoCustomOverlayCertificatesAdditionalArrayOutput) Index(i pulumi.IntInput) GetRepoCustomOverlayCertificatesAdditionalOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetRepoCustomOverlayCertificatesAdditional {
+		return vs[0].([]GetRepoCustomOverlayCertificatesAdditional)[vs[1].(int)]
+	}).(GetRepoCustomOverlayCertificatesAdditionalOutput)
+}
+
+type GetRepoCustomOverlayContents struct {
+	Packages            []string                                     `pulumi:"packages"`
+	RuntimeKeyring      []GetRepoCustomOverlayContentsRuntimeKeyring `pulumi:"runtimeKeyring"`
+	RuntimeRepositories []string                                     `pulumi:"runtimeRepositories"`
+}
+
+type GetRepoCustomOverlayContentsOutput struct{ *pulumi.OutputState }
+
+func (GetRepoCustomOverlayContentsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetRepoCustomOverlayContents)(nil)).Elem()
+}
+
+func (o GetRepoCustomOverlayContentsOutput) ToGetRepoCustomOverlayContentsOutput() GetRepoCustomOverlayContentsOutput {
+	return o
+}
+
+func (o GetRepoCustomOverlayContentsOutput) ToGetRepoCustomOverlayContentsOutputWithContext(ctx context.Context) GetRepoCustomOverlayContentsOutput {
+	return o
+}
+
+func (o GetRepoCustomOverlayContentsOutput) Packages() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetRepoCustomOverlayContents) []string { return v.Packages }).(pulumi.StringArrayOutput)
+}
+
+func (o GetRepoCustomOverlayContentsOutput) RuntimeKeyring() GetRepoCustomOverlayContentsRuntimeKeyringArrayOutput {
+	return o.ApplyT(func(v GetRepoCustomOverlayContents) []GetRepoCustomOverlayContentsRuntimeKeyring {
+		return v.RuntimeKeyring
+	}).(GetRepoCustomOverlayContentsRuntimeKeyringArrayOutput)
+}
+
+func (o GetRepoCustomOverlayContentsOutput) RuntimeRepositories() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetRepoCustomOverlayContents) []string { return v.RuntimeRepositories }).(pulumi.StringArrayOutput)
+}
+
+type GetRepoCustomOverlayContentsPtrOutput struct{ *pulumi.OutputState }
+
+func (GetRepoCustomOverlayContentsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetRepoCustomOverlayContents)(nil)).Elem()
+}
+
+func (o GetRepoCustomOverlayContentsPtrOutput) ToGetRepoCustomOverlayContentsPtrOutput() GetRepoCustomOverlayContentsPtrOutput {
+	return o
+}
+
+func (o GetRepoCustomOverlayContentsPtrOutput) ToGetRepoCustomOverlayContentsPtrOutputWithContext(ctx context.Context) GetRepoCustomOverlayContentsPtrOutput {
+	return o
+}
+
+func (o GetRepoCustomOverlayContentsPtrOutput) Elem() GetRepoCustomOverlayContentsOutput {
+	return o.ApplyT(func(v *GetRepoCustomOverlayContents) GetRepoCustomOverlayContents {
+		if v != nil {
+			return *v
+		}
+		var ret GetRepoCustomOverlayContents
+		return ret
+	}).(GetRepoCustomOverlayContentsOutput)
+}
+
+func (o GetRepoCustomOverlayContentsPtrOutput) Packages() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *GetRepoCustomOverlayContents) []string {
+		if v == nil {
+			return nil
+		}
+		return v.Packages
+	}).(pulumi.StringArrayOutput)
+}
+
+func (o GetRepoCustomOverlayContentsPtrOutput) RuntimeKeyring() GetRepoCustomOverlayContentsRuntimeKeyringArrayOutput {
+	return o.ApplyT(func(v *GetRepoCustomOverlayContents) []GetRepoCustomOverlayContentsRuntimeKeyring {
+		if v == nil {
+			return nil
+		}
+		return v.RuntimeKeyring
+	}).(GetRepoCustomOverlayContentsRuntimeKeyringArrayOutput)
+}
+
+func (o GetRepoCustomOverlayContentsPtrOutput) RuntimeRepositories() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *GetRepoCustomOverlayContents) []string {
+		if v == nil {
+			return nil
+		}
+		return v.RuntimeRepositories
+	}).(pulumi.StringArrayOutput)
+}
+
+type GetRepoCustomOverlayContentsRuntimeKeyring struct {
+	Content string `pulumi:"content"`
+	Name    string `pulumi:"name"`
+}
+
+type GetRepoCustomOverlayContentsRuntimeKeyringOutput struct{ *pulumi.OutputState }
+
+func (GetRepoCustomOverlayContentsRuntimeKeyringOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetRepoCustomOverlayContentsRuntimeKeyring)(nil)).Elem()
+}
+
+func (o GetRepoCustomOverlayContentsRuntimeKeyringOutput) ToGetRepoCustomOverlayContentsRuntimeKeyringOutput() GetRepoCustomOverlayContentsRuntimeKeyringOutput {
+	return o
+}
+
+func (o GetRepoCustomOverlayContentsRuntimeKeyringOutput) ToGetRepoCustomOverlayContentsRuntimeKeyringOutputWithContext(ctx context.Context) GetRepoCustomOverlayContentsRuntimeKeyringOutput {
+	return o
+}
+
+func (o GetRepoCustomOverlayContentsRuntimeKeyringOutput) Content() pulumi.StringOutput {
+	return o.ApplyT(func(v GetRepoCustomOverlayContentsRuntimeKeyring) string { return v.Content }).(pulumi.StringOutput)
+}
+
+func (o GetRepoCustomOverlayContentsRuntimeKeyringOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetRepoCustomOverlayContentsRuntimeKeyring) string { return v.Name }).(pulumi.StringOutput)
+}
+
+type GetRepoCustomOverlayContentsRuntimeKeyringArrayOutput struct{ *pulumi.OutputState }
+
+func (GetRepoCustomOverlayContentsRuntimeKeyringArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetRepoCustomOverlayContentsRuntimeKeyring)(nil)).Elem()
+}
+
+func (o GetRepoCustomOverlayContentsRuntimeKeyringArrayOutput) ToGetRepoCustomOverlayContentsRuntimeKeyringArrayOutput() GetRepoCustomOverlayContentsRuntimeKeyringArrayOutput {
+	return o
+}
+
+func (o GetRepoCustomOverlayContentsRuntimeKeyringArrayOutput) ToGetRepoCustomOverlayContentsRuntimeKeyringArrayOutputWithContext(ctx context.Context) GetRepoCustomOverlayContentsRuntimeKeyringArrayOutput {
+	return o
+}
+
+func (o GetRepoCustomOverlayContentsRuntimeKeyringArrayOutput) Index(i pulumi.IntInput) GetRepoCustomOverlayContentsRuntimeKeyringOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetRepoCustomOverlayContentsRuntimeKeyring {
+		return vs[0].([]GetRepoCustomOverlayContentsRuntimeKeyring)[vs[1].(int)]
+	}).(GetRepoCustomOverlayContentsRuntimeKeyringOutput)
+}
+
+type GetRepoSync_config struct {
+	Amazon         *string `pulumi:"amazon"`
+	ApkoOverlay    *string `pulumi:"apkoOverlay"`
+	Azure          *string `pulumi:"azure"`
+	ExpirationTime *string `pulumi:"expirationTime"`
+	Google         *string `pulumi:"google"`
+	GracePeriod    bool    `pulumi:"gracePeriod"`
+	Source         string  `pulumi:"source"`
+	UniqueTags     bool    `pulumi:"uniqueTags"`
+}
+
+type GetRepoSync_configOutput struct{ *pulumi.OutputState }
+
+func (GetRepoSync_configOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetRepoSync_config)(nil)).Elem()
+}
+
+func (o GetRepoSync_configOutput) ToGetRepoSync_configOutput() GetRepoSync_configOutput {
+	return o
+}
+
+func (o GetRepoSync_configOutput) ToGetRepoSync_configOutputWithContext(ctx context.Context) GetRepoSync_configOutput {
+	return o
+}
+
+func (o GetRepoSync_configOutput) Amazon() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetRepoSync_config) *string { return v.Amazon }).(pulumi.StringPtrOutput)
+}
+
+func (o GetRepoSync_configOutput) ApkoOverlay() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetRepoSync_config) *string { return v.ApkoOverlay }).(pulumi.StringPtrOutput)
+}
+
+func (o GetRepoSync_configOutput) Azure() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetRepoSync_config) *string { return v.Azure }).(pulumi.StringPtrOutput)
+}
+
+func (o GetRepoSync_configOutput) ExpirationTime() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetRepoSync_config) *string { return v.ExpirationTime }).(pulumi.StringPtrOutput)
+}
+
+func (o GetRepoSync_configOutput) Google() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetRepoSync_config) *string { return v.Google }).(pulumi.StringPtrOutput)
+}
+
+func (o GetRepoSync_configOutput) GracePeriod() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetRepoSync_config) bool { return v.GracePeriod }).(pulumi.BoolOutput)
+}
+
+func (o GetRepoSync_configOutput) Source() pulumi.StringOutput {
+	return o.ApplyT(func(v GetRepoSync_config) string { return v.Source }).(pulumi.StringOutput)
+}
+
+func (o GetRepoSync_configOutput) UniqueTags() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetRepoSync_config) bool { return v.UniqueTags }).(pulumi.BoolOutput)
+}
+
+type GetRepoSync_configPtrOutput struct{ *pulumi.OutputState }
+
+func (GetRepoSync_configPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetRepoSync_config)(nil)).Elem()
+}
+
+func (o GetRepoSync_configPtrOutput) ToGetRepoSync_configPtrOutput() GetRepoSync_configPtrOutput {
+	return o
+}
+
+func (o GetRepoSync_configPtrOutput) ToGetRepoSync_configPtrOutputWithContext(ctx context.Context) GetRepoSync_configPtrOutput {
+	return o
+}
+
+func (o GetRepoSync_configPtrOutput) Elem() GetRepoSync_configOutput {
+	return o.ApplyT(func(v *GetRepoSync_config) GetRepoSync_config {
+		if v != nil {
+			return *v
+		}
+		var ret GetRepoSync_config
+		return ret
+	}).(GetRepoSync_configOutput)
+}
+
+func (o GetRepoSync_configPtrOutput) Amazon() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetRepoSync_config) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Amazon
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o GetRepoSync_configPtrOutput) ApkoOverlay() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetRepoSync_config) *string {
+		if v == nil {
+			return nil
+		}
+		return v.ApkoOverlay
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o GetRepoSync_configPtrOutput) Azure() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetRepoSync_config) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Azure
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o GetRepoSync_configPtrOutput) ExpirationTime() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetRepoSync_config) *string {
+		if v == nil {
+			return nil
+		}
+		return v.ExpirationTime
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o GetRepoSync_configPtrOutput) Google() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetRepoSync_config) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Google
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o GetRepoSync_configPtrOutput) GracePeriod() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *GetRepoSync_config) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.GracePeriod
+	}).(pulumi.BoolPtrOutput)
+}
+
+func (o GetRepoSync_configPtrOutput) Source() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetRepoSync_config) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Source
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o GetRepoSync_configPtrOutput) UniqueTags() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *GetRepoSync_config) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.UniqueTags
+	}).(pulumi.BoolPtrOutput)
+}
+
 type GetReposRepos struct {
 	// The tags actively maintained in this repository.
 	ActiveTags []string `pulumi:"activeTags"`
@@ -905,7 +4030,1488 @@ func (o GetTagsTagsArrayOutput) Index(i pulumi.IntInput) GetTagsTagsOutput {
 	}).(GetTagsTagsOutput)
 }
 
+type OverlayConfig struct {
+	Contents OverlayConfigContents `pulumi:"contents"`
+}
+
+// OverlayConfigInput is an input type that accepts OverlayConfigArgs and OverlayConfigOutput values.
+// You can construct a concrete instance of `OverlayConfigInput` via:
+//
+//	OverlayConfigArgs{...}
+type OverlayConfigInput interface {
+	pulumi.Input
+
+	ToOverlayConfigOutput() OverlayConfigOutput
+	ToOverlayConfigOutputWithContext(context.Context) OverlayConfigOutput
+}
+
+type OverlayConfigArgs struct {
+	Contents OverlayConfigContentsInput `pulumi:"contents"`
+}
+
+func (OverlayConfigArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*OverlayConfig)(nil)).Elem()
+}
+
+func (i OverlayConfigArgs) ToOverlayConfigOutput() OverlayConfigOutput {
+	return i.ToOverlayConfigOutputWithContext(context.Background())
+}
+
+func (i OverlayConfigArgs) ToOverlayConfigOutputWithContext(ctx context.Context) OverlayConfigOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(OverlayConfigOutput)
+}
+
+type OverlayConfigOutput struct{ *pulumi.OutputState }
+
+func (OverlayConfigOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*OverlayConfig)(nil)).Elem()
+}
+
+func (o OverlayConfigOutput) ToOverlayConfigOutput() OverlayConfigOutput {
+	return o
+}
+
+func (o OverlayConfigOutput) ToOverlayConfigOutputWithContext(ctx context.Context) OverlayConfigOutput {
+	return o
+}
+
+func (o OverlayConfigOutput) Contents() OverlayConfigContentsOutput {
+	return o.ApplyT(func(v OverlayConfig) OverlayConfigContents { return v.Contents }).(OverlayConfigContentsOutput)
+}
+
+type OverlayConfigContents struct {
+	Packages []string `pulumi:"packages"`
+}
+
+// OverlayConfigContentsInput is an input type that accepts OverlayConfigContentsArgs and OverlayConfigContentsOutput values.
+// You can construct a concrete instance of `OverlayConfigContentsInput` via:
+//
+//	OverlayConfigContentsArgs{...}
+type OverlayConfigContentsInput interface {
+	pulumi.Input
+
+	ToOverlayConfigContentsOutput() OverlayConfigContentsOutput
+	ToOverlayConfigContentsOutputWithContext(context.Context) OverlayConfigContentsOutput
+}
+
+type OverlayConfigContentsArgs struct {
+	Packages pulumi.StringArrayInput `pulumi:"packages"`
+}
+
+func (OverlayConfigContentsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*OverlayConfigContents)(nil)).Elem()
+}
+
+func (i OverlayConfigContentsArgs) ToOverlayConfigContentsOutput() OverlayConfigContentsOutput {
+	return i.ToOverlayConfigContentsOutputWithContext(context.Background())
+}
+
+func (i OverlayConfigContentsArgs) ToOverlayConfigContentsOutputWithContext(ctx context.Context) OverlayConfigContentsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(OverlayConfigContentsOutput)
+}
+
+type OverlayConfigContentsOutput struct{ *pulumi.OutputState }
+
+func (OverlayConfigContentsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*OverlayConfigContents)(nil)).Elem()
+}
+
+func (o OverlayConfigContentsOutput) ToOverlayConfigContentsOutput() OverlayConfigContentsOutput {
+	return o
+}
+
+func (o OverlayConfigContentsOutput) ToOverlayConfigContentsOutputWithContext(ctx context.Context) OverlayConfigContentsOutput {
+	return o
+}
+
+func (o OverlayConfigContentsOutput) Packages() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v OverlayConfigContents) []string { return v.Packages }).(pulumi.StringArrayOutput)
+}
+
+type RepoCustomOverlay struct {
+	Accounts     *RepoCustomOverlayAccounts     `pulumi:"accounts"`
+	Annotations  map[string]string              `pulumi:"annotations"`
+	Certificates *RepoCustomOverlayCertificates `pulumi:"certificates"`
+	Contents     *RepoCustomOverlayContents     `pulumi:"contents"`
+	Environment  map[string]string              `pulumi:"environment"`
+}
+
+// RepoCustomOverlayInput is an input type that accepts RepoCustomOverlayArgs and RepoCustomOverlayOutput values.
+// You can construct a concrete instance of `RepoCustomOverlayInput` via:
+//
+//	RepoCustomOverlayArgs{...}
+type RepoCustomOverlayInput interface {
+	pulumi.Input
+
+	ToRepoCustomOverlayOutput() RepoCustomOverlayOutput
+	ToRepoCustomOverlayOutputWithContext(context.Context) RepoCustomOverlayOutput
+}
+
+type RepoCustomOverlayArgs struct {
+	Accounts     RepoCustomOverlayAccountsPtrInput     `pulumi:"accounts"`
+	Annotations  pulumi.StringMapInput                 `pulumi:"annotations"`
+	Certificates RepoCustomOverlayCertificatesPtrInput `pulumi:"certificates"`
+	Contents     RepoCustomOverlayContentsPtrInput     `pulumi:"contents"`
+	Environment  pulumi.StringMapInput                 `pulumi:"environment"`
+}
+
+func (RepoCustomOverlayArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*RepoCustomOverlay)(nil)).Elem()
+}
+
+func (i RepoCustomOverlayArgs) ToRepoCustomOverlayOutput() RepoCustomOverlayOutput {
+	return i.ToRepoCustomOverlayOutputWithContext(context.Background())
+}
+
+func (i RepoCustomOverlayArgs) ToRepoCustomOverlayOutputWithContext(ctx context.Context) RepoCustomOverlayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(RepoCustomOverlayOutput)
+}
+
+func (i RepoCustomOverlayArgs) ToRepoCustomOverlayPtrOutput() RepoCustomOverlayPtrOutput {
+	return i.ToRepoCustomOverlayPtrOutputWithContext(context.Background())
+}
+
+func (i RepoCustomOverlayArgs) ToRepoCustomOverlayPtrOutputWithContext(ctx context.Context) RepoCustomOverlayPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(RepoCustomOverlayOutput).ToRepoCustomOverlayPtrOutputWithContext(ctx)
+}
+
+// RepoCustomOverlayPtrInput is an input type that accepts RepoCustomOverlayArgs, RepoCustomOverlayPtr and RepoCustomOverlayPtrOutput values.
+// You can construct a concrete instance of `RepoCustomOverlayPtrInput` via:
+//
+//	        RepoCustomOverlayArgs{...}
+//
+//	or:
+//
+//	        nil
+type RepoCustomOverlayPtrInput interface {
+	pulumi.Input
+
+	ToRepoCustomOverlayPtrOutput() RepoCustomOverlayPtrOutput
+	ToRepoCustomOverlayPtrOutputWithContext(context.Context) RepoCustomOverlayPtrOutput
+}
+
+type repoCustomOverlayPtrType RepoCustomOverlayArgs
+
+func RepoCustomOverlayPtr(v *RepoCustomOverlayArgs) RepoCustomOverlayPtrInput {
+	return (*repoCustomOverlayPtrType)(v)
+}
+
+func (*repoCustomOverlayPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**RepoCustomOverlay)(nil)).Elem()
+}
+
+func (i *repoCustomOverlayPtrType) ToRepoCustomOverlayPtrOutput() RepoCustomOverlayPtrOutput {
+	return i.ToRepoCustomOverlayPtrOutputWithContext(context.Background())
+}
+
+func (i *repoCustomOverlayPtrType) ToRepoCustomOverlayPtrOutputWithContext(ctx context.Context) RepoCustomOverlayPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(RepoCustomOverlayPtrOutput)
+}
+
+type RepoCustomOverlayOutput struct{ *pulumi.OutputState }
+
+func (RepoCustomOverlayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*RepoCustomOverlay)(nil)).Elem()
+}
+
+func (o RepoCustomOverlayOutput) ToRepoCustomOverlayOutput() RepoCustomOverlayOutput {
+	return o
+}
+
+func (o RepoCustomOverlayOutput) ToRepoCustomOverlayOutputWithContext(ctx context.Context) RepoCustomOverlayOutput {
+	return o
+}
+
+func (o RepoCustomOverlayOutput) ToRepoCustomOverlayPtrOutput() RepoCustomOverlayPtrOutput {
+	return o.ToRepoCustomOverlayPtrOutputWithContext(context.Background())
+}
+
+func (o RepoCustomOverlayOutput) ToRepoCustomOverlayPtrOutputWithContext(ctx context.Context) RepoCustomOverlayPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v RepoCustomOverlay) *RepoCustomOverlay {
+		return &v
+	}).(RepoCustomOverlayPtrOutput)
+}
+
+func (o RepoCustomOverlayOutput) Accounts() RepoCustomOverlayAccountsPtrOutput {
+	return o.ApplyT(func(v RepoCustomOverlay) *RepoCustomOverlayAccounts { return v.Accounts }).(RepoCustomOverlayAccountsPtrOutput)
+}
+
+func (o RepoCustomOverlayOutput) Annotations() pulumi.StringMapOutput {
+	return o.ApplyT(func(v RepoCustomOverlay) map[string]string { return v.Annotations }).(pulumi.StringMapOutput)
+}
+
+func (o RepoCustomOverlayOutput) Certificates() RepoCustomOverlayCertificatesPtrOutput {
+	return o.ApplyT(func(v RepoCustomOverlay) *RepoCustomOverlayCertificates { return v.Certificates }).(RepoCustomOverlayCertificatesPtrOutput)
+}
+
+func (o RepoCustomOverlayOutput) Contents() RepoCustomOverlayContentsPtrOutput {
+	return o.ApplyT(func(v RepoCustomOverlay) *RepoCustomOverlayContents { return v.Contents }).(RepoCustomOverlayContentsPtrOutput)
+}
+
+func (o RepoCustomOverlayOutput) Environment() pulumi.StringMapOutput {
+	return o.ApplyT(func(v RepoCustomOverlay) map[string]string { return v.Environment }).(pulumi.StringMapOutput)
+}
+
+type RepoCustomOverlayPtrOutput struct{ *pulumi.OutputState }
+
+func (RepoCustomOverlayPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**RepoCustomOverlay)(nil)).Elem()
+}
+
+func (o RepoCustomOverlayPtrOutput) ToRepoCustomOverlayPtrOutput() RepoCustomOverlayPtrOutput {
+	return o
+}
+
+func (o RepoCustomOverlayPtrOutput) ToRepoCustomOverlayPtrOutputWithContext(ctx context.Context) RepoCustomOverlayPtrOutput {
+	return o
+}
+
+func (o RepoCustomOverlayPtrOutput) Elem() RepoCustomOverlayOutput {
+	return o.ApplyT(func(v *RepoCustomOverlay) RepoCustomOverlay {
+		if v != nil {
+			return *v
+		}
+		var ret RepoCustomOverlay
+		return ret
+	}).(RepoCustomOverlayOutput)
+}
+
+func (o RepoCustomOverlayPtrOutput) Accounts() RepoCustomOverlayAccountsPtrOutput {
+	return o.ApplyT(func(v *RepoCustomOverlay) *RepoCustomOverlayAccounts {
+		if v == nil {
+			return nil
+		}
+		return v.Accounts
+	}).(RepoCustomOverlayAccountsPtrOutput)
+}
+
+func (o RepoCustomOverlayPtrOutput) Annotations() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *RepoCustomOverlay) map[string]string {
+		if v == nil {
+			return nil
+		}
+		return v.Annotations
+	}).(pulumi.StringMapOutput)
+}
+
+func (o RepoCustomOverlayPtrOutput) Certificates() RepoCustomOverlayCertificatesPtrOutput {
+	return o.ApplyT(func(v *RepoCustomOverlay) *RepoCustomOverlayCertificates {
+		if v == nil {
+			return nil
+		}
+		return v.Certificates
+	}).(RepoCustomOverlayCertificatesPtrOutput)
+}
+
+func (o RepoCustomOverlayPtrOutput) Contents() RepoCustomOverlayContentsPtrOutput {
+	return o.ApplyT(func(v *RepoCustomOverlay) *RepoCustomOverlayContents {
+		if v == nil {
+			return nil
+		}
+		return v.Contents
+	}).(RepoCustomOverlayContentsPtrOutput)
+}
+
+func (o RepoCustomOverlayPtrOutput) Environment() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *RepoCustomOverlay) map[string]string {
+		if v == nil {
+			return nil
+		}
+		return v.Environment
+	}).(pulumi.StringMapOutput)
+}
+
+type RepoCustomOverlayAccounts struct {
+	Groups []RepoCustomOverlayAccountsGroups `pulumi:"groups"`
+	RunAs  *string                           `pulumi:"runAs"`
+	Users  []RepoCustomOverlayAccountsUsers  `pulumi:"users"`
+}
+
+// RepoCustomOverlayAccountsInput is an input type that accepts RepoCustomOverlayAccountsArgs and RepoCustomOverlayAccountsOutput values.
+// You can construct a concrete instance of `RepoCustomOverlayAccountsInput` via:
+//
+//	RepoCustomOverlayAccountsArgs{...}
+type RepoCustomOverlayAccountsInput interface {
+	pulumi.Input
+
+	ToRepoCustomOverlayAccountsOutput() RepoCustomOverlayAccountsOutput
+	ToRepoCustomOverlayAccountsOutputWithContext(context.Context) RepoCustomOverlayAccountsOutput
+}
+
+type RepoCustomOverlayAccountsArgs struct {
+	Groups RepoCustomOverlayAccountsGroupsArrayInput `pulumi:"groups"`
+	RunAs  pulumi.StringPtrInput                     `pulumi:"runAs"`
+	Users  RepoCustomOverlayAccountsUsersArrayInput  `pulumi:"users"`
+}
+
+func (RepoCustomOverlayAccountsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*RepoCustomOverlayAccounts)(nil)).Elem()
+}
+
+func (i RepoCustomOverlayAccountsArgs) ToRepoCustomOverlayAccountsOutput() RepoCustomOverlayAccountsOutput {
+	return i.ToRepoCustomOverlayAccountsOutputWithContext(context.Background())
+}
+
+func (i RepoCustomOverlayAccountsArgs) ToRepoCustomOverlayAccountsOutputWithContext(ctx context.Context) RepoCustomOverlayAccountsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(RepoCustomOverlayAccountsOutput)
+}
+
+func (i RepoCustomOverlayAccountsArgs) ToRepoCustomOverlayAccountsPtrOutput() RepoCustomOverlayAccountsPtrOutput {
+	return i.ToRepoCustomOverlayAccountsPtrOutputWithContext(context.Background())
+}
+
+func (i RepoCustomOverlayAccountsArgs) ToRepoCustomOverlayAccountsPtrOutputWithContext(ctx context.Context) RepoCustomOverlayAccountsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(RepoCustomOverlayAccountsOutput).ToRepoCustomOverlayAccountsPtrOutputWithContext(ctx)
+}
+
+// RepoCustomOverlayAccountsPtrInput is an input type that accepts RepoCustomOverlayAccountsArgs, RepoCustomOverlayAccountsPtr and RepoCustomOverlayAccountsPtrOutput values.
+// You can construct a concrete instance of `RepoCustomOverlayAccountsPtrInput` via:
+//
+//	        RepoCustomOverlayAccountsArgs{...}
+//
+//	or:
+//
+//	        nil
+type RepoCustomOverlayAccountsPtrInput interface {
+	pulumi.Input
+
+	ToRepoCustomOverlayAccountsPtrOutput() RepoCustomOverlayAccountsPtrOutput
+	ToRepoCustomOverlayAccountsPtrOutputWithContext(context.Context) RepoCustomOverlayAccountsPtrOutput
+}
+
+type repoCustomOverlayAccountsPtrType RepoCustomOverlayAccountsArgs
+
+func RepoCustomOverlayAccountsPtr(v *RepoCustomOverlayAccountsArgs) RepoCustomOverlayAccountsPtrInput {
+	return (*repoCustomOverlayAccountsPtrType)(v)
+}
+
+func (*repoCustomOverlayAccountsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**RepoCustomOverlayAccounts)(nil)).Elem()
+}
+
+func (i *repoCustomOverlayAccountsPtrType) ToRepoCustomOverlayAccountsPtrOutput() RepoCustomOverlayAccountsPtrOutput {
+	return i.ToRepoCustomOverlayAccountsPtrOutputWithContext(context.Background())
+}
+
+func (i *repoCustomOverlayAccountsPtrType) ToRepoCustomOverlayAccountsPtrOutputWithContext(ctx context.Context) RepoCustomOverlayAccountsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(RepoCustomOverlayAccountsPtrOutput)
+}
+
+type RepoCustomOverlayAccountsOutput struct{ *pulumi.OutputState }
+
+func (RepoCustomOverlayAccountsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*RepoCustomOverlayAccounts)(nil)).Elem()
+}
+
+func (o RepoCustomOverlayAccountsOutput) ToRepoCustomOverlayAccountsOutput() RepoCustomOverlayAccountsOutput {
+	return o
+}
+
+func (o RepoCustomOverlayAccountsOutput) ToRepoCustomOverlayAccountsOutputWithContext(ctx context.Context) RepoCustomOverlayAccountsOutput {
+	return o
+}
+
+func (o RepoCustomOverlayAccountsOutput) ToRepoCustomOverlayAccountsPtrOutput() RepoCustomOverlayAccountsPtrOutput {
+	return o.ToRepoCustomOverlayAccountsPtrOutputWithContext(context.Background())
+}
+
+func (o RepoCustomOverlayAccountsOutput) ToRepoCustomOverlayAccountsPtrOutputWithContext(ctx context.Context) RepoCustomOverlayAccountsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v RepoCustomOverlayAccounts) *RepoCustomOverlayAccounts {
+		return &v
+	}).(RepoCustomOverlayAccountsPtrOutput)
+}
+
+func (o RepoCustomOverlayAccountsOutput) Groups() RepoCustomOverlayAccountsGroupsArrayOutput {
+	return o.ApplyT(func(v RepoCustomOverlayAccounts) []RepoCustomOverlayAccountsGroups { return v.Groups }).(RepoCustomOverlayAccountsGroupsArrayOutput)
+}
+
+func (o RepoCustomOverlayAccountsOutput) RunAs() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v RepoCustomOverlayAccounts) *string { return v.RunAs }).(pulumi.StringPtrOutput)
+}
+
+func (o RepoCustomOverlayAccountsOutput) Users() RepoCustomOverlayAccountsUsersArrayOutput {
+	return o.ApplyT(func(v RepoCustomOverlayAccounts) []RepoCustomOverlayAccountsUsers { return v.Users }).(RepoCustomOverlayAccountsUsersArrayOutput)
+}
+
+type RepoCustomOverlayAccountsPtrOutput struct{ *pulumi.OutputState }
+
+func (RepoCustomOverlayAccountsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**RepoCustomOverlayAccounts)(nil)).Elem()
+}
+
+func (o RepoCustomOverlayAccountsPtrOutput) ToRepoCustomOverlayAccountsPtrOutput() RepoCustomOverlayAccountsPtrOutput {
+	return o
+}
+
+func (o RepoCustomOverlayAccountsPtrOutput) ToRepoCustomOverlayAccountsPtrOutputWithContext(ctx context.Context) RepoCustomOverlayAccountsPtrOutput {
+	return o
+}
+
+func (o RepoCustomOverlayAccountsPtrOutput) Elem() RepoCustomOverlayAccountsOutput {
+	return o.ApplyT(func(v *RepoCustomOverlayAccounts) RepoCustomOverlayAccounts {
+		if v != nil {
+			return *v
+		}
+		var ret RepoCustomOverlayAccounts
+		return ret
+	}).(RepoCustomOverlayAccountsOutput)
+}
+
+func (o RepoCustomOverlayAccountsPtrOutput) Groups() RepoCustomOverlayAccountsGroupsArrayOutput {
+	return o.ApplyT(func(v *RepoCustomOverlayAccounts) []RepoCustomOverlayAccountsGroups {
+		if v == nil {
+			return nil
+		}
+		return v.Groups
+	}).(RepoCustomOverlayAccountsGroupsArrayOutput)
+}
+
+func (o RepoCustomOverlayAccountsPtrOutput) RunAs() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *RepoCustomOverlayAccounts) *string {
+		if v == nil {
+			return nil
+		}
+		return v.RunAs
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o RepoCustomOverlayAccountsPtrOutput) Users() RepoCustomOverlayAccountsUsersArrayOutput {
+	return o.ApplyT(func(v *RepoCustomOverlayAccounts) []RepoCustomOverlayAccountsUsers {
+		if v == nil {
+			return nil
+		}
+		return v.Users
+	}).(RepoCustomOverlayAccountsUsersArrayOutput)
+}
+
+type RepoCustomOverlayAccountsGroups struct {
+	Gid       *int     `pulumi:"gid"`
+	Groupname string   `pulumi:"groupname"`
+	Members   []string `pulumi:"members"`
+}
+
+// RepoCustomOverlayAccountsGroupsInput is an input type that accepts RepoCustomOverlayAccountsGroupsArgs and RepoCustomOverlayAccountsGroupsOutput values.
+// You can construct a concrete instance of `RepoCustomOverlayAccountsGroupsInput` via:
+//
+//	RepoCustomOverlayAccountsGroupsArgs{...}
+type RepoCustomOverlayAccountsGroupsInput interface {
+	pulumi.Input
+
+	ToRepoCustomOverlayAccountsGroupsOutput() RepoCustomOverlayAccountsGroupsOutput
+	ToRepoCustomOverlayAccountsGroupsOutputWithContext(context.Context) RepoCustomOverlayAccountsGroupsOutput
+}
+
+type RepoCustomOverlayAccountsGroupsArgs struct {
+	Gid       pulumi.IntPtrInput      `pulumi:"gid"`
+	Groupname pulumi.StringInput      `pulumi:"groupname"`
+	Members   pulumi.StringArrayInput `pulumi:"members"`
+}
+
+func (RepoCustomOverlayAccountsGroupsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*RepoCustomOverlayAccountsGroups)(nil)).Elem()
+}
+
+func (i RepoCustomOverlayAccountsGroupsArgs) ToRepoCustomOverlayAccountsGroupsOutput() RepoCustomOverlayAccountsGroupsOutput {
+	return i.ToRepoCustomOverlayAccountsGroupsOutputWithContext(context.Background())
+}
+
+func (i RepoCustomOverlayAccountsGroupsArgs) ToRepoCustomOverlayAccountsGroupsOutputWithContext(ctx context.Context) RepoCustomOverlayAccountsGroupsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(RepoCustomOverlayAccountsGroupsOutput)
+}
+
+// RepoCustomOverlayAccountsGroupsArrayInput is an input type that accepts RepoCustomOverlayAccountsGroupsArray and RepoCustomOverlayAccountsGroupsArrayOutput values.
+// You can construct a concrete instance of `RepoCustomOverlayAccountsGroupsArrayInput` via:
+//
+//	RepoCustomOverlayAccountsGroupsArray{ RepoCustomOverlayAccountsGroupsArgs{...} }
+type RepoCustomOverlayAccountsGroupsArrayInput interface {
+	pulumi.Input
+
+	ToRepoCustomOverlayAccountsGroupsArrayOutput() RepoCustomOverlayAccountsGroupsArrayOutput
+	ToRepoCustomOverlayAccountsGroupsArrayOutputWithContext(context.Context) RepoCustomOverlayAccountsGroupsArrayOutput
+}
+
+type RepoCustomOverlayAccountsGroupsArray []RepoCustomOverlayAccountsGroupsInput
+
+func (RepoCustomOverlayAccountsGroupsArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]RepoCustomOverlayAccountsGroups)(nil)).Elem()
+}
+
+func (i RepoCustomOverlayAccountsGroupsArray) ToRepoCustomOverlayAccountsGroupsArrayOutput() RepoCustomOverlayAccountsGroupsArrayOutput {
+	return i.ToRepoCustomOverlayAccountsGroupsArrayOutputWithContext(context.Background())
+}
+
+func (i RepoCustomOverlayAccountsGroupsArray) ToRepoCustomOverlayAccountsGroupsArrayOutputWithContext(ctx context.Context) RepoCustomOverlayAccountsGroupsArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(RepoCustomOverlayAccountsGroupsArrayOutput)
+}
+
+type RepoCustomOverlayAccountsGroupsOutput struct{ *pulumi.OutputState }
+
+func (RepoCustomOverlayAccountsGroupsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*RepoCustomOverlayAccountsGroups)(nil)).Elem()
+}
+
+func (o RepoCustomOverlayAccountsGroupsOutput) ToRepoCustomOverlayAccountsGroupsOutput() RepoCustomOverlayAccountsGroupsOutput {
+	return o
+}
+
+func (o RepoCustomOverlayAccountsGroupsOutput) ToRepoCustomOverlayAccountsGroupsOutputWithContext(ctx context.Context) RepoCustomOverlayAccountsGroupsOutput {
+	return o
+}
+
+func (o RepoCustomOverlayAccountsGroupsOutput) Gid() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v RepoCustomOverlayAccountsGroups) *int { return v.Gid }).(pulumi.IntPtrOutput)
+}
+
+func (o RepoCustomOverlayAccountsGroupsOutput) Groupname() pulumi.StringOutput {
+	return o.ApplyT(func(v RepoCustomOverlayAccountsGroups) string { return v.Groupname }).(pulumi.StringOutput)
+}
+
+func (o RepoCustomOverlayAccountsGroupsOutput) Members() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v RepoCustomOverlayAccountsGroups) []string { return v.Members }).(pulumi.StringArrayOutput)
+}
+
+type RepoCustomOverlayAccountsGroupsArrayOutput struct{ *pulumi.OutputState }
+
+func (RepoCustomOverlayAccountsGroupsArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]RepoCustomOverlayAccountsGroups)(nil)).Elem()
+}
+
+func (o RepoCustomOverlayAccountsGroupsArrayOutput) ToRepoCustomOverlayAccountsGroupsArrayOutput() RepoCustomOverlayAccountsGroupsArrayOutput {
+	return o
+}
+
+func (o RepoCustomOverlayAccountsGroupsArrayOutput) ToRepoCustomOverlayAccountsGroupsArrayOutputWithContext(ctx context.Context) RepoCustomOverlayAccountsGroupsArrayOutput {
+	return o
+}
+
+func (o RepoCustomOverlayAccountsGroupsArrayOutput) Index(i pulumi.IntInput) RepoCustomOverlayAccountsGroupsOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) RepoCustomOverlayAccountsGroups {
+		return vs[0].([]RepoCustomOverlayAccountsGroups)[vs[1].(int)]
+	}).(RepoCustomOverlayAccountsGroupsOutput)
+}
+
+type RepoCustomOverlayAccountsUsers struct {
+	Gid       *int    `pulumi:"gid"`
+	GroupName *string `pulumi:"groupName"`
+	HomeDir   *string `pulumi:"homeDir"`
+	Shell     *string `pulumi:"shell"`
+	Uid       *int    `pulumi:"uid"`
+	Username  string  `pulumi:"username"`
+}
+
+// RepoCustomOverlayAccountsUsersInput is an input type that accepts RepoCustomOverlayAccountsUsersArgs and RepoCustomOverlayAccountsUsersOutput values.
+// You can construct a concrete instance of `RepoCustomOverlayAccountsUsersInput` via:
+//
+//	RepoCustomOverlayAccountsUsersArgs{...}
+type RepoCustomOverlayAccountsUsersInput interface {
+	pulumi.Input
+
+	ToRepoCustomOverlayAccountsUsersOutput() RepoCustomOverlayAccountsUsersOutput
+	ToRepoCustomOverlayAccountsUsersOutputWithContext(context.Context) RepoCustomOverlayAccountsUsersOutput
+}
+
+type RepoCustomOverlayAccountsUsersArgs struct {
+	Gid       pulumi.IntPtrInput    `pulumi:"gid"`
+	GroupName pulumi.StringPtrInput `pulumi:"groupName"`
+	HomeDir   pulumi.StringPtrInput `pulumi:"homeDir"`
+	Shell     pulumi.StringPtrInput `pulumi:"shell"`
+	Uid       pulumi.IntPtrInput    `pulumi:"uid"`
+	Username  pulumi.StringInput    `pulumi:"username"`
+}
+
+func (RepoCustomOverlayAccountsUsersArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*RepoCustomOverlayAccountsUsers)(nil)).Elem()
+}
+
+func (i RepoCustomOverlayAccountsUsersArgs) ToRepoCustomOverlayAccountsUsersOutput() RepoCustomOverlayAccountsUsersOutput {
+	return i.ToRepoCustomOverlayAccountsUsersOutputWithContext(context.Background())
+}
+
+func (i RepoCustomOverlayAccountsUsersArgs) ToRepoCustomOverlayAccountsUsersOutputWithContext(ctx context.Context) RepoCustomOverlayAccountsUsersOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(RepoCustomOverlayAccountsUsersOutput)
+}
+
+// RepoCustomOverlayAccountsUsersArrayInput is an input type that accepts RepoCustomOverlayAccountsUsersArray and RepoCustomOverlayAccountsUsersArrayOutput values.
+// You can construct a concrete instance of `RepoCustomOverlayAccountsUsersArrayInput` via:
+//
+//	RepoCustomOverlayAccountsUsersArray{ RepoCustomOverlayAccountsUsersArgs{...} }
+type RepoCustomOverlayAccountsUsersArrayInput interface {
+	pulumi.Input
+
+	ToRepoCustomOverlayAccountsUsersArrayOutput() RepoCustomOverlayAccountsUsersArrayOutput
+	ToRepoCustomOverlayAccountsUsersArrayOutputWithContext(context.Context) RepoCustomOverlayAccountsUsersArrayOutput
+}
+
+type RepoCustomOverlayAccountsUsersArray []RepoCustomOverlayAccountsUsersInput
+
+func (RepoCustomOverlayAccountsUsersArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]RepoCustomOverlayAccountsUsers)(nil)).Elem()
+}
+
+func (i RepoCustomOverlayAccountsUsersArray) ToRepoCustomOverlayAccountsUsersArrayOutput() RepoCustomOverlayAccountsUsersArrayOutput {
+	return i.ToRepoCustomOverlayAccountsUsersArrayOutputWithContext(context.Background())
+}
+
+func (i RepoCustomOverlayAccountsUsersArray) ToRepoCustomOverlayAccountsUsersArrayOutputWithContext(ctx context.Context) RepoCustomOverlayAccountsUsersArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(RepoCustomOverlayAccountsUsersArrayOutput)
+}
+
+type RepoCustomOverlayAccountsUsersOutput struct{ *pulumi.OutputState }
+
+func (RepoCustomOverlayAccountsUsersOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*RepoCustomOverlayAccountsUsers)(nil)).Elem()
+}
+
+func (o RepoCustomOverlayAccountsUsersOutput) ToRepoCustomOverlayAccountsUsersOutput() RepoCustomOverlayAccountsUsersOutput {
+	return o
+}
+
+func (o RepoCustomOverlayAccountsUsersOutput) ToRepoCustomOverlayAccountsUsersOutputWithContext(ctx context.Context) RepoCustomOverlayAccountsUsersOutput {
+	return o
+}
+
+func (o RepoCustomOverlayAccountsUsersOutput) Gid() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v RepoCustomOverlayAccountsUsers) *int { return v.Gid }).(pulumi.IntPtrOutput)
+}
+
+func (o RepoCustomOverlayAccountsUsersOutput) GroupName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v RepoCustomOverlayAccountsUsers) *string { return v.GroupName }).(pulumi.StringPtrOutput)
+}
+
+func (o RepoCustomOverlayAccountsUsersOutput) HomeDir() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v RepoCustomOverlayAccountsUsers) *string { return v.HomeDir }).(pulumi.StringPtrOutput)
+}
+
+func (o RepoCustomOverlayAccountsUsersOutput) Shell() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v RepoCustomOverlayAccountsUsers) *string { return v.Shell }).(pulumi.StringPtrOutput)
+}
+
+func (o RepoCustomOverlayAccountsUsersOutput) Uid() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v RepoCustomOverlayAccountsUsers) *int { return v.Uid }).(pulumi.IntPtrOutput)
+}
+
+func (o RepoCustomOverlayAccountsUsersOutput) Username() pulumi.StringOutput {
+	return o.ApplyT(func(v RepoCustomOverlayAccountsUsers) string { return v.Username }).(pulumi.StringOutput)
+}
+
+type RepoCustomOverlayAccountsUsersArrayOutput struct{ *pulumi.OutputState }
+
+func (RepoCustomOverlayAccountsUsersArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]RepoCustomOverlayAccountsUsers)(nil)).Elem()
+}
+
+func (o RepoCustomOverlayAccountsUsersArrayOutput) ToRepoCustomOverlayAccountsUsersArrayOutput() RepoCustomOverlayAccountsUsersArrayOutput {
+	return o
+}
+
+func (o RepoCustomOverlayAccountsUsersArrayOutput) ToRepoCustomOverlayAccountsUsersArrayOutputWithContext(ctx context.Context) RepoCustomOverlayAccountsUsersArrayOutput {
+	return o
+}
+
+func (o RepoCustomOverlayAccountsUsersArrayOutput) Index(i pulumi.IntInput) RepoCustomOverlayAccountsUsersOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) RepoCustomOverlayAccountsUsers {
+		return vs[0].([]RepoCustomOverlayAccountsUsers)[vs[1].(int)]
+	}).(RepoCustomOverlayAccountsUsersOutput)
+}
+
+type RepoCustomOverlayCertificates struct {
+	Additional []RepoCustomOverlayCertificatesAdditional `pulumi:"additional"`
+	Providers  []string                                  `pulumi:"providers"`
+}
+
+// RepoCustomOverlayCertificatesInput is an input type that accepts RepoCustomOverlayCertificatesArgs and RepoCustomOverlayCertificatesOutput values.
+// You can construct a concrete instance of `RepoCustomOverlayCertificatesInput` via:
+//
+//	RepoCustomOverlayCertificatesArgs{...}
+type RepoCustomOverlayCertificatesInput interface {
+	pulumi.Input
+
+	ToRepoCustomOverlayCertificatesOutput() RepoCustomOverlayCertificatesOutput
+	ToRepoCustomOverlayCertificatesOutputWithContext(context.Context) RepoCustomOverlayCertificatesOutput
+}
+
+type RepoCustomOverlayCertificatesArgs struct {
+	Additional RepoCustomOverlayCertificatesAdditionalArrayInput `pulumi:"additional"`
+	Providers  pulumi.StringArrayInput                           `pulumi:"providers"`
+}
+
+func (RepoCustomOverlayCertificatesArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*RepoCustomOverlayCertificates)(nil)).Elem()
+}
+
+func (i RepoCustomOverlayCertificatesArgs) ToRepoCustomOverlayCertificatesOutput() RepoCustomOverlayCertificatesOutput {
+	return i.ToRepoCustomOverlayCertificatesOutputWithContext(context.Background())
+}
+
+func (i RepoCustomOverlayCertificatesArgs) ToRepoCustomOverlayCertificatesOutputWithContext(ctx context.Context) RepoCustomOverlayCertificatesOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(RepoCustomOverlayCertificatesOutput)
+}
+
+func (i RepoCustomOverlayCertificatesArgs) ToRepoCustomOverlayCertificatesPtrOutput() RepoCustomOverlayCertificatesPtrOutput {
+	return i.ToRepoCustomOverlayCertificatesPtrOutputWithContext(context.Background())
+}
+
+func (i RepoCustomOverlayCertificatesArgs) ToRepoCustomOverlayCertificatesPtrOutputWithContext(ctx context.Context) RepoCustomOverlayCertificatesPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(RepoCustomOverlayCertificatesOutput).ToRepoCustomOverlayCertificatesPtrOutputWithContext(ctx)
+}
+
+// RepoCustomOverlayCertificatesPtrInput is an input type that accepts RepoCustomOverlayCertificatesArgs, RepoCustomOverlayCertificatesPtr and RepoCustomOverlayCertificatesPtrOutput values.
+// You can construct a concrete instance of `RepoCustomOverlayCertificatesPtrInput` via:
+//
+//	        RepoCustomOverlayCertificatesArgs{...}
+//
+//	or:
+//
+//	        nil
+type RepoCustomOverlayCertificatesPtrInput interface {
+	pulumi.Input
+
+	ToRepoCustomOverlayCertificatesPtrOutput() RepoCustomOverlayCertificatesPtrOutput
+	ToRepoCustomOverlayCertificatesPtrOutputWithContext(context.Context) RepoCustomOverlayCertificatesPtrOutput
+}
+
+type repoCustomOverlayCertificatesPtrType RepoCustomOverlayCertificatesArgs
+
+func RepoCustomOverlayCertificatesPtr(v *RepoCustomOverlayCertificatesArgs) RepoCustomOverlayCertificatesPtrInput {
+	return (*repoCustomOverlayCertificatesPtrType)(v)
+}
+
+func (*repoCustomOverlayCertificatesPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**RepoCustomOverlayCertificates)(nil)).Elem()
+}
+
+func (i *repoCustomOverlayCertificatesPtrType) ToRepoCustomOverlayCertificatesPtrOutput() RepoCustomOverlayCertificatesPtrOutput {
+	return i.ToRepoCustomOverlayCertificatesPtrOutputWithContext(context.Background())
+}
+
+func (i *repoCustomOverlayCertificatesPtrType) ToRepoCustomOverlayCertificatesPtrOutputWithContext(ctx context.Context) RepoCustomOverlayCertificatesPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(RepoCustomOverlayCertificatesPtrOutput)
+}
+
+type RepoCustomOverlayCertificatesOutput struct{ *pulumi.OutputState }
+
+func (RepoCustomOverlayCertificatesOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*RepoCustomOverlayCertificates)(nil)).Elem()
+}
+
+func (o RepoCustomOverlayCertificatesOutput) ToRepoCustomOverlayCertificatesOutput() RepoCustomOverlayCertificatesOutput {
+	return o
+}
+
+func (o RepoCustomOverlayCertificatesOutput) ToRepoCustomOverlayCertificatesOutputWithContext(ctx context.Context) RepoCustomOverlayCertificatesOutput {
+	return o
+}
+
+func (o RepoCustomOverlayCertificatesOutput) ToRepoCustomOverlayCertificatesPtrOutput() RepoCustomOverlayCertificatesPtrOutput {
+	return o.ToRepoCustomOverlayCertificatesPtrOutputWithContext(context.Background())
+}
+
+func (o RepoCustomOverlayCertificatesOutput) ToRepoCustomOverlayCertificatesPtrOutputWithContext(ctx context.Context) RepoCustomOverlayCertificatesPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v RepoCustomOverlayCertificates) *RepoCustomOverlayCertificates {
+		return &v
+	}).(RepoCustomOverlayCertificatesPtrOutput)
+}
+
+func (o RepoCustomOverlayCertificatesOutput) Additional() RepoCustomOverlayCertificatesAdditionalArrayOutput {
+	return o.ApplyT(func(v RepoCustomOverlayCertificates) []RepoCustomOverlayCertificatesAdditional { return v.Additional }).(RepoCustomOverlayCertificatesAdditionalArrayOutput)
+}
+
+func (o RepoCustomOverlayCertificatesOutput) Providers() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v RepoCustomOverlayCertificates) []string { return v.Providers }).(pulumi.StringArrayOutput)
+}
+
+type RepoCustomOverlayCertificatesPtrOutput struct{ *pulumi.OutputState }
+
+func (RepoCustomOverlayCertificatesPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**RepoCustomOverlayCertificates)(nil)).Elem()
+}
+
+func (o RepoCustomOverlayCertificatesPtrOutput) ToRepoCustomOverlayCertificatesPtrOutput() RepoCustomOverlayCertificatesPtrOutput {
+	return o
+}
+
+func (o RepoCustomOverlayCertificatesPtrOutput) ToRepoCustomOverlayCertificatesPtrOutputWithContext(ctx context.Context) RepoCustomOverlayCertificatesPtrOutput {
+	return o
+}
+
+func (o RepoCustomOverlayCertificatesPtrOutput) Elem() RepoCustomOverlayCertificatesOutput {
+	return o.ApplyT(func(v *RepoCustomOverlayCertificates) RepoCustomOverlayCertificates {
+		if v != nil {
+			return *v
+		}
+		var ret RepoCustomOverlayCertificates
+		return ret
+	}).(RepoCustomOverlayCertificatesOutput)
+}
+
+func (o RepoCustomOverlayCertificatesPtrOutput) Additional() RepoCustomOverlayCertificatesAdditionalArrayOutput {
+	return o.ApplyT(func(v *RepoCustomOverlayCertificates) []RepoCustomOverlayCertificatesAdditional {
+		if v == nil {
+			return nil
+		}
+		return v.Additional
+	}).(RepoCustomOverlayCertificatesAdditionalArrayOutput)
+}
+
+func (o RepoCustomOverlayCertificatesPtrOutput) Providers() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *RepoCustomOverlayCertificates) []string {
+		if v == nil {
+			return nil
+		}
+		return v.Providers
+	}).(pulumi.StringArrayOutput)
+}
+
+type RepoCustomOverlayCertificatesAdditional struct {
+	Content string `pulumi:"content"`
+	Name    string `pulumi:"name"`
+}
+
+// RepoCustomOverlayCertificatesAdditionalInput is an input type that accepts RepoCustomOverlayCertificatesAdditionalArgs and RepoCustomOverlayCertificatesAdditionalOutput values.
+// You can construct a concrete instance of `RepoCustomOverlayCertificatesAdditionalInput` via:
+//
+//	RepoCustomOverlayCertificatesAdditionalArgs{...}
+type RepoCustomOverlayCertificatesAdditionalInput interface {
+	pulumi.Input
+
+	ToRepoCustomOverlayCertificatesAdditionalOutput() RepoCustomOverlayCertificatesAdditionalOutput
+	ToRepoCustomOverlayCertificatesAdditionalOutputWithContext(context.Context) RepoCustomOverlayCertificatesAdditionalOutput
+}
+
+type RepoCustomOverlayCertificatesAdditionalArgs struct {
+	Content pulumi.StringInput `pulumi:"content"`
+	Name    pulumi.StringInput `pulumi:"name"`
+}
+
+func (RepoCustomOverlayCertificatesAdditionalArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*RepoCustomOverlayCertificatesAdditional)(nil)).Elem()
+}
+
+func (i RepoCustomOverlayCertificatesAdditionalArgs) ToRepoCustomOverlayCertificatesAdditionalOutput() RepoCustomOverlayCertificatesAdditionalOutput {
+	return i.ToRepoCustomOverlayCertificatesAdditionalOutputWithContext(context.Background())
+}
+
+func (i RepoCustomOverlayCertificatesAdditionalArgs) ToRepoCustomOverlayCertificatesAdditionalOutputWithContext(ctx context.Context) RepoCustomOverlayCertificatesAdditionalOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(RepoCustomOverlayCertificatesAdditionalOutput)
+}
+
+// RepoCustomOverlayCertificatesAdditionalArrayInput is an input type that accepts RepoCustomOverlayCertificatesAdditionalArray and RepoCustomOverlayCertificatesAdditionalArrayOutput values.
+// You can construct a concrete instance of `RepoCustomOverlayCertificatesAdditionalArrayInput` via:
+//
+//	RepoCustomOverlayCertificatesAdditionalArray{ RepoCustomOverlayCertificatesAdditionalArgs{...} }
+type RepoCustomOverlayCertificatesAdditionalArrayInput interface {
+	pulumi.Input
+
+	ToRepoCustomOverlayCertificatesAdditionalArrayOutput() RepoCustomOverlayCertificatesAdditionalArrayOutput
+	ToRepoCustomOverlayCertificatesAdditionalArrayOutputWithContext(context.Context) RepoCustomOverlayCertificatesAdditionalArrayOutput
+}
+
+type RepoCustomOverlayCertificatesAdditionalArray []RepoCustomOverlayCertificatesAdditionalInput
+
+func (RepoCustomOverlayCertificatesAdditionalArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]RepoCustomOverlayCertificatesAdditional)(nil)).Elem()
+}
+
+func (i RepoCustomOverlayCertificatesAdditionalArray) ToRepoCustomOverlayCertificatesAdditionalArrayOutput() RepoCustomOverlayCertificatesAdditionalArrayOutput {
+	return i.ToRepoCustomOverlayCertificatesAdditionalArrayOutputWithContext(context.Background())
+}
+
+func (i RepoCustomOverlayCertificatesAdditionalArray) ToRepoCustomOverlayCertificatesAdditionalArrayOutputWithContext(ctx context.Context) RepoCustomOverlayCertificatesAdditionalArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(RepoCustomOverlayCertificatesAdditionalArrayOutput)
+}
+
+type RepoCustomOverlayCertificatesAdditionalOutput struct{ *pulumi.OutputState }
+
+func (RepoCustomOverlayCertificatesAdditionalOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*RepoCustomOverlayCertificatesAdditional)(nil)).Elem()
+}
+
+func (o RepoCustomOverlayCertificatesAdditionalOutput) ToRepoCustomOverlayCertificatesAdditionalOutput() RepoCustomOverlayCertificatesAdditionalOutput {
+	return o
+}
+
+func (o RepoCustomOverlayCertificatesAdditionalOutput) ToRepoCustomOverlayCertificatesAdditionalOutputWithContext(ctx context.Context) RepoCustomOverlayCertificatesAdditionalOutput {
+	return o
+}
+
+func (o RepoCustomOverlayCertificatesAdditionalOutput) Content() pulumi.StringOutput {
+	return o.ApplyT(func(v RepoCustomOverlayCertificatesAdditional) string { return v.Content }).(pulumi.StringOutput)
+}
+
+func (o RepoCustomOverlayCertificatesAdditionalOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v RepoCustomOverlayCertificatesAdditional) string { return v.Name }).(pulumi.StringOutput)
+}
+
+type RepoCustomOverlayCertificatesAdditionalArrayOutput struct{ *pulumi.OutputState }
+
+func (RepoCustomOverlayCertificatesAdditionalArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]RepoCustomOverlayCertificatesAdditional)(nil)).Elem()
+}
+
+func (o RepoCustomOverlayCertificatesAdditionalArrayOutput) ToRepoCustomOverlayCertificatesAdditionalArrayOutput() RepoCustomOverlayCertificatesAdditionalArrayOutput {
+	return o
+}
+
+func (o RepoCustomOverlayCertificatesAdditionalArrayOutput) ToRepoCustomOverlayCertificatesAdditionalArrayOutputWithContext(ctx context.Context) RepoCustomOverlayCertificatesAdditionalArrayOutput {
+	return o
+}
+
+func (o RepoCustomOverlayCertificatesAdditionalArrayOutput) Index(i pulumi.IntInput) RepoCustomOverlayCertificatesAdditionalOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) RepoCustomOverlayCertificatesAdditional {
+		return vs[0].([]RepoCustomOverlayCertificatesAdditional)[vs[1].(int)]
+	}).(RepoCustomOverlayCertificatesAdditionalOutput)
+}
+
+type RepoCustomOverlayContents struct {
+	Packages            []string                                  `pulumi:"packages"`
+	RuntimeKeyring      []RepoCustomOverlayContentsRuntimeKeyring `pulumi:"runtimeKeyring"`
+	RuntimeRepositories []string                                  `pulumi:"runtimeRepositories"`
+}
+
+// RepoCustomOverlayContentsInput is an input type that accepts RepoCustomOverlayContentsArgs and RepoCustomOverlayContentsOutput values.
+// You can construct a concrete instance of `RepoCustomOverlayContentsInput` via:
+//
+//	RepoCustomOverlayContentsArgs{...}
+type RepoCustomOverlayContentsInput interface {
+	pulumi.Input
+
+	ToRepoCustomOverlayContentsOutput() RepoCustomOverlayContentsOutput
+	ToRepoCustomOverlayContentsOutputWithContext(context.Context) RepoCustomOverlayContentsOutput
+}
+
+type RepoCustomOverlayContentsArgs struct {
+	Packages            pulumi.StringArrayInput                           `pulumi:"packages"`
+	RuntimeKeyring      RepoCustomOverlayContentsRuntimeKeyringArrayInput `pulumi:"runtimeKeyring"`
+	RuntimeRepositories pulumi.StringArrayInput                           `pulumi:"runtimeRepositories"`
+}
+
+func (RepoCustomOverlayContentsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*RepoCustomOverlayContents)(nil)).Elem()
+}
+
+func (i RepoCustomOverlayContentsArgs) ToRepoCustomOverlayContentsOutput() RepoCustomOverlayContentsOutput {
+	return i.ToRepoCustomOverlayContentsOutputWithContext(context.Background())
+}
+
+func (i RepoCustomOverlayContentsArgs) ToRepoCustomOverlayContentsOutputWithContext(ctx context.Context) RepoCustomOverlayContentsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(RepoCustomOverlayContentsOutput)
+}
+
+func (i RepoCustomOverlayContentsArgs) ToRepoCustomOverlayContentsPtrOutput() RepoCustomOverlayContentsPtrOutput {
+	return i.ToRepoCustomOverlayContentsPtrOutputWithContext(context.Background())
+}
+
+func (i RepoCustomOverlayContentsArgs) ToRepoCustomOverlayContentsPtrOutputWithContext(ctx context.Context) RepoCustomOverlayContentsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(RepoCustomOverlayContentsOutput).ToRepoCustomOverlayContentsPtrOutputWithContext(ctx)
+}
+
+// RepoCustomOverlayContentsPtrInput is an input type that accepts RepoCustomOverlayContentsArgs, RepoCustomOverlayContentsPtr and RepoCustomOverlayContentsPtrOutput values.
+// You can construct a concrete instance of `RepoCustomOverlayContentsPtrInput` via:
+//
+//	        RepoCustomOverlayContentsArgs{...}
+//
+//	or:
+//
+//	        nil
+type RepoCustomOverlayContentsPtrInput interface {
+	pulumi.Input
+
+	ToRepoCustomOverlayContentsPtrOutput() RepoCustomOverlayContentsPtrOutput
+	ToRepoCustomOverlayContentsPtrOutputWithContext(context.Context) RepoCustomOverlayContentsPtrOutput
+}
+
+type repoCustomOverlayContentsPtrType RepoCustomOverlayContentsArgs
+
+func RepoCustomOverlayContentsPtr(v *RepoCustomOverlayContentsArgs) RepoCustomOverlayContentsPtrInput {
+	return (*repoCustomOverlayContentsPtrType)(v)
+}
+
+func (*repoCustomOverlayContentsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**RepoCustomOverlayContents)(nil)).Elem()
+}
+
+func (i *repoCustomOverlayContentsPtrType) ToRepoCustomOverlayContentsPtrOutput() RepoCustomOverlayContentsPtrOutput {
+	return i.ToRepoCustomOverlayContentsPtrOutputWithContext(context.Background())
+}
+
+func (i *repoCustomOverlayContentsPtrType) ToRepoCustomOverlayContentsPtrOutputWithContext(ctx context.Context) RepoCustomOverlayContentsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(RepoCustomOverlayContentsPtrOutput)
+}
+
+type RepoCustomOverlayContentsOutput struct{ *pulumi.OutputState }
+
+func (RepoCustomOverlayContentsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*RepoCustomOverlayContents)(nil)).Elem()
+}
+
+func (o RepoCustomOverlayContentsOutput) ToRepoCustomOverlayContentsOutput() RepoCustomOverlayContentsOutput {
+	return o
+}
+
+func (o RepoCustomOverlayContentsOutput) ToRepoCustomOverlayContentsOutputWithContext(ctx context.Context) RepoCustomOverlayContentsOutput {
+	return o
+}
+
+func (o RepoCustomOverlayContentsOutput) ToRepoCustomOverlayContentsPtrOutput() RepoCustomOverlayContentsPtrOutput {
+	return o.ToRepoCustomOverlayContentsPtrOutputWithContext(context.Background())
+}
+
+func (o RepoCustomOverlayContentsOutput) ToRepoCustomOverlayContentsPtrOutputWithContext(ctx context.Context) RepoCustomOverlayContentsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v RepoCustomOverlayContents) *RepoCustomOverlayContents {
+		return &v
+	}).(RepoCustomOverlayContentsPtrOutput)
+}
+
+func (o RepoCustomOverlayContentsOutput) Packages() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v RepoCustomOverlayContents) []string { return v.Packages }).(pulumi.StringArrayOutput)
+}
+
+func (o RepoCustomOverlayContentsOutput) RuntimeKeyring() RepoCustomOverlayContentsRuntimeKeyringArrayOutput {
+	return o.ApplyT(func(v RepoCustomOverlayContents) []RepoCustomOverlayContentsRuntimeKeyring { return v.RuntimeKeyring }).(RepoCustomOverlayContentsRuntimeKeyringArrayOutput)
+}
+
+func (o RepoCustomOverlayContentsOutput) RuntimeRepositories() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v RepoCustomOverlayContents) []string { return v.RuntimeRepositories }).(pulumi.StringArrayOutput)
+}
+
+type RepoCustomOverlayContentsPtrOutput struct{ *pulumi.OutputState }
+
+func (RepoCustomOverlayContentsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**RepoCustomOverlayContents)(nil)).Elem()
+}
+
+func (o RepoCustomOverlayContentsPtrOutput) ToRepoCustomOverlayContentsPtrOutput() RepoCustomOverlayContentsPtrOutput {
+	return o
+}
+
+func (o RepoCustomOverlayContentsPtrOutput) ToRepoCustomOverlayContentsPtrOutputWithContext(ctx context.Context) RepoCustomOverlayContentsPtrOutput {
+	return o
+}
+
+func (o RepoCustomOverlayContentsPtrOutput) Elem() RepoCustomOverlayContentsOutput {
+	return o.ApplyT(func(v *RepoCustomOverlayContents) RepoCustomOverlayContents {
+		if v != nil {
+			return *v
+		}
+		var ret RepoCustomOverlayContents
+		return ret
+	}).(RepoCustomOverlayContentsOutput)
+}
+
+func (o RepoCustomOverlayContentsPtrOutput) Packages() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *RepoCustomOverlayContents) []string {
+		if v == nil {
+			return nil
+		}
+		return v.Packages
+	}).(pulumi.StringArrayOutput)
+}
+
+func (o RepoCustomOverlayContentsPtrOutput) RuntimeKeyring() RepoCustomOverlayContentsRuntimeKeyringArrayOutput {
+	return o.ApplyT(func(v *RepoCustomOverlayContents) []RepoCustomOverlayContentsRuntimeKeyring {
+		if v == nil {
+			return nil
+		}
+		return v.RuntimeKeyring
+	}).(RepoCustomOverlayContentsRuntimeKeyringArrayOutput)
+}
+
+func (o RepoCustomOverlayContentsPtrOutput) RuntimeRepositories() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *RepoCustomOverlayContents) []string {
+		if v == nil {
+			return nil
+		}
+		return v.RuntimeRepositories
+	}).(pulumi.StringArrayOutput)
+}
+
+type RepoCustomOverlayContentsRuntimeKeyring struct {
+	Content string `pulumi:"content"`
+	Name    string `pulumi:"name"`
+}
+
+// RepoCustomOverlayContentsRuntimeKeyringInput is an input type that accepts RepoCustomOverlayContentsRuntimeKeyringArgs and RepoCustomOverlayContentsRuntimeKeyringOutput values.
+// You can construct a concrete instance of `RepoCustomOverlayContentsRuntimeKeyringInput` via:
+//
+//	RepoCustomOverlayContentsRuntimeKeyringArgs{...}
+type RepoCustomOverlayContentsRuntimeKeyringInput interface {
+	pulumi.Input
+
+	ToRepoCustomOverlayContentsRuntimeKeyringOutput() RepoCustomOverlayContentsRuntimeKeyringOutput
+	ToRepoCustomOverlayContentsRuntimeKeyringOutputWithContext(context.Context) RepoCustomOverlayContentsRuntimeKeyringOutput
+}
+
+type RepoCustomOverlayContentsRuntimeKeyringArgs struct {
+	Content pulumi.StringInput `pulumi:"content"`
+	Name    pulumi.StringInput `pulumi:"name"`
+}
+
+func (RepoCustomOverlayContentsRuntimeKeyringArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*RepoCustomOverlayContentsRuntimeKeyring)(nil)).Elem()
+}
+
+func (i RepoCustomOverlayContentsRuntimeKeyringArgs) ToRepoCustomOverlayContentsRuntimeKeyringOutput() RepoCustomOverlayContentsRuntimeKeyringOutput {
+	return i.ToRepoCustomOverlayContentsRuntimeKeyringOutputWithContext(context.Background())
+}
+
+func (i RepoCustomOverlayContentsRuntimeKeyringArgs) ToRepoCustomOverlayContentsRuntimeKeyringOutputWithContext(ctx context.Context) RepoCustomOverlayContentsRuntimeKeyringOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(RepoCustomOverlayContentsRuntimeKeyringOutput)
+}
+
+// RepoCustomOverlayContentsRuntimeKeyringArrayInput is an input type that accepts RepoCustomOverlayContentsRuntimeKeyringArray and RepoCustomOverlayContentsRuntimeKeyringArrayOutput values.
+// You can construct a concrete instance of `RepoCustomOverlayContentsRuntimeKeyringArrayInput` via:
+//
+//	RepoCustomOverlayContentsRuntimeKeyringArray{ RepoCustomOverlayContentsRuntimeKeyringArgs{...} }
+type RepoCustomOverlayContentsRuntimeKeyringArrayInput interface {
+	pulumi.Input
+
+	ToRepoCustomOverlayContentsRuntimeKeyringArrayOutput() RepoCustomOverlayContentsRuntimeKeyringArrayOutput
+	ToRepoCustomOverlayContentsRuntimeKeyringArrayOutputWithContext(context.Context) RepoCustomOverlayContentsRuntimeKeyringArrayOutput
+}
+
+type RepoCustomOverlayContentsRuntimeKeyringArray []RepoCustomOverlayContentsRuntimeKeyringInput
+
+func (RepoCustomOverlayContentsRuntimeKeyringArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]RepoCustomOverlayContentsRuntimeKeyring)(nil)).Elem()
+}
+
+func (i RepoCustomOverlayContentsRuntimeKeyringArray) ToRepoCustomOverlayContentsRuntimeKeyringArrayOutput() RepoCustomOverlayContentsRuntimeKeyringArrayOutput {
+	return i.ToRepoCustomOverlayContentsRuntimeKeyringArrayOutputWithContext(context.Background())
+}
+
+func (i RepoCustomOverlayContentsRuntimeKeyringArray) ToRepoCustomOverlayContentsRuntimeKeyringArrayOutputWithContext(ctx context.Context) RepoCustomOverlayContentsRuntimeKeyringArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(RepoCustomOverlayContentsRuntimeKeyringArrayOutput)
+}
+
+type RepoCustomOverlayContentsRuntimeKeyringOutput struct{ *pulumi.OutputState }
+
+func (RepoCustomOverlayContentsRuntimeKeyringOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*RepoCustomOverlayContentsRuntimeKeyring)(nil)).Elem()
+}
+
+func (o RepoCustomOverlayContentsRuntimeKeyringOutput) ToRepoCustomOverlayContentsRuntimeKeyringOutput() RepoCustomOverlayContentsRuntimeKeyringOutput {
+	return o
+}
+
+func (o RepoCustomOverlayContentsRuntimeKeyringOutput) ToRepoCustomOverlayContentsRuntimeKeyringOutputWithContext(ctx context.Context) RepoCustomOverlayContentsRuntimeKeyringOutput {
+	return o
+}
+
+func (o RepoCustomOverlayContentsRuntimeKeyringOutput) Content() pulumi.StringOutput {
+	return o.ApplyT(func(v RepoCustomOverlayContentsRuntimeKeyring) string { return v.Content }).(pulumi.StringOutput)
+}
+
+func (o RepoCustomOverlayContentsRuntimeKeyringOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v RepoCustomOverlayContentsRuntimeKeyring) string { return v.Name }).(pulumi.StringOutput)
+}
+
+type RepoCustomOverlayContentsRuntimeKeyringArrayOutput struct{ *pulumi.OutputState }
+
+func (RepoCustomOverlayContentsRuntimeKeyringArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]RepoCustomOverlayContentsRuntimeKeyring)(nil)).Elem()
+}
+
+func (o RepoCustomOverlayContentsRuntimeKeyringArrayOutput) ToRepoCustomOverlayContentsRuntimeKeyringArrayOutput() RepoCustomOverlayContentsRuntimeKeyringArrayOutput {
+	return o
+}
+
+func (o RepoCustomOverlayContentsRuntimeKeyringArrayOutput) ToRepoCustomOverlayContentsRuntimeKeyringArrayOutputWithContext(ctx context.Context) RepoCustomOverlayContentsRuntimeKeyringArrayOutput {
+	return o
+}
+
+func (o RepoCustomOverlayContentsRuntimeKeyringArrayOutput) Index(i pulumi.IntInput) RepoCustomOverlayContentsRuntimeKeyringOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) RepoCustomOverlayContentsRuntimeKeyring {
+		return vs[0].([]RepoCustomOverlayContentsRuntimeKeyring)[vs[1].(int)]
+	}).(RepoCustomOverlayContentsRuntimeKeyringOutput)
+}
+
+type RepoSyncConfig struct {
+	Amazon *string `pulumi:"amazon"`
+	Azure  *string `pulumi:"azure"`
+	Google *string `pulumi:"google"`
+	Source string  `pulumi:"source"`
+}
+
+// RepoSyncConfigInput is an input type that accepts RepoSyncConfigArgs and RepoSyncConfigOutput values.
+// You can construct a concrete instance of `RepoSyncConfigInput` via:
+//
+//	RepoSyncConfigArgs{...}
+type RepoSyncConfigInput interface {
+	pulumi.Input
+
+	ToRepoSyncConfigOutput() RepoSyncConfigOutput
+	ToRepoSyncConfigOutputWithContext(context.Context) RepoSyncConfigOutput
+}
+
+type RepoSyncConfigArgs struct {
+	Amazon pulumi.StringPtrInput `pulumi:"amazon"`
+	Azure  pulumi.StringPtrInput `pulumi:"azure"`
+	Google pulumi.StringPtrInput `pulumi:"google"`
+	Source pulumi.StringInput    `pulumi:"source"`
+}
+
+func (RepoSyncConfigArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*RepoSyncConfig)(nil)).Elem()
+}
+
+func (i RepoSyncConfigArgs) ToRepoSyncConfigOutput() RepoSyncConfigOutput {
+	return i.ToRepoSyncConfigOutputWithContext(context.Background())
+}
+
+func (i RepoSyncConfigArgs) ToRepoSyncConfigOutputWithContext(ctx context.Context) RepoSyncConfigOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(RepoSyncConfigOutput)
+}
+
+func (i RepoSyncConfigArgs) ToRepoSyncConfigPtrOutput() RepoSyncConfigPtrOutput {
+	return i.ToRepoSyncConfigPtrOutputWithContext(context.Background())
+}
+
+func (i RepoSyncConfigArgs) ToRepoSyncConfigPtrOutputWithContext(ctx context.Context) RepoSyncConfigPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(RepoSyncConfigOutput).ToRepoSyncConfigPtrOutputWithContext(ctx)
+}
+
+// RepoSyncConfigPtrInput is an input type that accepts RepoSyncConfigArgs, RepoSyncConfigPtr and RepoSyncConfigPtrOutput values.
+// You can construct a concrete instance of `RepoSyncConfigPtrInput` via:
+//
+//	        RepoSyncConfigArgs{...}
+//
+//	or:
+//
+//	        nil
+type RepoSyncConfigPtrInput interface {
+	pulumi.Input
+
+	ToRepoSyncConfigPtrOutput() RepoSyncConfigPtrOutput
+	ToRepoSyncConfigPtrOutputWithContext(context.Context) RepoSyncConfigPtrOutput
+}
+
+type repoSyncConfigPtrType RepoSyncConfigArgs
+
+func RepoSyncConfigPtr(v *RepoSyncConfigArgs) RepoSyncConfigPtrInput {
+	return (*repoSyncConfigPtrType)(v)
+}
+
+func (*repoSyncConfigPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**RepoSyncConfig)(nil)).Elem()
+}
+
+func (i *repoSyncConfigPtrType) ToRepoSyncConfigPtrOutput() RepoSyncConfigPtrOutput {
+	return i.ToRepoSyncConfigPtrOutputWithContext(context.Background())
+}
+
+func (i *repoSyncConfigPtrType) ToRepoSyncConfigPtrOutputWithContext(ctx context.Context) RepoSyncConfigPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(RepoSyncConfigPtrOutput)
+}
+
+type RepoSyncConfigOutput struct{ *pulumi.OutputState }
+
+func (RepoSyncConfigOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*RepoSyncConfig)(nil)).Elem()
+}
+
+func (o RepoSyncConfigOutput) ToRepoSyncConfigOutput() RepoSyncConfigOutput {
+	return o
+}
+
+func (o RepoSyncConfigOutput) ToRepoSyncConfigOutputWithContext(ctx context.Context) RepoSyncConfigOutput {
+	return o
+}
+
+func (o RepoSyncConfigOutput) ToRepoSyncConfigPtrOutput() RepoSyncConfigPtrOutput {
+	return o.ToRepoSyncConfigPtrOutputWithContext(context.Background())
+}
+
+func (o RepoSyncConfigOutput) ToRepoSyncConfigPtrOutputWithContext(ctx context.Context) RepoSyncConfigPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v RepoSyncConfig) *RepoSyncConfig {
+		return &v
+	}).(RepoSyncConfigPtrOutput)
+}
+
+func (o RepoSyncConfigOutput) Amazon() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v RepoSyncConfig) *string { return v.Amazon }).(pulumi.StringPtrOutput)
+}
+
+func (o RepoSyncConfigOutput) Azure() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v RepoSyncConfig) *string { return v.Azure }).(pulumi.StringPtrOutput)
+}
+
+func (o RepoSyncConfigOutput) Google() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v RepoSyncConfig) *string { return v.Google }).(pulumi.StringPtrOutput)
+}
+
+func (o RepoSyncConfigOutput) Source() pulumi.StringOutput {
+	return o.ApplyT(func(v RepoSyncConfig) string { return v.Source }).(pulumi.StringOutput)
+}
+
+type RepoSyncConfigPtrOutput struct{ *pulumi.OutputState }
+
+func (RepoSyncConfigPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**RepoSyncConfig)(nil)).Elem()
+}
+
+func (o RepoSyncConfigPtrOutput) ToRepoSyncConfigPtrOutput() RepoSyncConfigPtrOutput {
+	return o
+}
+
+func (o RepoSyncConfigPtrOutput) ToRepoSyncConfigPtrOutputWithContext(ctx context.Context) RepoSyncConfigPtrOutput {
+	return o
+}
+
+func (o RepoSyncConfigPtrOutput) Elem() RepoSyncConfigOutput {
+	return o.ApplyT(func(v *RepoSyncConfig) RepoSyncConfig {
+		if v != nil {
+			return *v
+		}
+		var ret RepoSyncConfig
+		return ret
+	}).(RepoSyncConfigOutput)
+}
+
+func (o RepoSyncConfigPtrOutput) Amazon() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *RepoSyncConfig) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Amazon
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o RepoSyncConfigPtrOutput) Azure() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *RepoSyncConfig) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Azure
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o RepoSyncConfigPtrOutput) Google() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *RepoSyncConfig) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Google
+	}).(pulumi.StringPtrOutput)
+}
+
+func (o RepoSyncConfigPtrOutput) Source() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *RepoSyncConfig) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Source
+	}).(pulumi.StringPtrOutput)
+}
+
 func init() {
+	pulumi.RegisterInputType(reflect.TypeOf((*OverlayConfigInput)(nil)).Elem(), OverlayConfigArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*OverlayConfigContentsInput)(nil)).Elem(), OverlayConfigContentsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*RepoCustomOverlayInput)(nil)).Elem(), RepoCustomOverlayArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*RepoCustomOverlayPtrInput)(nil)).Elem(), RepoCustomOverlayArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*RepoCustomOverlayAccountsInput)(nil)).Elem(), RepoCustomOverlayAccountsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*RepoCustomOverlayAccountsPtrInput)(nil)).Elem(), RepoCustomOverlayAccountsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*RepoCustomOverlayAccountsGroupsInput)(nil)).Elem(), RepoCustomOverlayAccountsGroupsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*RepoCustomOverlayAccountsGroupsArrayInput)(nil)).Elem(), RepoCustomOverlayAccountsGroupsArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*RepoCustomOverlayAccountsUsersInput)(nil)).Elem(), RepoCustomOverlayAccountsUsersArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*RepoCustomOverlayAccountsUsersArrayInput)(nil)).Elem(), RepoCustomOverlayAccountsUsersArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*RepoCustomOverlayCertificatesInput)(nil)).Elem(), RepoCustomOverlayCertificatesArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*RepoCustomOverlayCertificatesPtrInput)(nil)).Elem(), RepoCustomOverlayCertificatesArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*RepoCustomOverlayCertificatesAdditionalInput)(nil)).Elem(), RepoCustomOverlayCertificatesAdditionalArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*RepoCustomOverlayCertificatesAdditionalArrayInput)(nil)).Elem(), RepoCustomOverlayCertificatesAdditionalArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*RepoCustomOverlayContentsInput)(nil)).Elem(), RepoCustomOverlayContentsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*RepoCustomOverlayContentsPtrInput)(nil)).Elem(), RepoCustomOverlayContentsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*RepoCustomOverlayContentsRuntimeKeyringInput)(nil)).Elem(), RepoCustomOverlayContentsRuntimeKeyringArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*RepoCustomOverlayContentsRuntimeKeyringArrayInput)(nil)).Elem(), RepoCustomOverlayContentsRuntimeKeyringArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*RepoSyncConfigInput)(nil)).Elem(), RepoSyncConfigArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*RepoSyncConfigPtrInput)(nil)).Elem(), RepoSyncConfigArgs{})
+	pulumi.RegisterOutputType(GetOverlayBindingOverlayOutput{})
+	pulumi.RegisterOutputType(GetOverlayBindingOverlayPtrOutput{})
+	pulumi.RegisterOutputType(GetOverlayBindingOverlayConfigOutput{})
+	pulumi.RegisterOutputType(GetOverlayBindingOverlayConfigPtrOutput{})
+	pulumi.RegisterOutputType(GetOverlayBindingOverlayConfigAccountsOutput{})
+	pulumi.RegisterOutputType(GetOverlayBindingOverlayConfigAccountsPtrOutput{})
+	pulumi.RegisterOutputType(GetOverlayBindingOverlayConfigAccountsGroupsOutput{})
+	pulumi.RegisterOutputType(GetOverlayBindingOverlayConfigAccountsGroupsArrayOutput{})
+	pulumi.RegisterOutputType(GetOverlayBindingOverlayConfigAccountsUsersOutput{})
+	pulumi.RegisterOutputType(GetOverlayBindingOverlayConfigAccountsUsersArrayOutput{})
+	pulumi.RegisterOutputType(GetOverlayBindingOverlayConfigCertificatesOutput{})
+	pulumi.RegisterOutputType(GetOverlayBindingOverlayConfigCertificatesPtrOutput{})
+	pulumi.RegisterOutputType(GetOverlayBindingOverlayConfigCertificatesAdditionalOutput{})
+	pulumi.RegisterOutputType(GetOverlayBindingOverlayConfigCertificatesAdditionalArrayOutput{})
+	pulumi.RegisterOutputType(GetOverlayBindingOverlayConfigContentsOutput{})
+	pulumi.RegisterOutputType(GetOverlayBindingOverlayConfigContentsPtrOutput{})
+	pulumi.RegisterOutputType(GetOverlayBindingOverlayConfigContentsRuntimeKeyringOutput{})
+	pulumi.RegisterOutputType(GetOverlayBindingOverlayConfigContentsRuntimeKeyringArrayOutput{})
+	pulumi.RegisterOutputType(GetOverlayBindingsOverlayBindingsOutput{})
+	pulumi.RegisterOutputType(GetOverlayBindingsOverlayBindingsArrayOutput{})
+	pulumi.RegisterOutputType(GetOverlayBindingsOverlayBindingsOverlayOutput{})
+	pulumi.RegisterOutputType(GetOverlayBindingsOverlayBindingsOverlayPtrOutput{})
+	pulumi.RegisterOutputType(GetOverlayBindingsOverlayBindingsOverlayConfigOutput{})
+	pulumi.RegisterOutputType(GetOverlayBindingsOverlayBindingsOverlayConfigPtrOutput{})
+	pulumi.RegisterOutputType(GetOverlayBindingsOverlayBindingsOverlayConfigAccountsOutput{})
+	pulumi.RegisterOutputType(GetOverlayBindingsOverlayBindingsOverlayConfigAccountsPtrOutput{})
+	pulumi.RegisterOutputType(GetOverlayBindingsOverlayBindingsOverlayConfigAccountsGroupsOutput{})
+	pulumi.RegisterOutputType(GetOverlayBindingsOverlayBindingsOverlayConfigAccountsGroupsArrayOutput{})
+	pulumi.RegisterOutputType(GetOverlayBindingsOverlayBindingsOverlayConfigAccountsUsersOutput{})
+	pulumi.RegisterOutputType(GetOverlayBindingsOverlayBindingsOverlayConfigAccountsUsersArrayOutput{})
+	pulumi.RegisterOutputType(GetOverlayBindingsOverlayBindingsOverlayConfigCertificatesOutput{})
+	pulumi.RegisterOutputType(GetOverlayBindingsOverlayBindingsOverlayConfigCertificatesPtrOutput{})
+	pulumi.RegisterOutputType(GetOverlayBindingsOverlayBindingsOverlayConfigCertificatesAdditionalOutput{})
+	pulumi.RegisterOutputType(GetOverlayBindingsOverlayBindingsOverlayConfigCertificatesAdditionalArrayOutput{})
+	pulumi.RegisterOutputType(GetOverlayBindingsOverlayBindingsOverlayConfigContentsOutput{})
+	pulumi.RegisterOutputType(GetOverlayBindingsOverlayBindingsOverlayConfigContentsPtrOutput{})
+	pulumi.RegisterOutputType(GetOverlayBindingsOverlayBindingsOverlayConfigContentsRuntimeKeyringOutput{})
+	pulumi.RegisterOutputType(GetOverlayBindingsOverlayBindingsOverlayConfigContentsRuntimeKeyringArrayOutput{})
+	pulumi.RegisterOutputType(GetOverlayConfigOutput{})
+	pulumi.RegisterOutputType(GetOverlayConfigAccountsOutput{})
+	pulumi.RegisterOutputType(GetOverlayConfigAccountsPtrOutput{})
+	pulumi.RegisterOutputType(GetOverlayConfigAccountsGroupsOutput{})
+	pulumi.RegisterOutputType(GetOverlayConfigAccountsGroupsArrayOutput{})
+	pulumi.RegisterOutputType(GetOverlayConfigAccountsUsersOutput{})
+	pulumi.RegisterOutputType(GetOverlayConfigAccountsUsersArrayOutput{})
+	pulumi.RegisterOutputType(GetOverlayConfigCertificatesOutput{})
+	pulumi.RegisterOutputType(GetOverlayConfigCertificatesPtrOutput{})
+	pulumi.RegisterOutputType(GetOverlayConfigCertificatesAdditionalOutput{})
+	pulumi.RegisterOutputType(GetOverlayConfigCertificatesAdditionalArrayOutput{})
+	pulumi.RegisterOutputType(GetOverlayConfigContentsOutput{})
+	pulumi.RegisterOutputType(GetOverlayConfigContentsPtrOutput{})
+	pulumi.RegisterOutputType(GetOverlayConfigContentsRuntimeKeyringOutput{})
+	pulumi.RegisterOutputType(GetOverlayConfigContentsRuntimeKeyringArrayOutput{})
+	pulumi.RegisterOutputType(GetOverlaysOverlaysOutput{})
+	pulumi.RegisterOutputType(GetOverlaysOverlaysArrayOutput{})
+	pulumi.RegisterOutputType(GetOverlaysOverlaysConfigOutput{})
+	pulumi.RegisterOutputType(GetOverlaysOverlaysConfigAccountsOutput{})
+	pulumi.RegisterOutputType(GetOverlaysOverlaysConfigAccountsPtrOutput{})
+	pulumi.RegisterOutputType(GetOverlaysOverlaysConfigAccountsGroupsOutput{})
+	pulumi.RegisterOutputType(GetOverlaysOverlaysConfigAccountsGroupsArrayOutput{})
+	pulumi.RegisterOutputType(GetOverlaysOverlaysConfigAccountsUsersOutput{})
+	pulumi.RegisterOutputType(GetOverlaysOverlaysConfigAccountsUsersArrayOutput{})
+	pulumi.RegisterOutputType(GetOverlaysOverlaysConfigCertificatesOutput{})
+	pulumi.RegisterOutputType(GetOverlaysOverlaysConfigCertificatesPtrOutput{})
+	pulumi.RegisterOutputType(GetOverlaysOverlaysConfigCertificatesAdditionalOutput{})
+	pulumi.RegisterOutputType(GetOverlaysOverlaysConfigCertificatesAdditionalArrayOutput{})
+	pulumi.RegisterOutputType(GetOverlaysOverlaysConfigContentsOutput{})
+	pulumi.RegisterOutputType(GetOverlaysOverlaysConfigContentsPtrOutput{})
+	pulumi.RegisterOutputType(GetOverlaysOverlaysConfigContentsRuntimeKeyringOutput{})
+	pulumi.RegisterOutputType(GetOverlaysOverlaysConfigContentsRuntimeKeyringArrayOutput{})
+	pulumi.RegisterOutputType(GetRepoCustomOverlayOutput{})
+	pulumi.RegisterOutputType(GetRepoCustomOverlayPtrOutput{})
+	pulumi.RegisterOutputType(GetRepoCustomOverlayAccountsOutput{})
+	pulumi.RegisterOutputType(GetRepoCustomOverlayAccountsPtrOutput{})
+	pulumi.RegisterOutputType(GetRepoCustomOverlayAccountsGroupsOutput{})
+	pulumi.RegisterOutputType(GetRepoCustomOverlayAccountsGroupsArrayOutput{})
+	pulumi.RegisterOutputType(GetRepoCustomOverlayAccountsUsersOutput{})
+	pulumi.RegisterOutputType(GetRepoCustomOverlayAccountsUsersArrayOutput{})
+	pulumi.RegisterOutputType(GetRepoCustomOverlayCertificatesOutput{})
+	pulumi.RegisterOutputType(GetRepoCustomOverlayCertificatesPtrOutput{})
+	pulumi.RegisterOutputType(GetRepoCustomOverlayCertificatesAdditionalOutput{})
+	pulumi.RegisterOutputType(GetRepoCustomOverlayCertificatesAdditionalArrayOutput{})
+	pulumi.RegisterOutputType(GetRepoCustomOverlayContentsOutput{})
+	pulumi.RegisterOutputType(GetRepoCustomOverlayContentsPtrOutput{})
+	pulumi.RegisterOutputType(GetRepoCustomOverlayContentsRuntimeKeyringOutput{})
+	pulumi.RegisterOutputType(GetRepoCustomOverlayContentsRuntimeKeyringArrayOutput{})
+	pulumi.RegisterOutputType(GetRepoSync_configOutput{})
+	pulumi.RegisterOutputType(GetRepoSync_configPtrOutput{})
 	pulumi.RegisterOutputType(GetReposReposOutput{})
 	pulumi.RegisterOutputType(GetReposReposArrayOutput{})
 	pulumi.RegisterOutputType(GetReposReposCustomOverlayOutput{})
@@ -928,4 +5534,24 @@ func init() {
 	pulumi.RegisterOutputType(GetReposReposSync_configPtrOutput{})
 	pulumi.RegisterOutputType(GetTagsTagsOutput{})
 	pulumi.RegisterOutputType(GetTagsTagsArrayOutput{})
+	pulumi.RegisterOutputType(OverlayConfigOutput{})
+	pulumi.RegisterOutputType(OverlayConfigContentsOutput{})
+	pulumi.RegisterOutputType(RepoCustomOverlayOutput{})
+	pulumi.RegisterOutputType(RepoCustomOverlayPtrOutput{})
+	pulumi.RegisterOutputType(RepoCustomOverlayAccountsOutput{})
+	pulumi.RegisterOutputType(RepoCustomOverlayAccountsPtrOutput{})
+	pulumi.RegisterOutputType(RepoCustomOverlayAccountsGroupsOutput{})
+	pulumi.RegisterOutputType(RepoCustomOverlayAccountsGroupsArrayOutput{})
+	pulumi.RegisterOutputType(RepoCustomOverlayAccountsUsersOutput{})
+	pulumi.RegisterOutputType(RepoCustomOverlayAccountsUsersArrayOutput{})
+	pulumi.RegisterOutputType(RepoCustomOverlayCertificatesOutput{})
+	pulumi.RegisterOutputType(RepoCustomOverlayCertificatesPtrOutput{})
+	pulumi.RegisterOutputType(RepoCustomOverlayCertificatesAdditionalOutput{})
+	pulumi.RegisterOutputType(RepoCustomOverlayCertificatesAdditionalArrayOutput{})
+	pulumi.RegisterOutputType(RepoCustomOverlayContentsOutput{})
+	pulumi.RegisterOutputType(RepoCustomOverlayContentsPtrOutput{})
+	pulumi.RegisterOutputType(RepoCustomOverlayContentsRuntimeKeyringOutput{})
+	pulumi.RegisterOutputType(RepoCustomOverlayContentsRuntimeKeyringArrayOutput{})
+	pulumi.RegisterOutputType(RepoSyncConfigOutput{})
+	pulumi.RegisterOutputType(RepoSyncConfigPtrOutput{})
 }

@@ -8,6 +8,9 @@ import typing
 # Export this package's modules as members:
 from .account_associations import *
 from .aws_role_identity import *
+from .external_group_role_mapping import *
+from .get_external_group_role_mapping import *
+from .get_external_group_role_mappings import *
 from .get_group import *
 from .get_identity import *
 from .get_identity_providers import *

@@ -23,6 +23,7 @@ __all__ = [
     'AccountAssociationsGithubAppInstallations',
     'AccountAssociationsGithubAppInstallationsInstallations',
     'AccountAssociationsGoogle',
+    'GetExternalGroupRoleMappingsExternalGroupRoleMappings',
     'GetGroupResourceLimits',
     'GetIdentityAwsIdentity',
     'GetIdentityClaimMatch',
@@ -244,6 +245,60 @@ class AccountAssociationsGoogle(dict):
     @pulumi.getter(name="projectNumber")
     def project_number(self) -> _builtins.str:
         return pulumi.get(self, "project_number")
+
+
+@pulumi.output_type
+class GetExternalGroupRoleMappingsExternalGroupRoleMappings(dict):
+    def __init__(__self__, *,
+                 external_group_id: _builtins.str,
+                 identity_provider_uid: _builtins.str,
+                 role_uid: _builtins.str,
+                 scope: _builtins.str,
+                 uid: _builtins.str,
+                 create_time: Optional[_builtins.str] = None):
+        """
+        :param _builtins.str scope: The group the role is held in (the organization root).
+        """
+        pulumi.set(__self__, "external_group_id", external_group_id)
+        pulumi.set(__self__, "identity_provider_uid", identity_provider_uid)
+        pulumi.set(__self__, "role_uid", role_uid)
+        pulumi.set(__self__, "scope", scope)
+        pulumi.set(__self__, "uid", uid)
+        if create_time is not None:
+            pulumi.set(__self__, "create_time", create_time)
+
+    @_builtins.property
+    @pulumi.getter(name="externalGroupId")
+    def external_group_id(self) -> _builtins.str:
+        return pulumi.get(self, "external_group_id")
+
+    @_builtins.property
+    @pulumi.getter(name="identityProviderUid")
+    def identity_provider_uid(self) -> _builtins.str:
+        return pulumi.get(self, "identity_provider_uid")
+
+    @_builtins.property
+    @pulumi.getter(name="roleUid")
+    def role_uid(self) -> _builtins.str:
+        return pulumi.get(self, "role_uid")
+
+    @_builtins.property
+    @pulumi.getter
+    def scope(self) -> _builtins.str:
+        """
+        The group the role is held in (the organization root).
+        """
+        return pulumi.get(self, "scope")
+
+    @_builtins.property
+    @pulumi.getter
+    def uid(self) -> _builtins.str:
+        return pulumi.get(self, "uid")
+
+    @_builtins.property
+    @pulumi.getter(name="createTime")
+    def create_time(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "create_time")
 
 
 @pulumi.output_type

@@ -6,7 +6,18 @@ import builtins as _builtins
 from .. import _utilities
 import typing
 # Export this package's modules as members:
+from .get_overlay import *
+from .get_overlay_binding import *
+from .get_overlay_bindings import *
+from .get_overlays import *
+from .get_repo import *
 from .get_repos import *
+from .get_tag import *
 from .get_tags import *
+from .overlay import *
+from .overlay_binding import *
 from .pull_token import *
+from .repo import *
+from .tag import *
+from ._inputs import *
 from . import outputs

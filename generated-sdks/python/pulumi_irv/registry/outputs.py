@@ -16,6 +16,51 @@ from .. import _utilities
 from . import outputs
 
 __all__ = [
+    'GetOverlayBindingOverlay',
+    'GetOverlayBindingOverlayConfig',
+    'GetOverlayBindingOverlayConfigAccounts',
+    'GetOverlayBindingOverlayConfigAccountsGroups',
+    'GetOverlayBindingOverlayConfigAccountsUsers',
+    'GetOverlayBindingOverlayConfigCertificates',
+    'GetOverlayBindingOverlayConfigCertificatesAdditional',
+    'GetOverlayBindingOverlayConfigContents',
+    'GetOverlayBindingOverlayConfigContentsRuntimeKeyring',
+    'GetOverlayBindingsOverlayBindings',
+    'GetOverlayBindingsOverlayBindingsOverlay',
+    'GetOverlayBindingsOverlayBindingsOverlayConfig',
+    'GetOverlayBindingsOverlayBindingsOverlayConfigAccounts',
+    'GetOverlayBindingsOverlayBindingsOverlayConfigAccountsGroups',
+    'GetOverlayBindingsOverlayBindingsOverlayConfigAccountsUsers',
+    'GetOverlayBindingsOverlayBindingsOverlayConfigCertificates',
+    'GetOverlayBindingsOverlayBindingsOverlayConfigCertificatesAdditional',
+    'GetOverlayBindingsOverlayBindingsOverlayConfigContents',
+    'GetOverlayBindingsOverlayBindingsOverlayConfigContentsRuntimeKeyring',
+    'GetOverlayConfig',
+    'GetOverlayConfigAccounts',
+    'GetOverlayConfigAccountsGroups',
+    'GetOverlayConfigAccountsUsers',
+    'GetOverlayConfigCertificates',
+    'GetOverlayConfigCertificatesAdditional',
+    'GetOverlayConfigContents',
+    'GetOverlayConfigContentsRuntimeKeyring',
+    'GetOverlaysOverlays',
+    'GetOverlaysOverlaysConfig',
+    'GetOverlaysOverlaysConfigAccounts',
+    'GetOverlaysOverlaysConfigAccountsGroups',
+    'GetOverlaysOverlaysConfigAccountsUsers',
+    'GetOverlaysOverlaysConfigCertificates',
+    'GetOverlaysOverlaysConfigCertificatesAdditional',
+    'GetOverlaysOverlaysConfigContents',
+    'GetOverlaysOverlaysConfigContentsRuntimeKeyring',
+    'GetRepoCustomOverlay',
+    'GetRepoCustomOverlayAccounts',
+    'GetRepoCustomOverlayAccountsGroups',
+    'GetRepoCustomOverlayAccountsUsers',
+    'GetRepoCustomOverlayCertificates',
+    'GetRepoCustomOverlayCertificatesAdditional',
+    'GetRepoCustomOverlayContents',
+    'GetRepoCustomOverlayContentsRuntimeKeyring',
+    'GetRepoSync_config',
     'GetReposRepos',
     'GetReposReposCustomOverlay',
     'GetReposReposCustomOverlayAccounts',
@@ -27,7 +72,1352 @@ __all__ = [
     'GetReposReposCustomOverlayContentsRuntimeKeyring',
     'GetReposReposSync_config',
     'GetTagsTags',
+    'OverlayConfig',
+    'OverlayConfigContents',
+    'RepoCustomOverlay',
+    'RepoCustomOverlayAccounts',
+    'RepoCustomOverlayAccountsGroups',
+    'RepoCustomOverlayAccountsUsers',
+    'RepoCustomOverlayCertificates',
+    'RepoCustomOverlayCertificatesAdditional',
+    'RepoCustomOverlayContents',
+    'RepoCustomOverlayContentsRuntimeKeyring',
+    'RepoSyncConfig',
 ]
+
+@pulumi.output_type
+class GetOverlayBindingOverlay(dict):
+    def __init__(__self__, *,
+                 config: 'outputs.GetOverlayBindingOverlayConfig',
+                 name: _builtins.str,
+                 uid: _builtins.str):
+        pulumi.set(__self__, "config", config)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "uid", uid)
+
+    @_builtins.property
+    @pulumi.getter
+    def config(self) -> 'outputs.GetOverlayBindingOverlayConfig':
+        return pulumi.get(self, "config")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def uid(self) -> _builtins.str:
+        return pulumi.get(self, "uid")
+
+
+@pulumi.output_type
+class GetOverlayBindingOverlayConfig(dict):
+    def __init__(__self__, *,
+                 annotations: Mapping[str, _builtins.str],
+                 environment: Mapping[str, _builtins.str],
+                 accounts: Optional['outputs.GetOverlayBindingOverlayConfigAccounts'] = None,
+                 certificates: Optional['outputs.GetOverlayBindingOverlayConfigCertificates'] = None,
+                 contents: Optional['outputs.GetOverlayBindingOverlayConfigContents'] = None):
+        pulumi.set(__self__, "annotations", annotations)
+        pulumi.set(__self__, "environment", environment)
+        if accounts is not None:
+            pulumi.set(__self__, "accounts", accounts)
+        if certificates is not None:
+            pulumi.set(__self__, "certificates", certificates)
+        if contents is not None:
+            pulumi.set(__self__, "contents", contents)
+
+    @_builtins.property
+    @pulumi.getter
+    def annotations(self) -> Mapping[str, _builtins.str]:
+        return pulumi.get(self, "annotations")
+
+    @_builtins.property
+    @pulumi.getter
+    def environment(self) -> Mapping[str, _builtins.str]:
+        return pulumi.get(self, "environment")
+
+    @_builtins.property
+    @pulumi.getter
+    def accounts(self) -> Optional['outputs.GetOverlayBindingOverlayConfigAccounts']:
+        return pulumi.get(self, "accounts")
+
+    @_builtins.property
+    @pulumi.getter
+    def certificates(self) -> Optional['outputs.GetOverlayBindingOverlayConfigCertificates']:
+        return pulumi.get(self, "certificates")
+
+    @_builtins.property
+    @pulumi.getter
+    def contents(self) -> Optional['outputs.GetOverlayBindingOverlayConfigContents']:
+        return pulumi.get(self, "contents")
+
+
+@pulumi.output_type
+class GetOverlayBindingOverlayConfigAccounts(dict):
+    def __init__(__self__, *,
+                 groups: Sequence['outputs.GetOverlayBindingOverlayConfigAccountsGroups'],
+                 run_as: _builtins.str,
+                 users: Sequence['outputs.GetOverlayBindingOverlayConfigAccountsUsers']):
+        pulumi.set(__self__, "groups", groups)
+        pulumi.set(__self__, "run_as", run_as)
+        pulumi.set(__self__, "users", users)
+
+    @_builtins.property
+    @pulumi.getter
+    def groups(self) -> Sequence['outputs.GetOverlayBindingOverlayConfigAccountsGroups']:
+        return pulumi.get(self, "groups")
+
+    @_builtins.property
+    @pulumi.getter(name="runAs")
+    def run_as(self) -> _builtins.str:
+        return pulumi.get(self, "run_as")
+
+    @_builtins.property
+    @pulumi.getter
+    def users(self) -> Sequence['outputs.GetOverlayBindingOverlayConfigAccountsUsers']:
+        return pulumi.get(self, "users")
+
+
+@pulumi.output_type
+class GetOverlayBindingOverlayConfigAccountsGroups(dict):
+    def __init__(__self__, *,
+                 groupname: _builtins.str,
+                 members: Sequence[_builtins.str],
+                 gid: Optional[_builtins.float] = None):
+        pulumi.set(__self__, "groupname", groupname)
+        pulumi.set(__self__, "members", members)
+        if gid is not None:
+            pulumi.set(__self__, "gid", gid)
+
+    @_builtins.property
+    @pulumi.getter
+    def groupname(self) -> _builtins.str:
+        return pulumi.get(self, "groupname")
+
+    @_builtins.property
+    @pulumi.getter
+    def members(self) -> Sequence[_builtins.str]:
+        return pulumi.get(self, "members")
+
+    @_builtins.property
+    @pulumi.getter
+    def gid(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "gid")
+
+
+@pulumi.output_type
+class GetOverlayBindingOverlayConfigAccountsUsers(dict):
+    def __init__(__self__, *,
+                 group_name: _builtins.str,
+                 home_dir: _builtins.str,
+                 shell: _builtins.str,
+                 username: _builtins.str,
+                 gid: Optional[_builtins.float] = None,
+                 uid: Optional[_builtins.float] = None):
+        pulumi.set(__self__, "group_name", group_name)
+        pulumi.set(__self__, "home_dir", home_dir)
+        pulumi.set(__self__, "shell", shell)
+        pulumi.set(__self__, "username", username)
+        if gid is not None:
+            pulumi.set(__self__, "gid", gid)
+        if uid is not None:
+            pulumi.set(__self__, "uid", uid)
+
+    @_builtins.property
+    @pulumi.getter(name="groupName")
+    def group_name(self) -> _builtins.str:
+        return pulumi.get(self, "group_name")
+
+    @_builtins.property
+    @pulumi.getter(name="homeDir")
+    def home_dir(self) -> _builtins.str:
+        return pulumi.get(self, "home_dir")
+
+    @_builtins.property
+    @pulumi.getter
+    def shell(self) -> _builtins.str:
+        return pulumi.get(self, "shell")
+
+    @_builtins.property
+    @pulumi.getter
+    def username(self) -> _builtins.str:
+        return pulumi.get(self, "username")
+
+    @_builtins.property
+    @pulumi.getter
+    def gid(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "gid")
+
+    @_builtins.property
+    @pulumi.getter
+    def uid(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "uid")
+
+
+@pulumi.output_type
+class GetOverlayBindingOverlayConfigCertificates(dict):
+    def __init__(__self__, *,
+                 additional: Sequence['outputs.GetOverlayBindingOverlayConfigCertificatesAdditional'],
+                 providers: Sequence[_builtins.str]):
+        pulumi.set(__self__, "additional", additional)
+        pulumi.set(__self__, "providers", providers)
+
+    @_builtins.property
+    @pulumi.getter
+    def additional(self) -> Sequence['outputs.GetOverlayBindingOverlayConfigCertificatesAdditional']:
+        return pulumi.get(self, "additional")
+
+    @_builtins.property
+    @pulumi.getter
+    def providers(self) -> Sequence[_builtins.str]:
+        return pulumi.get(self, "providers")
+
+
+@pulumi.output_type
+class GetOverlayBindingOverlayConfigCertificatesAdditional(dict):
+    def __init__(__self__, *,
+                 content: _builtins.str,
+                 name: _builtins.str):
+        pulumi.set(__self__, "content", content)
+        pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def content(self) -> _builtins.str:
+        return pulumi.get(self, "content")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        return pulumi.get(self, "name")
+
+
+@pulumi.output_type
+class GetOverlayBindingOverlayConfigContents(dict):
+    def __init__(__self__, *,
+                 packages: Sequence[_builtins.str],
+                 runtime_keyring: Sequence['outputs.GetOverlayBindingOverlayConfigContentsRuntimeKeyring'],
+                 runtime_repositories: Sequence[_builtins.str]):
+        pulumi.set(__self__, "packages", packages)
+        pulumi.set(__self__, "runtime_keyring", runtime_keyring)
+        pulumi.set(__self__, "runtime_repositories", runtime_repositories)
+
+    @_builtins.property
+    @pulumi.getter
+    def packages(self) -> Sequence[_builtins.str]:
+        return pulumi.get(self, "packages")
+
+    @_builtins.property
+    @pulumi.getter(name="runtimeKeyring")
+    def runtime_keyring(self) -> Sequence['outputs.GetOverlayBindingOverlayConfigContentsRuntimeKeyring']:
+        return pulumi.get(self, "runtime_keyring")
+
+    @_builtins.property
+    @pulumi.getter(name="runtimeRepositories")
+    def runtime_repositories(self) -> Sequence[_builtins.str]:
+        return pulumi.get(self, "runtime_repositories")
+
+
+@pulumi.output_type
+class GetOverlayBindingOverlayConfigContentsRuntimeKeyring(dict):
+    def __init__(__self__, *,
+                 content: _builtins.str,
+                 name: _builtins.str):
+        pulumi.set(__self__, "content", content)
+        pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def content(self) -> _builtins.str:
+        return pulumi.get(self, "content")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        return pulumi.get(self, "name")
+
+
+@pulumi.output_type
+class GetOverlayBindingsOverlayBindings(dict):
+    def __init__(__self__, *,
+                 repo: _builtins.str,
+                 tags: Sequence[_builtins.str],
+                 uid: _builtins.str,
+                 overlay: Optional['outputs.GetOverlayBindingsOverlayBindingsOverlay'] = None):
+        """
+        :param _builtins.str repo: The repo's uid.
+        :param Sequence[_builtins.str] tags: The exact tags the overlay applies to.
+        """
+        pulumi.set(__self__, "repo", repo)
+        pulumi.set(__self__, "tags", tags)
+        pulumi.set(__self__, "uid", uid)
+        if overlay is not None:
+            pulumi.set(__self__, "overlay", overlay)
+
+    @_builtins.property
+    @pulumi.getter
+    def repo(self) -> _builtins.str:
+        """
+        The repo's uid.
+        """
+        return pulumi.get(self, "repo")
+
+    @_builtins.property
+    @pulumi.getter
+    def tags(self) -> Sequence[_builtins.str]:
+        """
+        The exact tags the overlay applies to.
+        """
+        return pulumi.get(self, "tags")
+
+    @_builtins.property
+    @pulumi.getter
+    def uid(self) -> _builtins.str:
+        return pulumi.get(self, "uid")
+
+    @_builtins.property
+    @pulumi.getter
+    def overlay(self) -> Optional['outputs.GetOverlayBindingsOverlayBindingsOverlay']:
+        return pulumi.get(self, "overlay")
+
+
+@pulumi.output_type
+class GetOverlayBindingsOverlayBindingsOverlay(dict):
+    def __init__(__self__, *,
+                 config: 'outputs.GetOverlayBindingsOverlayBindingsOverlayConfig',
+                 name: _builtins.str,
+                 uid: _builtins.str):
+        pulumi.set(__self__, "config", config)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "uid", uid)
+
+    @_builtins.property
+    @pulumi.getter
+    def config(self) -> 'outputs.GetOverlayBindingsOverlayBindingsOverlayConfig':
+        return pulumi.get(self, "config")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def uid(self) -> _builtins.str:
+        return pulumi.get(self, "uid")
+
+
+@pulumi.output_type
+class GetOverlayBindingsOverlayBindingsOverlayConfig(dict):
+    def __init__(__self__, *,
+                 annotations: Mapping[str, _builtins.str],
+                 environment: Mapping[str, _builtins.str],
+                 accounts: Optional['outputs.GetOverlayBindingsOverlayBindingsOverlayConfigAccounts'] = None,
+                 certificates: Optional['outputs.GetOverlayBindingsOverlayBindingsOverlayConfigCertificates'] = None,
+                 contents: Optional['outputs.GetOverlayBindingsOverlayBindingsOverlayConfigContents'] = None):
+        pulumi.set(__self__, "annotations", annotations)
+        pulumi.set(__self__, "environment", environment)
+        if accounts is not None:
+            pulumi.set(__self__, "accounts", accounts)
+        if certificates is not None:
+            pulumi.set(__self__, "certificates", certificates)
+        if contents is not None:
+            pulumi.set(__self__, "contents", contents)
+
+    @_builtins.property
+    @pulumi.getter
+    def annotations(self) -> Mapping[str, _builtins.str]:
+        return pulumi.get(self, "annotations")
+
+    @_builtins.property
+    @pulumi.getter
+    def environment(self) -> Mapping[str, _builtins.str]:
+        return pulumi.get(self, "environment")
+
+    @_builtins.property
+    @pulumi.getter
+    def accounts(self) -> Optional['outputs.GetOverlayBindingsOverlayBindingsOverlayConfigAccounts']:
+        return pulumi.get(self, "accounts")
+
+    @_builtins.property
+    @pulumi.getter
+    def certificates(self) -> Optional['outputs.GetOverlayBindingsOverlayBindingsOverlayConfigCertificates']:
+        return pulumi.get(self, "certificates")
+
+    @_builtins.property
+    @pulumi.getter
+    def contents(self) -> Optional['outputs.GetOverlayBindingsOverlayBindingsOverlayConfigContents']:
+        return pulumi.get(self, "contents")
+
+
+@pulumi.output_type
+class GetOverlayBindingsOverlayBindingsOverlayConfigAccounts(dict):
+    def __init__(__self__, *,
+                 groups: Sequence['outputs.GetOverlayBindingsOverlayBindingsOverlayConfigAccountsGroups'],
+                 run_as: _builtins.str,
+                 users: Sequence['outputs.GetOverlayBindingsOverlayBindingsOverlayConfigAccountsUsers']):
+        pulumi.set(__self__, "groups", groups)
+        pulumi.set(__self__, "run_as", run_as)
+        pulumi.set(__self__, "users", users)
+
+    @_builtins.property
+    @pulumi.getter
+    def groups(self) -> Sequence['outputs.GetOverlayBindingsOverlayBindingsOverlayConfigAccountsGroups']:
+        return pulumi.get(self, "groups")
+
+    @_builtins.property
+    @pulumi.getter(name="runAs")
+    def run_as(self) -> _builtins.str:
+        return pulumi.get(self, "run_as")
+
+    @_builtins.property
+    @pulumi.getter
+    def users(self) -> Sequence['outputs.GetOverlayBindingsOverlayBindingsOverlayConfigAccountsUsers']:
+        return pulumi.get(self, "users")
+
+
+@pulumi.output_type
+class GetOverlayBindingsOverlayBindingsOverlayConfigAccountsGroups(dict):
+    def __init__(__self__, *,
+                 groupname: _builtins.str,
+                 members: Sequence[_builtins.str],
+                 gid: Optional[_builtins.float] = None):
+        pulumi.set(__self__, "groupname", groupname)
+        pulumi.set(__self__, "members", members)
+        if gid is not None:
+            pulumi.set(__self__, "gid", gid)
+
+    @_builtins.property
+    @pulumi.getter
+    def groupname(self) -> _builtins.str:
+        return pulumi.get(self, "groupname")
+
+    @_builtins.property
+    @pulumi.getter
+    def members(self) -> Sequence[_builtins.str]:
+        return pulumi.get(self, "members")
+
+    @_builtins.property
+    @pulumi.getter
+    def gid(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "gid")
+
+
+@pulumi.output_type
+class GetOverlayBindingsOverlayBindingsOverlayConfigAccountsUsers(dict):
+    def __init__(__self__, *,
+                 group_name: _builtins.str,
+                 home_dir: _builtins.str,
+                 shell: _builtins.str,
+                 username: _builtins.str,
+                 gid: Optional[_builtins.float] = None,
+                 uid: Optional[_builtins.float] = None):
+        pulumi.set(__self__, "group_name", group_name)
+        pulumi.set(__self__, "home_dir", home_dir)
+        pulumi.set(__self__, "shell", shell)
+        pulumi.set(__self__, "username", username)
+        if gid is not None:
+            pulumi.set(__self__, "gid", gid)
+        if uid is not None:
+            pulumi.set(__self__, "uid", uid)
+
+    @_builtins.property
+    @pulumi.getter(name="groupName")
+    def group_name(self) -> _builtins.str:
+        return pulumi.get(self, "group_name")
+
+    @_builtins.property
+    @pulumi.getter(name="homeDir")
+    def home_dir(self) -> _builtins.str:
+        return pulumi.get(self, "home_dir")
+
+    @_builtins.property
+    @pulumi.getter
+    def shell(self) -> _builtins.str:
+        return pulumi.get(self, "shell")
+
+    @_builtins.property
+    @pulumi.getter
+    def username(self) -> _builtins.str:
+        return pulumi.get(self, "username")
+
+    @_builtins.property
+    @pulumi.getter
+    def gid(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "gid")
+
+    @_builtins.property
+    @pulumi.getter
+    def uid(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "uid")
+
+
+@pulumi.output_type
+class GetOverlayBindingsOverlayBindingsOverlayConfigCertificates(dict):
+    def __init__(__self__, *,
+                 additional: Sequence['outputs.GetOverlayBindingsOverlayBindingsOverlayConfigCertificatesAdditional'],
+                 providers: Sequence[_builtins.str]):
+        pulumi.set(__self__, "additional", additional)
+        pulumi.set(__self__, "providers", providers)
+
+    @_builtins.property
+    @pulumi.getter
+    def additional(self) -> Sequence['outputs.GetOverlayBindingsOverlayBindingsOverlayConfigCertificatesAdditional']:
+        return pulumi.get(self, "additional")
+
+    @_builtins.property
+    @pulumi.getter
+    def providers(self) -> Sequence[_builtins.str]:
+        return pulumi.get(self, "providers")
+
+
+@pulumi.output_type
+class GetOverlayBindingsOverlayBindingsOverlayConfigCertificatesAdditional(dict):
+    def __init__(__self__, *,
+                 content: _builtins.str,
+                 name: _builtins.str):
+        pulumi.set(__self__, "content", content)
+        pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def content(self) -> _builtins.str:
+        return pulumi.get(self, "content")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        return pulumi.get(self, "name")
+
+
+@pulumi.output_type
+class GetOverlayBindingsOverlayBindingsOverlayConfigContents(dict):
+    def __init__(__self__, *,
+                 packages: Sequence[_builtins.str],
+                 runtime_keyring: Sequence['outputs.GetOverlayBindingsOverlayBindingsOverlayConfigContentsRuntimeKeyring'],
+                 runtime_repositories: Sequence[_builtins.str]):
+        pulumi.set(__self__, "packages", packages)
+        pulumi.set(__self__, "runtime_keyring", runtime_keyring)
+        pulumi.set(__self__, "runtime_repositories", runtime_repositories)
+
+    @_builtins.property
+    @pulumi.getter
+    def packages(self) -> Sequence[_builtins.str]:
+        return pulumi.get(self, "packages")
+
+    @_builtins.property
+    @pulumi.getter(name="runtimeKeyring")
+    def runtime_keyring(self) -> Sequence['outputs.GetOverlayBindingsOverlayBindingsOverlayConfigContentsRuntimeKeyring']:
+        return pulumi.get(self, "runtime_keyring")
+
+    @_builtins.property
+    @pulumi.getter(name="runtimeRepositories")
+    def runtime_repositories(self) -> Sequence[_builtins.str]:
+        return pulumi.get(self, "runtime_repositories")
+
+
+@pulumi.output_type
+class GetOverlayBindingsOverlayBindingsOverlayConfigContentsRuntimeKeyring(dict):
+    def __init__(__self__, *,
+                 content: _builtins.str,
+                 name: _builtins.str):
+        pulumi.set(__self__, "content", content)
+        pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def content(self) -> _builtins.str:
+        return pulumi.get(self, "content")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        return pulumi.get(self, "name")
+
+
+@pulumi.output_type
+class GetOverlayConfig(dict):
+    def __init__(__self__, *,
+                 annotations: Mapping[str, _builtins.str],
+                 environment: Mapping[str, _builtins.str],
+                 accounts: Optional['outputs.GetOverlayConfigAccounts'] = None,
+                 certificates: Optional['outputs.GetOverlayConfigCertificates'] = None,
+                 contents: Optional['outputs.GetOverlayConfigContents'] = None):
+        pulumi.set(__self__, "annotations", annotations)
+        pulumi.set(__self__, "environment", environment)
+        if accounts is not None:
+            pulumi.set(__self__, "accounts", accounts)
+        if certificates is not None:
+            pulumi.set(__self__, "certificates", certificates)
+        if contents is not None:
+            pulumi.set(__self__, "contents", contents)
+
+    @_builtins.property
+    @pulumi.getter
+    def annotations(self) -> Mapping[str, _builtins.str]:
+        return pulumi.get(self, "annotations")
+
+    @_builtins.property
+    @pulumi.getter
+    def environment(self) -> Mapping[str, _builtins.str]:
+        return pulumi.get(self, "environment")
+
+    @_builtins.property
+    @pulumi.getter
+    def accounts(self) -> Optional['outputs.GetOverlayConfigAccounts']:
+        return pulumi.get(self, "accounts")
+
+    @_builtins.property
+    @pulumi.getter
+    def certificates(self) -> Optional['outputs.GetOverlayConfigCertificates']:
+        return pulumi.get(self, "certificates")
+
+    @_builtins.property
+    @pulumi.getter
+    def contents(self) -> Optional['outputs.GetOverlayConfigContents']:
+        return pulumi.get(self, "contents")
+
+
+@pulumi.output_type
+class GetOverlayConfigAccounts(dict):
+    def __init__(__self__, *,
+                 groups: Sequence['outputs.GetOverlayConfigAccountsGroups'],
+                 run_as: _builtins.str,
+                 users: Sequence['outputs.GetOverlayConfigAccountsUsers']):
+        pulumi.set(__self__, "groups", groups)
+        pulumi.set(__self__, "run_as", run_as)
+        pulumi.set(__self__, "users", users)
+
+    @_builtins.property
+    @pulumi.getter
+    def groups(self) -> Sequence['outputs.GetOverlayConfigAccountsGroups']:
+        return pulumi.get(self, "groups")
+
+    @_builtins.property
+    @pulumi.getter(name="runAs")
+    def run_as(self) -> _builtins.str:
+        return pulumi.get(self, "run_as")
+
+    @_builtins.property
+    @pulumi.getter
+    def users(self) -> Sequence['outputs.GetOverlayConfigAccountsUsers']:
+        return pulumi.get(self, "users")
+
+
+@pulumi.output_type
+class GetOverlayConfigAccountsGroups(dict):
+    def __init__(__self__, *,
+                 groupname: _builtins.str,
+                 members: Sequence[_builtins.str],
+                 gid: Optional[_builtins.float] = None):
+        pulumi.set(__self__, "groupname", groupname)
+        pulumi.set(__self__, "members", members)
+        if gid is not None:
+            pulumi.set(__self__, "gid", gid)
+
+    @_builtins.property
+    @pulumi.getter
+    def groupname(self) -> _builtins.str:
+        return pulumi.get(self, "groupname")
+
+    @_builtins.property
+    @pulumi.getter
+    def members(self) -> Sequence[_builtins.str]:
+        return pulumi.get(self, "members")
+
+    @_builtins.property
+    @pulumi.getter
+    def gid(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "gid")
+
+
+@pulumi.output_type
+class GetOverlayConfigAccountsUsers(dict):
+    def __init__(__self__, *,
+                 group_name: _builtins.str,
+                 home_dir: _builtins.str,
+                 shell: _builtins.str,
+                 username: _builtins.str,
+                 gid: Optional[_builtins.float] = None,
+                 uid: Optional[_builtins.float] = None):
+        pulumi.set(__self__, "group_name", group_name)
+        pulumi.set(__self__, "home_dir", home_dir)
+        pulumi.set(__self__, "shell", shell)
+        pulumi.set(__self__, "username", username)
+        if gid is not None:
+            pulumi.set(__self__, "gid", gid)
+        if uid is not None:
+            pulumi.set(__self__, "uid", uid)
+
+    @_builtins.property
+    @pulumi.getter(name="groupName")
+    def group_name(self) -> _builtins.str:
+        return pulumi.get(self, "group_name")
+
+    @_builtins.property
+    @pulumi.getter(name="homeDir")
+    def home_dir(self) -> _builtins.str:
+        return pulumi.get(self, "home_dir")
+
+    @_builtins.property
+    @pulumi.getter
+    def shell(self) -> _builtins.str:
+        return pulumi.get(self, "shell")
+
+    @_builtins.property
+    @pulumi.getter
+    def username(self) -> _builtins.str:
+        return pulumi.get(self, "username")
+
+    @_builtins.property
+    @pulumi.getter
+    def gid(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "gid")
+
+    @_builtins.property
+    @pulumi.getter
+    def uid(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "uid")
+
+
+@pulumi.output_type
+class GetOverlayConfigCertificates(dict):
+    def __init__(__self__, *,
+                 additional: Sequence['outputs.GetOverlayConfigCertificatesAdditional'],
+                 providers: Sequence[_builtins.str]):
+        pulumi.set(__self__, "additional", additional)
+        pulumi.set(__self__, "providers", providers)
+
+    @_builtins.property
+    @pulumi.getter
+    def additional(self) -> Sequence['outputs.GetOverlayConfigCertificatesAdditional']:
+        return pulumi.get(self, "additional")
+
+    @_builtins.property
+    @pulumi.getter
+    def providers(self) -> Sequence[_builtins.str]:
+        return pulumi.get(self, "providers")
+
+
+@pulumi.output_type
+class GetOverlayConfigCertificatesAdditional(dict):
+    def __init__(__self__, *,
+                 content: _builtins.str,
+                 name: _builtins.str):
+        pulumi.set(__self__, "content", content)
+        pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def content(self) -> _builtins.str:
+        return pulumi.get(self, "content")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        return pulumi.get(self, "name")
+
+
+@pulumi.output_type
+class GetOverlayConfigContents(dict):
+    def __init__(__self__, *,
+                 packages: Sequence[_builtins.str],
+                 runtime_keyring: Sequence['outputs.GetOverlayConfigContentsRuntimeKeyring'],
+                 runtime_repositories: Sequence[_builtins.str]):
+        pulumi.set(__self__, "packages", packages)
+        pulumi.set(__self__, "runtime_keyring", runtime_keyring)
+        pulumi.set(__self__, "runtime_repositories", runtime_repositories)
+
+    @_builtins.property
+    @pulumi.getter
+    def packages(self) -> Sequence[_builtins.str]:
+        return pulumi.get(self, "packages")
+
+    @_builtins.property
+    @pulumi.getter(name="runtimeKeyring")
+    def runtime_keyring(self) -> Sequence['outputs.GetOverlayConfigContentsRuntimeKeyring']:
+        return pulumi.get(self, "runtime_keyring")
+
+    @_builtins.property
+    @pulumi.getter(name="runtimeRepositories")
+    def runtime_repositories(self) -> Sequence[_builtins.str]:
+        return pulumi.get(self, "runtime_repositories")
+
+
+@pulumi.output_type
+class GetOverlayConfigContentsRuntimeKeyring(dict):
+    def __init__(__self__, *,
+                 content: _builtins.str,
+                 name: _builtins.str):
+        pulumi.set(__self__, "content", content)
+        pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def content(self) -> _builtins.str:
+        return pulumi.get(self, "content")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        return pulumi.get(self, "name")
+
+
+@pulumi.output_type
+class GetOverlaysOverlays(dict):
+    def __init__(__self__, *,
+                 config: 'outputs.GetOverlaysOverlaysConfig',
+                 name: _builtins.str,
+                 uid: _builtins.str):
+        """
+        :param 'GetOverlaysOverlaysConfig' config: Packages only (the one part of the config an overlay takes).
+        """
+        pulumi.set(__self__, "config", config)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "uid", uid)
+
+    @_builtins.property
+    @pulumi.getter
+    def config(self) -> 'outputs.GetOverlaysOverlaysConfig':
+        """
+        Packages only (the one part of the config an overlay takes).
+        """
+        return pulumi.get(self, "config")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def uid(self) -> _builtins.str:
+        return pulumi.get(self, "uid")
+
+
+@pulumi.output_type
+class GetOverlaysOverlaysConfig(dict):
+    def __init__(__self__, *,
+                 annotations: Mapping[str, _builtins.str],
+                 environment: Mapping[str, _builtins.str],
+                 accounts: Optional['outputs.GetOverlaysOverlaysConfigAccounts'] = None,
+                 certificates: Optional['outputs.GetOverlaysOverlaysConfigCertificates'] = None,
+                 contents: Optional['outputs.GetOverlaysOverlaysConfigContents'] = None):
+        pulumi.set(__self__, "annotations", annotations)
+        pulumi.set(__self__, "environment", environment)
+        if accounts is not None:
+            pulumi.set(__self__, "accounts", accounts)
+        if certificates is not None:
+            pulumi.set(__self__, "certificates", certificates)
+        if contents is not None:
+            pulumi.set(__self__, "contents", contents)
+
+    @_builtins.property
+    @pulumi.getter
+    def annotations(self) -> Mapping[str, _builtins.str]:
+        return pulumi.get(self, "annotations")
+
+    @_builtins.property
+    @pulumi.getter
+    def environment(self) -> Mapping[str, _builtins.str]:
+        return pulumi.get(self, "environment")
+
+    @_builtins.property
+    @pulumi.getter
+    def accounts(self) -> Optional['outputs.GetOverlaysOverlaysConfigAccounts']:
+        return pulumi.get(self, "accounts")
+
+    @_builtins.property
+    @pulumi.getter
+    def certificates(self) -> Optional['outputs.GetOverlaysOverlaysConfigCertificates']:
+        return pulumi.get(self, "certificates")
+
+    @_builtins.property
+    @pulumi.getter
+    def contents(self) -> Optional['outputs.GetOverlaysOverlaysConfigContents']:
+        return pulumi.get(self, "contents")
+
+
+@pulumi.output_type
+class GetOverlaysOverlaysConfigAccounts(dict):
+    def __init__(__self__, *,
+                 groups: Sequence['outputs.GetOverlaysOverlaysConfigAccountsGroups'],
+                 run_as: _builtins.str,
+                 users: Sequence['outputs.GetOverlaysOverlaysConfigAccountsUsers']):
+        pulumi.set(__self__, "groups", groups)
+        pulumi.set(__self__, "run_as", run_as)
+        pulumi.set(__self__, "users", users)
+
+    @_builtins.property
+    @pulumi.getter
+    def groups(self) -> Sequence['outputs.GetOverlaysOverlaysConfigAccountsGroups']:
+        return pulumi.get(self, "groups")
+
+    @_builtins.property
+    @pulumi.getter(name="runAs")
+    def run_as(self) -> _builtins.str:
+        return pulumi.get(self, "run_as")
+
+    @_builtins.property
+    @pulumi.getter
+    def users(self) -> Sequence['outputs.GetOverlaysOverlaysConfigAccountsUsers']:
+        return pulumi.get(self, "users")
+
+
+@pulumi.output_type
+class GetOverlaysOverlaysConfigAccountsGroups(dict):
+    def __init__(__self__, *,
+                 groupname: _builtins.str,
+                 members: Sequence[_builtins.str],
+                 gid: Optional[_builtins.float] = None):
+        pulumi.set(__self__, "groupname", groupname)
+        pulumi.set(__self__, "members", members)
+        if gid is not None:
+            pulumi.set(__self__, "gid", gid)
+
+    @_builtins.property
+    @pulumi.getter
+    def groupname(self) -> _builtins.str:
+        return pulumi.get(self, "groupname")
+
+    @_builtins.property
+    @pulumi.getter
+    def members(self) -> Sequence[_builtins.str]:
+        return pulumi.get(self, "members")
+
+    @_builtins.property
+    @pulumi.getter
+    def gid(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "gid")
+
+
+@pulumi.output_type
+class GetOverlaysOverlaysConfigAccountsUsers(dict):
+    def __init__(__self__, *,
+                 group_name: _builtins.str,
+                 home_dir: _builtins.str,
+                 shell: _builtins.str,
+                 username: _builtins.str,
+                 gid: Optional[_builtins.float] = None,
+                 uid: Optional[_builtins.float] = None):
+        pulumi.set(__self__, "group_name", group_name)
+        pulumi.set(__self__, "home_dir", home_dir)
+        pulumi.set(__self__, "shell", shell)
+        pulumi.set(__self__, "username", username)
+        if gid is not None:
+            pulumi.set(__self__, "gid", gid)
+        if uid is not None:
+            pulumi.set(__self__, "uid", uid)
+
+    @_builtins.property
+    @pulumi.getter(name="groupName")
+    def group_name(self) -> _builtins.str:
+        return pulumi.get(self, "group_name")
+
+    @_builtins.property
+    @pulumi.getter(name="homeDir")
+    def home_dir(self) -> _builtins.str:
+        return pulumi.get(self, "home_dir")
+
+    @_builtins.property
+    @pulumi.getter
+    def shell(self) -> _builtins.str:
+        return pulumi.get(self, "shell")
+
+    @_builtins.property
+    @pulumi.getter
+    def username(self) -> _builtins.str:
+        return pulumi.get(self, "username")
+
+    @_builtins.property
+    @pulumi.getter
+    def gid(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "gid")
+
+    @_builtins.property
+    @pulumi.getter
+    def uid(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "uid")
+
+
+@pulumi.output_type
+class GetOverlaysOverlaysConfigCertificates(dict):
+    def __init__(__self__, *,
+                 additional: Sequence['outputs.GetOverlaysOverlaysConfigCertificatesAdditional'],
+                 providers: Sequence[_builtins.str]):
+        pulumi.set(__self__, "additional", additional)
+        pulumi.set(__self__, "providers", providers)
+
+    @_builtins.property
+    @pulumi.getter
+    def additional(self) -> Sequence['outputs.GetOverlaysOverlaysConfigCertificatesAdditional']:
+        return pulumi.get(self, "additional")
+
+    @_builtins.property
+    @pulumi.getter
+    def providers(self) -> Sequence[_builtins.str]:
+        return pulumi.get(self, "providers")
+
+
+@pulumi.output_type
+class GetOverlaysOverlaysConfigCertificatesAdditional(dict):
+    def __init__(__self__, *,
+                 content: _builtins.str,
+                 name: _builtins.str):
+        pulumi.set(__self__, "content", content)
+        pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def content(self) -> _builtins.str:
+        return pulumi.get(self, "content")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        return pulumi.get(self, "name")
+
+
+@pulumi.output_type
+class GetOverlaysOverlaysConfigContents(dict):
+    def __init__(__self__, *,
+                 packages: Sequence[_builtins.str],
+                 runtime_keyring: Sequence['outputs.GetOverlaysOverlaysConfigContentsRuntimeKeyring'],
+                 runtime_repositories: Sequence[_builtins.str]):
+        pulumi.set(__self__, "packages", packages)
+        pulumi.set(__self__, "runtime_keyring", runtime_keyring)
+        pulumi.set(__self__, "runtime_repositories", runtime_repositories)
+
+    @_builtins.property
+    @pulumi.getter
+    def packages(self) -> Sequence[_builtins.str]:
+        return pulumi.get(self, "packages")
+
+    @_builtins.property
+    @pulumi.getter(name="runtimeKeyring")
+    def runtime_keyring(self) -> Sequence['outputs.GetOverlaysOverlaysConfigContentsRuntimeKeyring']:
+        return pulumi.get(self, "runtime_keyring")
+
+    @_builtins.property
+    @pulumi.getter(name="runtimeRepositories")
+    def runtime_repositories(self) -> Sequence[_builtins.str]:
+        return pulumi.get(self, "runtime_repositories")
+
+
+@pulumi.output_type
+class GetOverlaysOverlaysConfigContentsRuntimeKeyring(dict):
+    def __init__(__self__, *,
+                 content: _builtins.str,
+                 name: _builtins.str):
+        pulumi.set(__self__, "content", content)
+        pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def content(self) -> _builtins.str:
+        return pulumi.get(self, "content")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        return pulumi.get(self, "name")
+
+
+@pulumi.output_type
+class GetRepoCustomOverlay(dict):
+    def __init__(__self__, *,
+                 annotations: Mapping[str, _builtins.str],
+                 environment: Mapping[str, _builtins.str],
+                 accounts: Optional['outputs.GetRepoCustomOverlayAccounts'] = None,
+                 certificates: Optional['outputs.GetRepoCustomOverlayCertificates'] = None,
+                 contents: Optional['outputs.GetRepoCustomOverlayContents'] = None):
+        pulumi.set(__self__, "annotations", annotations)
+        pulumi.set(__self__, "environment", environment)
+        if accounts is not None:
+            pulumi.set(__self__, "accounts", accounts)
+        if certificates is not None:
+            pulumi.set(__self__, "certificates", certificates)
+        if contents is not None:
+            pulumi.set(__self__, "contents", contents)
+
+    @_builtins.property
+    @pulumi.getter
+    def annotations(self) -> Mapping[str, _builtins.str]:
+        return pulumi.get(self, "annotations")
+
+    @_builtins.property
+    @pulumi.getter
+    def environment(self) -> Mapping[str, _builtins.str]:
+        return pulumi.get(self, "environment")
+
+    @_builtins.property
+    @pulumi.getter
+    def accounts(self) -> Optional['outputs.GetRepoCustomOverlayAccounts']:
+        return pulumi.get(self, "accounts")
+
+    @_builtins.property
+    @pulumi.getter
+    def certificates(self) -> Optional['outputs.GetRepoCustomOverlayCertificates']:
+        return pulumi.get(self, "certificates")
+
+    @_builtins.property
+    @pulumi.getter
+    def contents(self) -> Optional['outputs.GetRepoCustomOverlayContents']:
+        return pulumi.get(self, "contents")
+
+
+@pulumi.output_type
+class GetRepoCustomOverlayAccounts(dict):
+    def __init__(__self__, *,
+                 groups: Sequence['outputs.GetRepoCustomOverlayAccountsGroups'],
+                 run_as: _builtins.str,
+                 users: Sequence['outputs.GetRepoCustomOverlayAccountsUsers']):
+        pulumi.set(__self__, "groups", groups)
+        pulumi.set(__self__, "run_as", run_as)
+        pulumi.set(__self__, "users", users)
+
+    @_builtins.property
+    @pulumi.getter
+    def groups(self) -> Sequence['outputs.GetRepoCustomOverlayAccountsGroups']:
+        return pulumi.get(self, "groups")
+
+    @_builtins.property
+    @pulumi.getter(name="runAs")
+    def run_as(self) -> _builtins.str:
+        return pulumi.get(self, "run_as")
+
+    @_builtins.property
+    @pulumi.getter
+    def users(self) -> Sequence['outputs.GetRepoCustomOverlayAccountsUsers']:
+        return pulumi.get(self, "users")
+
+
+@pulumi.output_type
+class GetRepoCustomOverlayAccountsGroups(dict):
+    def __init__(__self__, *,
+                 groupname: _builtins.str,
+                 members: Sequence[_builtins.str],
+                 gid: Optional[_builtins.float] = None):
+        pulumi.set(__self__, "groupname", groupname)
+        pulumi.set(__self__, "members", members)
+        if gid is not None:
+            pulumi.set(__self__, "gid", gid)
+
+    @_builtins.property
+    @pulumi.getter
+    def groupname(self) -> _builtins.str:
+        return pulumi.get(self, "groupname")
+
+    @_builtins.property
+    @pulumi.getter
+    def members(self) -> Sequence[_builtins.str]:
+        return pulumi.get(self, "members")
+
+    @_builtins.property
+    @pulumi.getter
+    def gid(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "gid")
+
+
+@pulumi.output_type
+class GetRepoCustomOverlayAccountsUsers(dict):
+    def __init__(__self__, *,
+                 group_name: _builtins.str,
+                 home_dir: _builtins.str,
+                 shell: _builtins.str,
+                 username: _builtins.str,
+                 gid: Optional[_builtins.float] = None,
+                 uid: Optional[_builtins.float] = None):
+        pulumi.set(__self__, "group_name", group_name)
+        pulumi.set(__self__, "home_dir", home_dir)
+        pulumi.set(__self__, "shell", shell)
+        pulumi.set(__self__, "username", username)
+        if gid is not None:
+            pulumi.set(__self__, "gid", gid)
+        if uid is not None:
+            pulumi.set(__self__, "uid", uid)
+
+    @_builtins.property
+    @pulumi.getter(name="groupName")
+    def group_name(self) -> _builtins.str:
+        return pulumi.get(self, "group_name")
+
+    @_builtins.property
+    @pulumi.getter(name="homeDir")
+    def home_dir(self) -> _builtins.str:
+        return pulumi.get(self, "home_dir")
+
+    @_builtins.property
+    @pulumi.getter
+    def shell(self) -> _builtins.str:
+        return pulumi.get(self, "shell")
+
+    @_builtins.property
+    @pulumi.getter
+    def username(self) -> _builtins.str:
+        return pulumi.get(self, "username")
+
+    @_builtins.property
+    @pulumi.getter
+    def gid(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "gid")
+
+    @_builtins.property
+    @pulumi.getter
+    def uid(self) -> Optional[_builtins.float]:
+        return pulumi.get(self, "uid")
+
+
+@pulumi.output_type
+class GetRepoCustomOverlayCertificates(dict):
+    def __init__(__self__, *,
+                 additional: Sequence['outputs.GetRepoCustomOverlayCertificatesAdditional'],
+                 providers: Sequence[_builtins.str]):
+        pulumi.set(__self__, "additional", additional)
+        pulumi.set(__self__, "providers", providers)
+
+    @_builtins.property
+    @pulumi.getter
+    def additional(self) -> Sequence['outputs.GetRepoCustomOverlayCertificatesAdditional']:
+        return pulumi.get(self, "additional")
+
+    @_builtins.property
+    @pulumi.getter
+    def providers(self) -> Sequence[_builtins.str]:
+        return pulumi.get(self, "providers")
+
+
+@pulumi.output_type
+class GetRepoCustomOverlayCertificatesAdditional(dict):
+    def __init__(__self__, *,
+                 content: _builtins.str,
+                 name: _builtins.str):
+        pulumi.set(__self__, "content", content)
+        pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def content(self) -> _builtins.str:
+        return pulumi.get(self, "content")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        return pulumi.get(self, "name")
+
+
+@pulumi.output_type
+class GetRepoCustomOverlayContents(dict):
+    def __init__(__self__, *,
+                 packages: Sequence[_builtins.str],
+                 runtime_keyring: Sequence['outputs.GetRepoCustomOverlayContentsRuntimeKeyring'],
+                 runtime_repositories: Sequence[_builtins.str]):
+        pulumi.set(__self__, "packages", packages)
+        pulumi.set(__self__, "runtime_keyring", runtime_keyring)
+        pulumi.set(__self__, "runtime_repositories", runtime_repositories)
+
+    @_builtins.property
+    @pulumi.getter
+    def packages(self) -> Sequence[_builtins.str]:
+        return pulumi.get(self, "packages")
+
+    @_builtins.property
+    @pulumi.getter(name="runtimeKeyring")
+    def runtime_keyring(self) -> Sequence['outputs.GetRepoCustomOverlayContentsRuntimeKeyring']:
+        return pulumi.get(self, "runtime_keyring")
+
+    @_builtins.property
+    @pulumi.getter(name="runtimeRepositories")
+    def runtime_repositories(self) -> Sequence[_builtins.str]:
+        return pulumi.get(self, "runtime_repositories")
+
+
+@pulumi.output_type
+class GetRepoCustomOverlayContentsRuntimeKeyring(dict):
+    def __init__(__self__, *,
+                 content: _builtins.str,
+                 name: _builtins.str):
+        pulumi.set(__self__, "content", content)
+        pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def content(self) -> _builtins.str:
+        return pulumi.get(self, "content")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        return pulumi.get(self, "name")
+
+
+@pulumi.output_type
+class GetRepoSync_config(dict):
+    def __init__(__self__, *,
+                 grace_period: _builtins.bool,
+                 source: _builtins.str,
+                 unique_tags: _builtins.bool,
+                 amazon: Optional[_builtins.str] = None,
+                 apko_overlay: Optional[_builtins.str] = None,
+                 azure: Optional[_builtins.str] = None,
+                 expiration_time: Optional[_builtins.str] = None,
+                 google: Optional[_builtins.str] = None):
+        pulumi.set(__self__, "grace_period", grace_period)
+        pulumi.set(__self__, "source", source)
+        pulumi.set(__self__, "unique_tags", unique_tags)
+        if amazon is not None:
+            pulumi.set(__self__, "amazon", amazon)
+        if apko_overlay is not None:
+            pulumi.set(__self__, "apko_overlay", apko_overlay)
+        if azure is not None:
+            pulumi.set(__self__, "azure", azure)
+        if expiration_time is not None:
+            pulumi.set(__self__, "expiration_time", expiration_time)
+        if google is not None:
+            pulumi.set(__self__, "google", google)
+
+    @_builtins.property
+    @pulumi.getter(name="gracePeriod")
+    def grace_period(self) -> _builtins.bool:
+        return pulumi.get(self, "grace_period")
+
+    @_builtins.property
+    @pulumi.getter
+    def source(self) -> _builtins.str:
+        return pulumi.get(self, "source")
+
+    @_builtins.property
+    @pulumi.getter(name="uniqueTags")
+    def unique_tags(self) -> _builtins.bool:
+        return pulumi.get(self, "unique_tags")
+
+    @_builtins.property
+    @pulumi.getter
+    def amazon(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "amazon")
+
+    @_builtins.property
+    @pulumi.getter(name="apkoOverlay")
+    def apko_overlay(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "apko_overlay")
+
+    @_builtins.property
+    @pulumi.getter
+    def azure(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "azure")
+
+    @_builtins.property
+    @pulumi.getter(name="expirationTime")
+    def expiration_time(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "expiration_time")
+
+    @_builtins.property
+    @pulumi.getter
+    def google(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "google")
+
 
 @pulumi.output_type
 class GetReposRepos(dict):
@@ -491,5 +1881,362 @@ class GetTagsTags(dict):
     @pulumi.getter(name="updateTime")
     def update_time(self) -> Optional[_builtins.str]:
         return pulumi.get(self, "update_time")
+
+
+@pulumi.output_type
+class OverlayConfig(dict):
+    def __init__(__self__, *,
+                 contents: 'outputs.OverlayConfigContents'):
+        pulumi.set(__self__, "contents", contents)
+
+    @_builtins.property
+    @pulumi.getter
+    def contents(self) -> 'outputs.OverlayConfigContents':
+        return pulumi.get(self, "contents")
+
+
+@pulumi.output_type
+class OverlayConfigContents(dict):
+    def __init__(__self__, *,
+                 packages: Sequence[_builtins.str]):
+        pulumi.set(__self__, "packages", packages)
+
+    @_builtins.property
+    @pulumi.getter
+    def packages(self) -> Sequence[_builtins.str]:
+        return pulumi.get(self, "packages")
+
+
+@pulumi.output_type
+class RepoCustomOverlay(dict):
+    def __init__(__self__, *,
+                 accounts: Optional['outputs.RepoCustomOverlayAccounts'] = None,
+                 annotations: Optional[Mapping[str, _builtins.str]] = None,
+                 certificates: Optional['outputs.RepoCustomOverlayCertificates'] = None,
+                 contents: Optional['outputs.RepoCustomOverlayContents'] = None,
+                 environment: Optional[Mapping[str, _builtins.str]] = None):
+        if accounts is not None:
+            pulumi.set(__self__, "accounts", accounts)
+        if annotations is not None:
+            pulumi.set(__self__, "annotations", annotations)
+        if certificates is not None:
+            pulumi.set(__self__, "certificates", certificates)
+        if contents is not None:
+            pulumi.set(__self__, "contents", contents)
+        if environment is not None:
+            pulumi.set(__self__, "environment", environment)
+
+    @_builtins.property
+    @pulumi.getter
+    def accounts(self) -> Optional['outputs.RepoCustomOverlayAccounts']:
+        return pulumi.get(self, "accounts")
+
+    @_builtins.property
+    @pulumi.getter
+    def annotations(self) -> Optional[Mapping[str, _builtins.str]]:
+        return pulumi.get(self, "annotations")
+
+    @_builtins.property
+    @pulumi.getter
+    def certificates(self) -> Optional['outputs.RepoCustomOverlayCertificates']:
+        return pulumi.get(self, "certificates")
+
+    @_builtins.property
+    @pulumi.getter
+    def contents(self) -> Optional['outputs.RepoCustomOverlayContents']:
+        return pulumi.get(self, "contents")
+
+    @_builtins.property
+    @pulumi.getter
+    def environment(self) -> Optional[Mapping[str, _builtins.str]]:
+        return pulumi.get(self, "environment")
+
+
+@pulumi.output_type
+class RepoCustomOverlayAccounts(dict):
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "runAs":
+            suggest = "run_as"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in RepoCustomOverlayAccounts. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        RepoCustomOverlayAccounts.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        RepoCustomOverlayAccounts.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 groups: Optional[Sequence['outputs.RepoCustomOverlayAccountsGroups']] = None,
+                 run_as: Optional[_builtins.str] = None,
+                 users: Optional[Sequence['outputs.RepoCustomOverlayAccountsUsers']] = None):
+        if groups is not None:
+            pulumi.set(__self__, "groups", groups)
+        if run_as is not None:
+            pulumi.set(__self__, "run_as", run_as)
+        if users is not None:
+            pulumi.set(__self__, "users", users)
+
+    @_builtins.property
+    @pulumi.getter
+    def groups(self) -> Optional[Sequence['outputs.RepoCustomOverlayAccountsGroups']]:
+        return pulumi.get(self, "groups")
+
+    @_builtins.property
+    @pulumi.getter(name="runAs")
+    def run_as(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "run_as")
+
+    @_builtins.property
+    @pulumi.getter
+    def users(self) -> Optional[Sequence['outputs.RepoCustomOverlayAccountsUsers']]:
+        return pulumi.get(self, "users")
+
+
+@pulumi.output_type
+class RepoCustomOverlayAccountsGroups(dict):
+    def __init__(__self__, *,
+                 groupname: _builtins.str,
+                 gid: Optional[_builtins.int] = None,
+                 members: Optional[Sequence[_builtins.str]] = None):
+        pulumi.set(__self__, "groupname", groupname)
+        if gid is not None:
+            pulumi.set(__self__, "gid", gid)
+        if members is not None:
+            pulumi.set(__self__, "members", members)
+
+    @_builtins.property
+    @pulumi.getter
+    def groupname(self) -> _builtins.str:
+        return pulumi.get(self, "groupname")
+
+    @_builtins.property
+    @pulumi.getter
+    def gid(self) -> Optional[_builtins.int]:
+        return pulumi.get(self, "gid")
+
+    @_builtins.property
+    @pulumi.getter
+    def members(self) -> Optional[Sequence[_builtins.str]]:
+        return pulumi.get(self, "members")
+
+
+@pulumi.output_type
+class RepoCustomOverlayAccountsUsers(dict):
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "groupName":
+            suggest = "group_name"
+        elif key == "homeDir":
+            suggest = "home_dir"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in RepoCustomOverlayAccountsUsers. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        RepoCustomOverlayAccountsUsers.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        RepoCustomOverlayAccountsUsers.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 username: _builtins.str,
+                 gid: Optional[_builtins.int] = None,
+                 group_name: Optional[_builtins.str] = None,
+                 home_dir: Optional[_builtins.str] = None,
+                 shell: Optional[_builtins.str] = None,
+                 uid: Optional[_builtins.int] = None):
+        pulumi.set(__self__, "username", username)
+        if gid is not None:
+            pulumi.set(__self__, "gid", gid)
+        if group_name is not None:
+            pulumi.set(__self__, "group_name", group_name)
+        if home_dir is not None:
+            pulumi.set(__self__, "home_dir", home_dir)
+        if shell is not None:
+            pulumi.set(__self__, "shell", shell)
+        if uid is not None:
+            pulumi.set(__self__, "uid", uid)
+
+    @_builtins.property
+    @pulumi.getter
+    def username(self) -> _builtins.str:
+        return pulumi.get(self, "username")
+
+    @_builtins.property
+    @pulumi.getter
+    def gid(self) -> Optional[_builtins.int]:
+        return pulumi.get(self, "gid")
+
+    @_builtins.property
+    @pulumi.getter(name="groupName")
+    def group_name(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "group_name")
+
+    @_builtins.property
+    @pulumi.getter(name="homeDir")
+    def home_dir(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "home_dir")
+
+    @_builtins.property
+    @pulumi.getter
+    def shell(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "shell")
+
+    @_builtins.property
+    @pulumi.getter
+    def uid(self) -> Optional[_builtins.int]:
+        return pulumi.get(self, "uid")
+
+
+@pulumi.output_type
+class RepoCustomOverlayCertificates(dict):
+    def __init__(__self__, *,
+                 additional: Optional[Sequence['outputs.RepoCustomOverlayCertificatesAdditional']] = None,
+                 providers: Optional[Sequence[_builtins.str]] = None):
+        if additional is not None:
+            pulumi.set(__self__, "additional", additional)
+        if providers is not None:
+            pulumi.set(__self__, "providers", providers)
+
+    @_builtins.property
+    @pulumi.getter
+    def additional(self) -> Optional[Sequence['outputs.RepoCustomOverlayCertificatesAdditional']]:
+        return pulumi.get(self, "additional")
+
+    @_builtins.property
+    @pulumi.getter
+    def providers(self) -> Optional[Sequence[_builtins.str]]:
+        return pulumi.get(self, "providers")
+
+
+@pulumi.output_type
+class RepoCustomOverlayCertificatesAdditional(dict):
+    def __init__(__self__, *,
+                 content: _builtins.str,
+                 name: _builtins.str):
+        pulumi.set(__self__, "content", content)
+        pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def content(self) -> _builtins.str:
+        return pulumi.get(self, "content")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        return pulumi.get(self, "name")
+
+
+@pulumi.output_type
+class RepoCustomOverlayContents(dict):
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "runtimeKeyring":
+            suggest = "runtime_keyring"
+        elif key == "runtimeRepositories":
+            suggest = "runtime_repositories"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in RepoCustomOverlayContents. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        RepoCustomOverlayContents.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        RepoCustomOverlayContents.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 packages: Optional[Sequence[_builtins.str]] = None,
+                 runtime_keyring: Optional[Sequence['outputs.RepoCustomOverlayContentsRuntimeKeyring']] = None,
+                 runtime_repositories: Optional[Sequence[_builtins.str]] = None):
+        if packages is not None:
+            pulumi.set(__self__, "packages", packages)
+        if runtime_keyring is not None:
+            pulumi.set(__self__, "runtime_keyring", runtime_keyring)
+        if runtime_repositories is not None:
+            pulumi.set(__self__, "runtime_repositories", runtime_repositories)
+
+    @_builtins.property
+    @pulumi.getter
+    def packages(self) -> Optional[Sequence[_builtins.str]]:
+        return pulumi.get(self, "packages")
+
+    @_builtins.property
+    @pulumi.getter(name="runtimeKeyring")
+    def runtime_keyring(self) -> Optional[Sequence['outputs.RepoCustomOverlayContentsRuntimeKeyring']]:
+        return pulumi.get(self, "runtime_keyring")
+
+    @_builtins.property
+    @pulumi.getter(name="runtimeRepositories")
+    def runtime_repositories(self) -> Optional[Sequence[_builtins.str]]:
+        return pulumi.get(self, "runtime_repositories")
+
+
+@pulumi.output_type
+class RepoCustomOverlayContentsRuntimeKeyring(dict):
+    def __init__(__self__, *,
+                 content: _builtins.str,
+                 name: _builtins.str):
+        pulumi.set(__self__, "content", content)
+        pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def content(self) -> _builtins.str:
+        return pulumi.get(self, "content")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        return pulumi.get(self, "name")
+
+
+@pulumi.output_type
+class RepoSyncConfig(dict):
+    def __init__(__self__, *,
+                 source: _builtins.str,
+                 amazon: Optional[_builtins.str] = None,
+                 azure: Optional[_builtins.str] = None,
+                 google: Optional[_builtins.str] = None):
+        pulumi.set(__self__, "source", source)
+        if amazon is not None:
+            pulumi.set(__self__, "amazon", amazon)
+        if azure is not None:
+            pulumi.set(__self__, "azure", azure)
+        if google is not None:
+            pulumi.set(__self__, "google", google)
+
+    @_builtins.property
+    @pulumi.getter
+    def source(self) -> _builtins.str:
+        return pulumi.get(self, "source")
+
+    @_builtins.property
+    @pulumi.getter
+    def amazon(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "amazon")
+
+    @_builtins.property
+    @pulumi.getter
+    def azure(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "azure")
+
+    @_builtins.property
+    @pulumi.getter
+    def google(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "google")
 
 
