@@ -63,7 +63,7 @@ const SIDES: readonly Side[] = [
   "pulumi calls",
 ];
 /** The bindings list: the only route `--live` adds. */
-const LIVE_ROUTE = "GET /iam/v2beta1/roleBindings";
+const LIVE_ROUTE = "GET /iam/v2/roleBindings";
 /** One measured command, with the CPU and peak memory of its processes and what it printed. */
 type Sample = Measurement & Required<Pick<Measurement, "usage">> & { stdout: string };
 

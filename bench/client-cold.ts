@@ -56,7 +56,7 @@ if (side === "irv client") {
   del = (uid) => new Promise((resolve, reject) => {
     let status = 0;
     const chunks = [];
-    agent.dispatch({ origin, path: "/iam/v2beta1/groups/" + uid, method: "DELETE", headers, headersTimeout: 60_000, bodyTimeout: 60_000 }, {
+    agent.dispatch({ origin, path: "/iam/v2/groups/" + uid, method: "DELETE", headers, headersTimeout: 60_000, bodyTimeout: 60_000 }, {
       onRequestStart() {},
       onResponseStart(_c, s) { status = s; },
       onResponseData(_c, chunk) { chunks.push(chunk); },

@@ -19,7 +19,7 @@ import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import * as grpc from "@grpc/grpc-js";
 import { Pool } from "undici";
-import { GroupsService } from "../emulator/dist/grpc/gen/chainguard/platform/iam/v2beta1/groups_pb.js";
+import { GroupsService } from "../emulator/dist/grpc/gen/chainguard/platform/iam/v2/groups_pb.js";
 import { medianOf, processCpuMs, startWithReadyLine } from "./support/index.ts";
 
 const CONCURRENCY = 16;
@@ -77,13 +77,13 @@ const post = async (path: string, body: unknown) => {
   if (!res.ok) throw new Error(`${path}: HTTP ${res.status} ${await res.text()}`);
   return (await res.json()) as Record<string, unknown>;
 };
-const parent = (await post(`/iam/v2beta1/groups/${info.orgUid}`, { name: "bench" })) as { uid: string };
+const parent = (await post(`/iam/v2/groups/${info.orgUid}`, { name: "bench" })) as { uid: string };
 // The 10,000 groups of the LIST, under a root group of their own (fixtures name new trees).
 await post("/_emulator/fixtures", {
   groups: [{ name: "bench-list", groups: Array.from({ length: ITEMS }, (_, i) => ({ name: `g${i}` })) }],
 });
 const listParent = await (async () => {
-  const res = await fetch(`${info.baseUrl}/iam/v2beta1/groups?name=bench-list`, { headers: admin });
+  const res = await fetch(`${info.baseUrl}/iam/v2/groups?name=bench-list`, { headers: admin });
   const body = (await res.json()) as { groups: { uid: string }[] };
   return body.groups[0]?.uid ?? parent.uid;
 })();
@@ -146,14 +146,14 @@ function grpcJsClient(service: DescService): {
   return { call, close: () => client.close() };
 }
 const groupsJs = grpcJsClient(GroupsService);
-const listPath = `/iam/v2beta1/groups?uidp.children_of=${encodeURIComponent(listParent)}&page_size=200`;
+const listPath = `/iam/v2/groups?uidp.children_of=${encodeURIComponent(listParent)}&page_size=200`;
 const firstPage = await groups.listGroups({ uidp: { childrenOf: listParent }, pageSize: 200 });
 if (firstPage.groups.length !== 200 || Number(firstPage.totalCount) !== ITEMS)
   throw new Error(`the list is not 200 of ${ITEMS}: ${firstPage.groups.length} of ${firstPage.totalCount}`);
 
 const emulator = emu.child.pid;
 const targets = {
-  "GET, HTTP/JSON": () => measure(GET_REQUESTS, () => httpGet(`/iam/v2beta1/groups/${parent.uid}`), emulator),
+  "GET, HTTP/JSON": () => measure(GET_REQUESTS, () => httpGet(`/iam/v2/groups/${parent.uid}`), emulator),
   "GET, gRPC": () =>
     measure(GET_REQUESTS, async () => void (await groups.getGroup({ uid: parent.uid })), emulator),
   "GET, gRPC (grpc-js client)": () =>

@@ -26,7 +26,7 @@ async function get(
   query: string,
 ): Promise<{ ms: number; body: { groups: unknown[]; nextPageToken?: string } }> {
   const start = performance.now();
-  const res = await pool.request({ method: "GET", path: `/iam/v2beta1/groups?${query}`, headers });
+  const res = await pool.request({ method: "GET", path: `/iam/v2/groups?${query}`, headers });
   const body = (await res.body.json()) as { groups: unknown[]; nextPageToken?: string };
   if (res.statusCode !== 200) throw new Error(`HTTP ${res.statusCode}: ${JSON.stringify(body)}`);
   return { ms: performance.now() - start, body };
@@ -49,7 +49,7 @@ async function deepToken(order: string): Promise<string> {
 // The first page right after a write: the cached totalCount is gone, so this pays one COUNT over
 // the index (O(matches)); every page after it, at any depth, reuses the count until the next write.
 async function afterWrite(query: string): Promise<number> {
-  const target = `/iam/v2beta1/groups/${emu.orgUid}`;
+  const target = `/iam/v2/groups/${emu.orgUid}`;
   const times: number[] = [];
   for (let i = 0; i < ROUNDS; i++) {
     const res = await pool.request({

@@ -69,20 +69,20 @@ const post = async (url: string, body: unknown, headers: Record<string, string> 
   if (!res.ok) throw new Error(`${url}: HTTP ${res.status} ${await res.text()}`);
   return (await res.json()) as Record<string, string>;
 };
-const group = await post(`${info.baseUrl}/iam/v2beta1/groups/${info.orgUid}`, {
+const group = await post(`${info.baseUrl}/iam/v2/groups/${info.orgUid}`, {
   name: "bench",
   description: "bench group",
 });
-const identity = await post(`${info.baseUrl}/iam/v2beta1/identities/${info.orgUid}`, {
+const identity = await post(`${info.baseUrl}/iam/v2/identities/${info.orgUid}`, {
   name: "bench-ci",
   claimMatch: { issuer: info.issuerUrl, subject: "bench-ci" },
 });
 const roles = (await (
-  await fetch(`${info.baseUrl}/iam/v2beta1/roles?name=viewer`, { headers: admin })
+  await fetch(`${info.baseUrl}/iam/v2/roles?name=viewer`, { headers: admin })
 ).json()) as {
   roles: { uid: string }[];
 };
-await post(`${info.baseUrl}/iam/v2beta1/roleBindings/${info.orgUid}`, {
+await post(`${info.baseUrl}/iam/v2/roleBindings/${info.orgUid}`, {
   identityUid: identity.uid,
   roleUid: roles.roles[0]?.uid,
 });
@@ -100,7 +100,7 @@ const exchanged = (await (
   )
 ).json()) as { token: string };
 
-const path = `/iam/v2beta1/groups/${group.uid}`;
+const path = `/iam/v2/groups/${group.uid}`;
 const bytes = await (await fetch(`${info.baseUrl}${path}`, { headers: admin })).text();
 
 // The bare server answers the same body with the same content type, nothing else.

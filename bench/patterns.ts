@@ -42,7 +42,7 @@ await runBench({ pulumi: false, emulator: { host: "127.0.0.1" } }, async (sessio
 
   const { emu } = session;
   const admin = { authorization: `Bearer ${emu.adminToken}`, "content-type": "application/json" };
-  const created = await fetch(`${emu.baseUrl}/iam/v2beta1/identities/${emu.orgUid}`, {
+  const created = await fetch(`${emu.baseUrl}/iam/v2/identities/${emu.orgUid}`, {
     method: "POST",
     headers: admin,
     body: JSON.stringify({ name: "hostile", claimMatch: { issuer: emu.issuerUrl, subjectPattern: PATTERN } }),

@@ -159,7 +159,7 @@ interface RouteCount {
   minimum: number;
 }
 
-const routeOf = (method: string, kind: Kind) => `${method} /iam/v2beta1/${kind}/*`;
+const routeOf = (method: string, kind: Kind) => `${method} /iam/v2/${kind}/*`;
 
 /** Every route the step called or should have called, with its calls and minimum. */
 function compare(step: Step, byRoute: Readonly<Record<string, number>>): RouteCount[] {
@@ -170,7 +170,7 @@ function compare(step: Step, byRoute: Readonly<Record<string, number>>): RouteCo
   for (const [route, calls] of Object.entries(byRoute)) {
     if (route === DATA_SOURCE_ROUTE) continue;
     const [method = "", path = ""] = route.split(" ");
-    const kind = KINDS.find((k) => path.startsWith(`/iam/v2beta1/${k}/`) || path === `/iam/v2beta1/${k}`);
+    const kind = KINDS.find((k) => path.startsWith(`/iam/v2/${k}/`) || path === `/iam/v2/${k}`);
     const row = rows.get(route) ?? { route, kind, method, calls: 0, minimum: 0 };
     rows.set(route, { ...row, calls });
   }

@@ -21,7 +21,7 @@ import { ProcessSampler } from "./process-sampler.ts";
  * @example
  * const lookups = stats.requests[DATA_SOURCE_ROUTE] ?? 0;
  */
-export const DATA_SOURCE_ROUTE = "GET /iam/v2beta1/roles";
+export const DATA_SOURCE_ROUTE = "GET /iam/v2/roles";
 
 /**
  * The emulator's request counters for one command, split the way the benchmarks compare them with
@@ -47,7 +47,7 @@ export interface ApiCalls {
  * Splits the emulator's counters into {@link ApiCalls}.
  *
  * @example
- * apiCalls({ total: 3, rateLimited: 1, requests: { "POST /iam/v2beta1/groups/*": 2, "GET /iam/v2beta1/roles": 1 }, updateMasks: {} });
+ * apiCalls({ total: 3, rateLimited: 1, requests: { "POST /iam/v2/groups/*": 2, "GET /iam/v2/roles": 1 }, updateMasks: {} });
  * // { total: 3, rateLimited: 1, dataSource: 1, resource: 1, byRoute: … }
  */
 export function apiCalls(stats: Emulator.StatsSnapshot): ApiCalls {

@@ -86,7 +86,7 @@ export async function measureServiceClock(options: MeasureClockOptions): Promise
   const now = options.now ?? Date.now;
   const wait = options.sleep ?? sleep;
   const probe = options.probe ?? fetchDate;
-  const url = `${options.baseUrl.replace(/\/+$/, "")}/iam/v2beta1/groups?page_size=1`;
+  const url = `${options.baseUrl.replace(/\/+$/, "")}/iam/v2/groups?page_size=1`;
   const samples: ClockSample[] = [];
   const count = options.samples ?? 6;
   for (let i = 0; i < count; i++) {

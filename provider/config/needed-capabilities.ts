@@ -45,11 +45,11 @@ export interface NeededCapabilities {
  * requests outside the IAM, registry and vulnerabilities collections.
  *
  * @example
- * neededCapabilities("POST", "/iam/v2beta1/groups/0123…4567");
+ * neededCapabilities("POST", "/iam/v2/groups/0123…4567");
  * // { capabilities: ["groups.create"], group: "0123…4567" }
  */
 export function neededCapabilities(method: string, path: string): NeededCapabilities | undefined {
-  const m = /^\/(?:iam|registry|vulnerabilities)\/v2beta1\/([A-Za-z]+)(?:\/([^?]+))?/.exec(path);
+  const m = /^\/(?:iam|registry|events|vulnerabilities)\/v2(?:beta1)?\/([A-Za-z]+)(?:\/([^?]+))?/.exec(path);
   const verb = VERBS[method.toUpperCase()];
   const kind = m?.[1] === undefined ? undefined : COLLECTIONS[m[1]];
   if (m === null || verb === undefined || kind === undefined) return undefined;

@@ -1,5 +1,5 @@
-import type { TokenSource } from "../../sdk/index.js";
-import { ConfigurationError, exchangeToken, IrvClient, staticToken } from "../../sdk/index.js";
+import type { ApiVersion, TokenSource } from "../../sdk/index.js";
+import { API_VERSIONS, ConfigurationError, exchangeToken, IrvClient, staticToken } from "../../sdk/index.js";
 import type { RequestLimitSettings } from "./request-limits.js";
 import { REQUEST_LIMIT_SETTINGS, rateLimiterFor, requestLimitsOf } from "./request-limits.js";
 import { chooseWorkloadToken, explainWorkloadFailures, workloadTokenOptions } from "./workload-token.js";
@@ -30,6 +30,8 @@ export interface IrvSettings extends RequestLimitSettings {
   timeoutSeconds: string | undefined;
   /** The registry host pull tokens are for (default the service's, `cgr.dev`). */
   registryHost: string | undefined;
+  /** `v2` (the GA paths, the default) or `v2beta1` (the beta paths). */
+  apiVersion: string | undefined;
 }
 
 /**
@@ -54,6 +56,7 @@ export const SETTINGS = {
   ...REQUEST_LIMIT_SETTINGS,
   timeoutSeconds: { config: "irv:timeoutSeconds", env: "IRV_TIMEOUT_SECONDS" },
   registryHost: { config: "irv:registryHost", env: "IRV_REGISTRY_HOST" },
+  apiVersion: { config: "irv:apiVersion", env: "IRV_API_VERSION" },
 } as const satisfies Record<keyof IrvSettings, { config: string; env: string; secret?: true }>;
 
 /**
@@ -86,6 +89,7 @@ export function resolveSettings(
     maxRateLimitWaitSeconds: pick("maxRateLimitWaitSeconds"),
     timeoutSeconds: pick("timeoutSeconds"),
     registryHost: pick("registryHost"),
+    apiVersion: pick("apiVersion"),
   };
 }
 
@@ -146,6 +150,7 @@ export function clientFor(s: IrvSettings): IrvClient {
       // provider process with the same credentials shares it.
       rateLimiter: rateLimiterFor(limits),
       timeoutMs: timeoutMsOf(s),
+      apiVersion: apiVersionOf(s),
     });
     clients.set(key, client);
   }
@@ -181,6 +186,21 @@ export function timeoutMsOf(s: IrvSettings): number | undefined {
       `irv:timeoutSeconds (IRV_TIMEOUT_SECONDS) must be a positive number of seconds (got ${JSON.stringify(s.timeoutSeconds)})`,
     );
   return Math.round(seconds * 1000);
+}
+
+/**
+ * The API version the settings ask for: `v2` (the GA paths) unless `irv:apiVersion` says `v2beta1`.
+ *
+ * @example
+ * apiVersionOf(resolveSettings(get, { IRV_API_VERSION: "v2beta1" })); // "v2beta1"
+ */
+export function apiVersionOf(s: IrvSettings): ApiVersion {
+  const v = s.apiVersion?.trim();
+  if (v === undefined) return "v2";
+  if ((API_VERSIONS as readonly string[]).includes(v)) return v as ApiVersion;
+  throw new ConfigurationError(
+    `irv:apiVersion (IRV_API_VERSION) must be one of ${API_VERSIONS.join(", ")}, got ${JSON.stringify(s.apiVersion)}`,
+  );
 }
 
 function nonEmpty(v: string | undefined): string | undefined {

@@ -34,8 +34,9 @@ export interface IrvClientOptions extends Omit<TransportOptions, "auth"> {
   /** Where tokens come from (static, or an identity exchange). */
   auth?: TokenSource | undefined;
   /**
-   * The API version whose paths the client speaks (`irv:apiVersion`, `IRV_API_VERSION`). Overlays
-   * and overlay bindings stay on v2beta1 either way: they have no GA copy.
+   * The API version whose paths the client speaks (`irv:apiVersion`, `IRV_API_VERSION`): `v2`, the
+   * GA paths, by default. Overlays and overlay bindings stay on v2beta1 either way: they have no GA
+   * copy.
    */
   apiVersion?: ApiVersion | undefined;
 }
@@ -85,7 +86,7 @@ export class IrvClient {
         "no credentials: set irv:token (IRV_TOKEN), or irv:identity with irv:identityToken/irv:identityTokenFile",
       );
     const { token: _token, auth: _auth, apiVersion: _apiVersion, ...transport } = options;
-    this.apiVersion = options.apiVersion ?? "v2beta1";
+    this.apiVersion = options.apiVersion ?? "v2";
     const v = this.apiVersion;
     this.transport = new HttpTransport({ ...transport, auth, userAgent: options.userAgent ?? "pulumi-irv" });
     const t = this.transport;

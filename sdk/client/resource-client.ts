@@ -97,7 +97,7 @@ export class ResourceClient<T extends { uid: string }, C, Q extends AnyListQuery
     /** The kind this client serves. */
     readonly kind: KindSpec,
     /** The API version whose paths it speaks (a kind without a GA copy stays on v2beta1). */
-    version: ApiVersion = "v2beta1",
+    version: ApiVersion = "v2",
   ) {
     this.base = collectionPath(kind, version);
     this.envelope = listEnvelope(kind.collection, kind.schema) as unknown as z.ZodType<Page<T>>;

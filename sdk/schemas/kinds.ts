@@ -269,7 +269,7 @@ export function servedVersion(k: Pick<KindSpec, "betaOnly">, version: ApiVersion
  */
 export function collectionPath(
   k: Pick<KindSpec, "domain" | "collection" | "betaOnly">,
-  version: ApiVersion = "v2beta1",
+  version: ApiVersion,
 ): string {
   return `/${k.domain}/${servedVersion(k, version)}/${k.collection}`;
 }

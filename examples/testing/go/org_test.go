@@ -47,7 +47,7 @@ func TestOrgAgainstTheEmulator(t *testing.T) {
 		Name        string `json:"name"`
 		Description string `json:"description"`
 	}
-	if status := get(t, irv, "/iam/v2beta1/groups/"+teamUID, &team); status != http.StatusOK {
+	if status := get(t, irv, "/iam/v2/groups/"+teamUID, &team); status != http.StatusOK {
 		t.Fatalf("GET the team group: HTTP %d", status)
 	}
 	// A child's uid is its parent's uid, "/", and its own 16 hex digits.
@@ -61,7 +61,7 @@ func TestOrgAgainstTheEmulator(t *testing.T) {
 			Subject string `json:"subject"`
 		} `json:"claimMatch"`
 	}
-	if status := get(t, irv, "/iam/v2beta1/identities/"+up.Outputs["ciUid"].Value.(string), &ci); status != http.StatusOK {
+	if status := get(t, irv, "/iam/v2/identities/"+up.Outputs["ciUid"].Value.(string), &ci); status != http.StatusOK {
 		t.Fatalf("GET the CI identity: HTTP %d", status)
 	}
 	if ci.ClaimMatch.Subject != "repo:acme/payments:ref:refs/heads/main" {
@@ -71,7 +71,7 @@ func TestOrgAgainstTheEmulator(t *testing.T) {
 	if _, err := stack.Destroy(ctx); err != nil {
 		t.Fatalf("destroy: %v", err)
 	}
-	if status := get(t, irv, "/iam/v2beta1/groups/"+teamUID, nil); status != http.StatusNotFound {
+	if status := get(t, irv, "/iam/v2/groups/"+teamUID, nil); status != http.StatusNotFound {
 		t.Errorf("GET the team group after destroy: HTTP %d, want 404", status)
 	}
 }

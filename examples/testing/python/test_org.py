@@ -37,15 +37,15 @@ def test_org_against_the_emulator(irv_emulator: Emulator, tmp_path: Path) -> Non
     irv_emulator.configure_stack(stack)
 
     outputs = stack.up().outputs
-    team = get(irv_emulator, "/iam/v2beta1/groups/" + outputs["teamUid"].value)
+    team = get(irv_emulator, "/iam/v2/groups/" + outputs["teamUid"].value)
     assert team["description"] == "The payments team"
     # A child's uid is its parent's uid, "/", and its own 16 hex digits.
     assert team["name"] == "team-payments"
     assert team["uid"].startswith(outputs["platformUid"].value + "/")
-    ci = get(irv_emulator, "/iam/v2beta1/identities/" + outputs["ciUid"].value)
+    ci = get(irv_emulator, "/iam/v2/identities/" + outputs["ciUid"].value)
     assert ci["claimMatch"]["subject"] == "repo:acme/payments:ref:refs/heads/main"
 
     stack.destroy()
     with pytest.raises(urllib.error.HTTPError) as gone:
-        get(irv_emulator, "/iam/v2beta1/groups/" + outputs["teamUid"].value)
+        get(irv_emulator, "/iam/v2/groups/" + outputs["teamUid"].value)
     assert gone.value.code == 404

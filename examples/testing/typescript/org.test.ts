@@ -49,13 +49,13 @@ afterAll(async () => {
 
 it("makes the team's group and CI identity, and destroy removes them", async () => {
   const { outputs } = await stack.up();
-  const team = await get(`/iam/v2beta1/groups/${outputs.teamUid?.value}`);
+  const team = await get(`/iam/v2/groups/${outputs.teamUid?.value}`);
   // A child's uid is its parent's uid, "/", and its own 16 hex digits.
   expect(team.body).toMatchObject({ name: "team-payments", description: "The payments team" });
   expect(team.body.uid).toMatch(new RegExp(`^${outputs.platformUid?.value}/[0-9a-f]{16}$`));
-  const ci = await get(`/iam/v2beta1/identities/${outputs.ciUid?.value}`);
+  const ci = await get(`/iam/v2/identities/${outputs.ciUid?.value}`);
   expect(ci.body).toMatchObject({ claimMatch: { subject: "repo:acme/payments:ref:refs/heads/main" } });
 
   await stack.destroy();
-  expect((await get(`/iam/v2beta1/groups/${outputs.teamUid?.value}`)).status).toBe(404);
+  expect((await get(`/iam/v2/groups/${outputs.teamUid?.value}`)).status).toBe(404);
 }, 300_000);

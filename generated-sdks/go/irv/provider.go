@@ -41,6 +41,8 @@ func NewProvider(ctx *pulumi.Context,
 type providerArgs struct {
 	// Whether a plain-http URL of a non-loopback host is allowed. Falls back to the environment variable IRV_ALLOW_INSECURE_HTTP.
 	AllowInsecureHttp *bool `pulumi:"allowInsecureHttp"`
+	// Falls back to the environment variable IRV_API_VERSION.
+	ApiVersion *string `pulumi:"apiVersion"`
 	// Falls back to the environment variable IRV_AUTH_URL.
 	AuthUrl *string `pulumi:"authUrl"`
 	// Falls back to the environment variable IRV_BASE_URL.
@@ -79,6 +81,8 @@ type providerArgs struct {
 type ProviderArgs struct {
 	// Whether a plain-http URL of a non-loopback host is allowed. Falls back to the environment variable IRV_ALLOW_INSECURE_HTTP.
 	AllowInsecureHttp pulumi.BoolPtrInput
+	// Falls back to the environment variable IRV_API_VERSION.
+	ApiVersion pulumi.StringPtrInput
 	// Falls back to the environment variable IRV_AUTH_URL.
 	AuthUrl pulumi.StringPtrInput
 	// Falls back to the environment variable IRV_BASE_URL.

@@ -20,6 +20,7 @@ __all__ = ['ProviderArgs', 'Provider']
 class ProviderArgs:
     def __init__(__self__, *,
                  allow_insecure_http: pulumi.Input[Optional[_builtins.bool]] = None,
+                 api_version: pulumi.Input[Optional[_builtins.str]] = None,
                  auth_url: pulumi.Input[Optional[_builtins.str]] = None,
                  base_url: pulumi.Input[Optional[_builtins.str]] = None,
                  identity: pulumi.Input[Optional[_builtins.str]] = None,
@@ -40,6 +41,7 @@ class ProviderArgs:
         The set of arguments for constructing a Provider resource.
 
         :param pulumi.Input[_builtins.bool] allow_insecure_http: Whether a plain-http URL of a non-loopback host is allowed. Falls back to the environment variable IRV_ALLOW_INSECURE_HTTP.
+        :param pulumi.Input[_builtins.str] api_version: Falls back to the environment variable IRV_API_VERSION.
         :param pulumi.Input[_builtins.str] auth_url: Falls back to the environment variable IRV_AUTH_URL.
         :param pulumi.Input[_builtins.str] base_url: Falls back to the environment variable IRV_BASE_URL.
         :param pulumi.Input[_builtins.str] identity: Falls back to the environment variable IRV_IDENTITY.
@@ -59,6 +61,8 @@ class ProviderArgs:
         """
         if allow_insecure_http is not None:
             pulumi.set(__self__, "allow_insecure_http", allow_insecure_http)
+        if api_version is not None:
+            pulumi.set(__self__, "api_version", api_version)
         if auth_url is not None:
             pulumi.set(__self__, "auth_url", auth_url)
         if base_url is not None:
@@ -103,6 +107,18 @@ class ProviderArgs:
     @allow_insecure_http.setter
     def allow_insecure_http(self, value: pulumi.Input[Optional[_builtins.bool]]):
         pulumi.set(self, "allow_insecure_http", value)
+
+    @_builtins.property
+    @pulumi.getter(name="apiVersion")
+    def api_version(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Falls back to the environment variable IRV_API_VERSION.
+        """
+        return pulumi.get(self, "api_version")
+
+    @api_version.setter
+    def api_version(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "api_version", value)
 
     @_builtins.property
     @pulumi.getter(name="authUrl")
@@ -304,6 +320,7 @@ class Provider(pulumi.ProviderResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  allow_insecure_http: pulumi.Input[Optional[_builtins.bool]] = None,
+                 api_version: pulumi.Input[Optional[_builtins.str]] = None,
                  auth_url: pulumi.Input[Optional[_builtins.str]] = None,
                  base_url: pulumi.Input[Optional[_builtins.str]] = None,
                  identity: pulumi.Input[Optional[_builtins.str]] = None,
@@ -327,6 +344,7 @@ class Provider(pulumi.ProviderResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.bool] allow_insecure_http: Whether a plain-http URL of a non-loopback host is allowed. Falls back to the environment variable IRV_ALLOW_INSECURE_HTTP.
+        :param pulumi.Input[_builtins.str] api_version: Falls back to the environment variable IRV_API_VERSION.
         :param pulumi.Input[_builtins.str] auth_url: Falls back to the environment variable IRV_AUTH_URL.
         :param pulumi.Input[_builtins.str] base_url: Falls back to the environment variable IRV_BASE_URL.
         :param pulumi.Input[_builtins.str] identity: Falls back to the environment variable IRV_IDENTITY.
@@ -369,6 +387,7 @@ class Provider(pulumi.ProviderResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  allow_insecure_http: pulumi.Input[Optional[_builtins.bool]] = None,
+                 api_version: pulumi.Input[Optional[_builtins.str]] = None,
                  auth_url: pulumi.Input[Optional[_builtins.str]] = None,
                  base_url: pulumi.Input[Optional[_builtins.str]] = None,
                  identity: pulumi.Input[Optional[_builtins.str]] = None,
@@ -395,6 +414,7 @@ class Provider(pulumi.ProviderResource):
             __props__ = ProviderArgs.__new__(ProviderArgs)
 
             __props__.__dict__["allow_insecure_http"] = pulumi.Output.from_input(allow_insecure_http).apply(pulumi.runtime.to_json) if allow_insecure_http is not None else None
+            __props__.__dict__["api_version"] = api_version
             __props__.__dict__["auth_url"] = auth_url
             __props__.__dict__["base_url"] = base_url
             __props__.__dict__["identity"] = identity

@@ -69,9 +69,9 @@ const path = () =>
   fc
     .tuple(
       fc.constantFrom(
-        "/iam/v2beta1/",
-        "/registry/v2beta1/",
-        "/vulnerabilities/v2beta1/",
+        "/iam/v2/",
+        "/registry/v2/",
+        "/vulnerabilities/v2/",
         "/iam/v1/",
         "/registry/v1/",
         "/_emulator/",

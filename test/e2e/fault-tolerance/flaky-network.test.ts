@@ -8,11 +8,7 @@ import type { OrgTreeShape } from "../support/org-tree.js";
 import { declared, inventory, seededRandom, useOrgTreeStack } from "../support/org-tree.js";
 
 const EMPTY = { groups: [], identities: [], bindings: [] };
-const POSTS = [
-  "POST /iam/v2beta1/groups/*",
-  "POST /iam/v2beta1/identities/*",
-  "POST /iam/v2beta1/roleBindings/*",
-];
+const POSTS = ["POST /iam/v2/groups/*", "POST /iam/v2/identities/*", "POST /iam/v2/roleBindings/*"];
 
 describe("an up and a destroy through 10 % 503, 5 % 429 and 2 % connection resets", () => {
   const shape: OrgTreeShape = { groups: 20, identities: 20, bindings: 20, prefix: "flaky" };
@@ -63,9 +59,9 @@ describe("creates whose answers are lost after the write", () => {
     expect(POSTS.map((route) => requests[route] ?? 0)).toEqual([10, 10, 10]);
     // Lookups happened (lists by name or of the group's bindings), so answers were really lost.
     const lookups =
-      (requests["GET /iam/v2beta1/groups"] ?? 0) +
-      (requests["GET /iam/v2beta1/identities"] ?? 0) +
-      (requests["GET /iam/v2beta1/roleBindings"] ?? 0);
+      (requests["GET /iam/v2/groups"] ?? 0) +
+      (requests["GET /iam/v2/identities"] ?? 0) +
+      (requests["GET /iam/v2/roleBindings"] ?? 0);
     expect(lookups).toBeGreaterThan(0);
     // The state records the uids the service gave, so nothing changes on the next preview.
     await t.stack.preview({ args: ["--expect-no-changes"] });

@@ -28,7 +28,7 @@ describe("a 429 storm under a rate limit of 4 requests per second", () => {
     // …and cost nothing but the refused requests themselves: 45 creates and the one role lookup
     // of the program's getRole were accepted, no lost-create lookup was made.
     expect(stats.total - (stats.rateLimited ?? 0)).toBe(46);
-    expect(stats.requests["GET /iam/v2beta1/groups"]).toBeUndefined();
+    expect(stats.requests["GET /iam/v2/groups"]).toBeUndefined();
     await t.stack.preview({ args: ["--expect-no-changes"] });
   });
 

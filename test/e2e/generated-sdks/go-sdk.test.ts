@@ -112,10 +112,10 @@ describe("the Go quickstart on pulumi-resource-irv, through the engine", () => {
     outputs = up.outputs ?? {};
     const stats = await irv.stats();
     expect(resourceRoutes(stats.requests)).toMatchObject({
-      "POST /iam/v2beta1/groups/*": 3,
-      "POST /iam/v2beta1/identities/*": 3,
-      "POST /iam/v2beta1/roles/*": 1,
-      "POST /iam/v2beta1/roleBindings/*": 3,
+      "POST /iam/v2/groups/*": 3,
+      "POST /iam/v2/identities/*": 3,
+      "POST /iam/v2/roles/*": 1,
+      "POST /iam/v2/roleBindings/*": 3,
     });
 
     const orgUid = irv.emulator.orgUid;
@@ -186,10 +186,10 @@ describe("the Go quickstart on pulumi-resource-irv, through the engine", () => {
     await irv.resetStats();
     await stack.destroy();
     expect(resourceRoutes((await irv.stats()).requests)).toMatchObject({
-      "DELETE /iam/v2beta1/groups/*": 3,
-      "DELETE /iam/v2beta1/identities/*": 3,
-      "DELETE /iam/v2beta1/roles/*": 1,
-      "DELETE /iam/v2beta1/roleBindings/*": 3,
+      "DELETE /iam/v2/groups/*": 3,
+      "DELETE /iam/v2/identities/*": 3,
+      "DELETE /iam/v2/roles/*": 1,
+      "DELETE /iam/v2/roleBindings/*": 3,
     });
     const orgUid = irv.emulator.orgUid;
     const [groups, identities, roles, bindings] = await Promise.all([

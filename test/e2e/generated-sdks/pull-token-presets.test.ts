@@ -88,12 +88,9 @@ for (const { language, prepare } of PROGRAMS) {
       expect(docker.auths["cgr.dev"]?.username).toBe(outputs.username);
       const { status, body } = await exchange(outputs.username ?? "", outputs.password ?? "");
       expect(status).toBe(200);
-      const repos = await fetch(
-        `${irv.emulator.baseUrl}/registry/v2beta1/repos?uidp.descendants_of=${groupUid}`,
-        {
-          headers: { authorization: `Bearer ${body.token}` },
-        },
-      );
+      const repos = await fetch(`${irv.emulator.baseUrl}/registry/v2/repos?uidp.descendants_of=${groupUid}`, {
+        headers: { authorization: `Bearer ${body.token}` },
+      });
       expect(((await repos.json()) as { repos: { name: string }[] }).repos.map((r) => r.name)).toEqual([
         "app",
       ]);

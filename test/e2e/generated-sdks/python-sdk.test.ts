@@ -101,10 +101,10 @@ describe("the Python SDK (pulumi_irv wheel) in a fresh virtualenv", () => {
     expect(diagnostics(up.events, "error")).toEqual([]);
     expect(summary(up.events)?.resourceChanges).toMatchObject({ create: 11 }); // 10 and the stack
     const stats = await irv.stats();
-    expect(stats.requests["POST /iam/v2beta1/groups/*"]).toBe(3);
-    expect(stats.requests["POST /iam/v2beta1/identities/*"]).toBe(3);
-    expect(stats.requests["POST /iam/v2beta1/roleBindings/*"]).toBe(3);
-    expect(stats.requests["POST /iam/v2beta1/roles/*"]).toBe(1);
+    expect(stats.requests["POST /iam/v2/groups/*"]).toBe(3);
+    expect(stats.requests["POST /iam/v2/identities/*"]).toBe(3);
+    expect(stats.requests["POST /iam/v2/roleBindings/*"]).toBe(3);
+    expect(stats.requests["POST /iam/v2/roles/*"]).toBe(1);
 
     const outputs = up.outputs as { platformUid: string; teamGroups: Record<string, string> };
     expect(outputs.platformUid).toMatch(new RegExp(`^${irv.emulator.orgUid}/[0-9a-f]{16}$`));

@@ -161,7 +161,7 @@ describe("pulumi-irv import-org", () => {
     writeFileSync(file, index.replace('description: "the payments team"', 'description: "payments, edited"'));
     await irv.resetStats();
     await stack?.up();
-    expect(writes((await irv.stats()).requests)).toEqual({ "PATCH /iam/v2beta1/groups/*": 1 });
+    expect(writes((await irv.stats()).requests)).toEqual({ "PATCH /iam/v2/groups/*": 1 });
     const payments = (await irv.admin.groups.list({ childrenOf: irv.emulator.orgUid, name: "payments" }))
       .items[0];
     expect(payments?.description).toBe("payments, edited");

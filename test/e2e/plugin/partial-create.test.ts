@@ -104,7 +104,7 @@ describe("a create that fails after its POST, through the engine", () => {
     provider.failing = false;
     await irv.resetStats();
     const up = await stack.up();
-    expect(resourceRoutes((await irv.stats()).requests)["POST /iam/v2beta1/groups/*"]).toBeUndefined();
+    expect(resourceRoutes((await irv.stats()).requests)["POST /iam/v2/groups/*"]).toBeUndefined();
     const teamUid = String(up.outputs?.teamUid);
     expect((await stack.resources()).map((r) => r.id)).toEqual([teamUid]);
     await stack.destroy();

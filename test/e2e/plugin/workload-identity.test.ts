@@ -92,9 +92,9 @@ describe("pulumi-resource-irv with irv:identity and a workload token (no irv:tok
     expect(diagnostics(up.events, "error")).toEqual([]);
     const requests = (await irv.stats()).requests;
     expect(requests[EXCHANGE]).toBeGreaterThanOrEqual(1);
-    expect(requests["POST /iam/v2beta1/groups/*"]).toBe(1);
-    expect(requests["POST /iam/v2beta1/identities/*"]).toBe(1);
-    expect(requests["POST /iam/v2beta1/roleBindings/*"]).toBe(1);
+    expect(requests["POST /iam/v2/groups/*"]).toBe(1);
+    expect(requests["POST /iam/v2/identities/*"]).toBe(1);
+    expect(requests["POST /iam/v2/roleBindings/*"]).toBe(1);
     teamUid = String(up.outputs?.teamUid);
     expect(await irv.admin.groups.get(teamUid)).toMatchObject({
       name: "team",
@@ -126,7 +126,7 @@ describe("pulumi-resource-irv with irv:identity and a workload token (no irv:tok
     await stack.up();
     const requests = (await irv.stats()).requests;
     expect(requests[EXCHANGE]).toBeGreaterThanOrEqual(1);
-    expect(requests["PATCH /iam/v2beta1/groups/*"]).toBe(1);
+    expect(requests["PATCH /iam/v2/groups/*"]).toBe(1);
     expect((await irv.admin.groups.get(teamUid)).description).toBe("Edited by the pipeline");
     const text = JSON.stringify(await stack.exportState());
     expect(text).not.toContain(wi.workloadToken);

@@ -65,13 +65,13 @@ describe("a Pulumi YAML program on pulumi-resource-irv", () => {
     const up = await stack.up();
     outputs = up.outputs as Record<string, string>;
     const stats = await irv.stats();
-    expect(stats.requests["POST /iam/v2beta1/groups/*"]).toBe(2); // the third is in the second emulator
-    expect(stats.requests["POST /iam/v2beta1/roleBindings/*"]).toBe(1);
-    expect(stats.requests["POST /iam/v2beta1/identityProviders/*"]).toBe(1);
-    expect(stats.requests["POST /iam/v2beta1/identities/*"]).toBe(2);
-    expect(stats.requests["POST /iam/v2beta1/roles/*"]).toBe(1);
-    expect(stats.requests["POST /iam/v2beta1/groupInvites/*"]).toBe(1);
-    expect(stats.requests["POST /iam/v2beta1/accountAssociations/*"]).toBe(1);
+    expect(stats.requests["POST /iam/v2/groups/*"]).toBe(2); // the third is in the second emulator
+    expect(stats.requests["POST /iam/v2/roleBindings/*"]).toBe(1);
+    expect(stats.requests["POST /iam/v2/identityProviders/*"]).toBe(1);
+    expect(stats.requests["POST /iam/v2/identities/*"]).toBe(2);
+    expect(stats.requests["POST /iam/v2/roles/*"]).toBe(1);
+    expect(stats.requests["POST /iam/v2/groupInvites/*"]).toBe(1);
+    expect(stats.requests["POST /iam/v2/accountAssociations/*"]).toBe(1);
     expect(outputs.deployerName).toBe("deployer");
     expect(await irv.admin.groups.get(outputs.platformUid ?? "")).toMatchObject({
       name: "platform",
@@ -144,7 +144,7 @@ describe("a Pulumi YAML program on pulumi-resource-irv", () => {
       stack.stackName,
     ]);
     // Reads only (the import's preview and the import itself), nothing created: the uid is the import id.
-    expect(Object.keys(resourceRoutes((await irv.stats()).requests))).toEqual(["GET /iam/v2beta1/groups/*"]);
+    expect(Object.keys(resourceRoutes((await irv.stats()).requests))).toEqual(["GET /iam/v2/groups/*"]);
     expect(imported.stdout).toContain("type: irv:iam:Group");
     expect(imported.stdout).toContain("name: made-by-hand");
     expect(imported.stdout).toContain(`parentUid: ${irv.emulator.orgUid}`);
@@ -175,9 +175,7 @@ describe("a Pulumi YAML program on pulumi-resource-irv", () => {
         stack.stackName,
       ]);
       expect(imported.stdout).toContain("name: legacy-team");
-      expect(Object.keys(resourceRoutes((await irv.stats()).requests))).toEqual([
-        "GET /iam/v2beta1/groups/*",
-      ]);
+      expect(Object.keys(resourceRoutes((await irv.stats()).requests))).toEqual(["GET /iam/v2/groups/*"]);
       const ids = (await stack.resources()).map((r) => r.id);
       expect(ids).toEqual(expect.arrayContaining([child.uid]));
     } finally {

@@ -74,9 +74,9 @@ describe("a pull token and a CI preset from Pulumi YAML on pulumi-resource-irv",
         headers: { authorization: `Bearer ${body.token}`, "content-type": "application/json" },
         ...(json === undefined ? {} : { body: JSON.stringify(json) }),
       });
-    const repos = await call("GET", `/registry/v2beta1/repos?uidp.descendants_of=${groupUid}`);
+    const repos = await call("GET", `/registry/v2/repos?uidp.descendants_of=${groupUid}`);
     expect(((await repos.json()) as { repos: { name: string }[] }).repos.map((r) => r.name)).toEqual(["app"]);
-    expect((await call("POST", `/iam/v2beta1/groups/${groupUid}`, { name: "nope" })).status).toBe(403);
+    expect((await call("POST", `/iam/v2/groups/${groupUid}`, { name: "nope" })).status).toBe(403);
   });
 
   it("makes the preset's identity, which a GitHub-shaped token of acme/a.b assumes and one of acme/aXb does not", async () => {

@@ -109,12 +109,12 @@ describe("the IAM kinds on the real engine", () => {
   it("creates each kind with one POST", async () => {
     await apply(VERBOSE);
     expect(resourceRoutes((await irv.stats()).requests)).toEqual({
-      "POST /iam/v2beta1/groups/*": 1,
-      "POST /iam/v2beta1/roles/*": 1,
-      "POST /iam/v2beta1/identities/*": 2,
-      "POST /iam/v2beta1/identityProviders/*": 1,
-      "POST /iam/v2beta1/groupInvites/*": 1,
-      "POST /iam/v2beta1/accountAssociations/*": 1,
+      "POST /iam/v2/groups/*": 1,
+      "POST /iam/v2/roles/*": 1,
+      "POST /iam/v2/identities/*": 2,
+      "POST /iam/v2/identityProviders/*": 1,
+      "POST /iam/v2/groupInvites/*": 1,
+      "POST /iam/v2/accountAssociations/*": 1,
     });
     const role = await irv.admin.roles.get(outputs.roleUids?.auditor as string);
     expect(role.capabilities).toEqual(["groups.list", "identity.list"]);
@@ -157,10 +157,10 @@ describe("the IAM kinds on the real engine", () => {
     await apply();
     const stats = await irv.stats();
     expect(resourceRoutes(stats.requests)).toEqual({
-      "PATCH /iam/v2beta1/roles/*": 1,
-      "PATCH /iam/v2beta1/identities/*": 1,
-      "PATCH /iam/v2beta1/identityProviders/*": 1,
-      "PATCH /iam/v2beta1/accountAssociations/*": 1,
+      "PATCH /iam/v2/roles/*": 1,
+      "PATCH /iam/v2/identities/*": 1,
+      "PATCH /iam/v2/identityProviders/*": 1,
+      "PATCH /iam/v2/accountAssociations/*": 1,
     });
     // Masks name proto fields (FieldMask paths; the gateway passes a query mask on verbatim).
     expect(stats.updateMasks).toEqual({
@@ -183,8 +183,8 @@ describe("the IAM kinds on the real engine", () => {
     current.invites[0]!.email = "new-dev@example.com";
     await apply();
     expect(resourceRoutes((await irv.stats()).requests)).toEqual({
-      "POST /iam/v2beta1/groupInvites/*": 1,
-      "DELETE /iam/v2beta1/groupInvites/*": 1,
+      "POST /iam/v2/groupInvites/*": 1,
+      "DELETE /iam/v2/groupInvites/*": 1,
     });
     expect(outputs.inviteUids?.dev).not.toBe(before);
     expect(await irv.admin.groupInvites.find(before)).toBeUndefined();
@@ -199,12 +199,12 @@ describe("the IAM kinds on the real engine", () => {
     runs.push(await stack.refresh());
     // One read per resource and nothing else, the custom role's included (the deleted one's is a 404).
     expect(resourceRoutes((await irv.stats()).requests)).toEqual({
-      "GET /iam/v2beta1/groups/*": 1,
-      "GET /iam/v2beta1/roles/*": 1,
-      "GET /iam/v2beta1/identities/*": 2,
-      "GET /iam/v2beta1/identityProviders/*": 1,
-      "GET /iam/v2beta1/groupInvites/*": 1,
-      "GET /iam/v2beta1/accountAssociations/*": 1,
+      "GET /iam/v2/groups/*": 1,
+      "GET /iam/v2/roles/*": 1,
+      "GET /iam/v2/identities/*": 2,
+      "GET /iam/v2/identityProviders/*": 1,
+      "GET /iam/v2/groupInvites/*": 1,
+      "GET /iam/v2/accountAssociations/*": 1,
     });
     const state = await stack.resources();
     expect(state.find((r) => r.id === roleUid)?.outputs?.description).toBe("edited by hand");
@@ -215,8 +215,8 @@ describe("the IAM kinds on the real engine", () => {
     await apply();
     const stats = await irv.stats();
     expect(resourceRoutes(stats.requests)).toEqual({
-      "PATCH /iam/v2beta1/roles/*": 1,
-      "POST /iam/v2beta1/accountAssociations/*": 1,
+      "PATCH /iam/v2/roles/*": 1,
+      "POST /iam/v2/accountAssociations/*": 1,
     });
     expect(stats.updateMasks).toEqual({ description: 1 });
   });
@@ -229,7 +229,7 @@ describe("the IAM kinds on the real engine", () => {
     await apply();
     expect(outputs.roleUids?.legacy).toBe(legacy.uid);
     // The import and the get are one read each; nothing is created.
-    expect(resourceRoutes((await irv.stats()).requests)).toEqual({ "GET /iam/v2beta1/roles/*": 2 });
+    expect(resourceRoutes((await irv.stats()).requests)).toEqual({ "GET /iam/v2/roles/*": 2 });
     expect(outputs.fetchedRole).toEqual({
       name: "auditor",
       capabilities: ["groups.list", "identity.list", "repo.list"],
@@ -304,12 +304,12 @@ describe("the IAM kinds on the real engine", () => {
     await irv.resetStats();
     runs.push(await stack.destroy());
     expect((await irv.stats()).requests).toEqual({
-      "DELETE /iam/v2beta1/groups/*": 1,
-      "DELETE /iam/v2beta1/roles/*": 2,
-      "DELETE /iam/v2beta1/identities/*": 2,
-      "DELETE /iam/v2beta1/identityProviders/*": 1,
-      "DELETE /iam/v2beta1/groupInvites/*": 1,
-      "DELETE /iam/v2beta1/accountAssociations/*": 1,
+      "DELETE /iam/v2/groups/*": 1,
+      "DELETE /iam/v2/roles/*": 2,
+      "DELETE /iam/v2/identities/*": 2,
+      "DELETE /iam/v2/identityProviders/*": 1,
+      "DELETE /iam/v2/groupInvites/*": 1,
+      "DELETE /iam/v2/accountAssociations/*": 1,
     });
     expect(await irv.admin.groups.find(groupUid)).toBeUndefined();
     for (const uid of Object.values(outputs.roleUids ?? {}))

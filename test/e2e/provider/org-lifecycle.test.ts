@@ -69,9 +69,9 @@ describe("Group, Identity and RoleBinding on the real engine", () => {
     const result = await apply(current);
     expect(diagnostics(result.events, "error")).toEqual([]);
     const stats = await irv.stats();
-    expect(stats.requests["POST /iam/v2beta1/groups/*"]).toBe(3);
-    expect(stats.requests["POST /iam/v2beta1/identities/*"]).toBe(1);
-    expect(stats.requests["POST /iam/v2beta1/roleBindings/*"]).toBe(1);
+    expect(stats.requests["POST /iam/v2/groups/*"]).toBe(3);
+    expect(stats.requests["POST /iam/v2/identities/*"]).toBe(1);
+    expect(stats.requests["POST /iam/v2/roleBindings/*"]).toBe(1);
     const teamA = await irv.admin.groups.get(groupUid("team-a"));
     expect(teamA).toMatchObject({ name: "team-a", description: "Team A" });
     expect(teamA.uid.startsWith(`${groupUid("platform")}/`)).toBe(true);
@@ -93,7 +93,7 @@ describe("Group, Identity and RoleBinding on the real engine", () => {
       }),
     );
     const stats = await irv.stats();
-    expect(resourceRoutes(stats.requests)).toEqual({ "PATCH /iam/v2beta1/groups/*": 1 });
+    expect(resourceRoutes(stats.requests)).toEqual({ "PATCH /iam/v2/groups/*": 1 });
     expect(stats.updateMasks).toEqual({ description: 1 });
     expect((await irv.admin.groups.get(groupUid("team-a"))).description).toBe("Team A, payments");
   });
@@ -155,7 +155,7 @@ describe("Group, Identity and RoleBinding on the real engine", () => {
     const result = await stack.up();
     outputs = result.outputs as typeof outputs;
     expect(resourceRoutes((await irv.stats()).requests)).toMatchObject({
-      "POST /iam/v2beta1/roleBindings/*": 1,
+      "POST /iam/v2/roleBindings/*": 1,
     });
     expect(outputs.bindingUids?.["team-a-ci-viewer"]).not.toBe(uid);
   });
@@ -177,7 +177,7 @@ describe("Group, Identity and RoleBinding on the real engine", () => {
       }),
     );
     expect(groupUid("legacy")).toBe(existing.uid);
-    expect(resourceRoutes((await irv.stats()).requests)["POST /iam/v2beta1/groups/*"]).toBeUndefined();
+    expect(resourceRoutes((await irv.stats()).requests)["POST /iam/v2/groups/*"]).toBeUndefined();
     // Once imported, the option can go: the group is managed like any other.
     delete current.groups.at(-1)!.import;
     await stack.setConfig({ spec: JSON.stringify(current) });

@@ -71,7 +71,7 @@ describe("preview announces exactly what up does", () => {
     const before = uids;
     await up();
     const stats = await irv.stats();
-    expect(resourceRoutes(stats.requests)).toEqual({ "PATCH /iam/v2beta1/groups/*": 1 });
+    expect(resourceRoutes(stats.requests)).toEqual({ "PATCH /iam/v2/groups/*": 1 });
     expect(stats.updateMasks).toEqual({ description: 1 });
     expect(uids).toEqual(before);
     expect(await previewChanges(stack)).toEqual([]);
@@ -120,7 +120,7 @@ describe("preview announces exactly what up does", () => {
       "read-only": "read-only",
     });
     expect(uids.groupUids?.adopted).toBe(adopted.uid);
-    expect(resourceRoutes((await irv.stats()).requests)["POST /iam/v2beta1/groups/*"]).toBeUndefined();
+    expect(resourceRoutes((await irv.stats()).requests)["POST /iam/v2/groups/*"]).toBeUndefined();
     // A resource read with get() is read again by every preview; nothing else moves.
     expect(await previewChanges(stack)).toEqual(["read read-only []"]);
     // A group read with get() is not managed: destroy leaves it.

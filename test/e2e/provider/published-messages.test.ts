@@ -115,8 +115,8 @@ describe("the published messages whole, from a TypeScript program", () => {
     await up();
     const stats = await irv.stats();
     // The advisories lookup reads its list on every run: not the binding's.
-    const { "GET /vulnerabilities/v2beta1/advisories": _lookup, ...routes } = resourceRoutes(stats.requests);
-    expect(routes).toEqual({ "PATCH /iam/v2beta1/roleBindings/*": 1 });
+    const { "GET /vulnerabilities/v2/advisories": _lookup, ...routes } = resourceRoutes(stats.requests);
+    expect(routes).toEqual({ "PATCH /iam/v2/roleBindings/*": 1 });
     expect(stats.updateMasks).toEqual({ identity_uid: 1 });
     expect(out.bindingUid).toBe(before);
     expect(out.boundIdentity).toBe("beta");

@@ -96,10 +96,10 @@ describe("irv.registry.PullToken on the real engine", () => {
         headers: { authorization: `Bearer ${body.token}`, "content-type": "application/json" },
         ...(json === undefined ? {} : { body: JSON.stringify(json) }),
       });
-    const repos = await call("GET", `/registry/v2beta1/repos?uidp.descendants_of=${outputs.groupUid}`);
+    const repos = await call("GET", `/registry/v2/repos?uidp.descendants_of=${outputs.groupUid}`);
     expect(repos.status).toBe(200);
     expect(((await repos.json()) as { repos: { name: string }[] }).repos.map((r) => r.name)).toEqual(["app"]);
-    const create = await call("POST", `/iam/v2beta1/groups/${outputs.groupUid}`, { name: "nope" });
+    const create = await call("POST", `/iam/v2/groups/${outputs.groupUid}`, { name: "nope" });
     expect(create.status).toBe(403);
     expect(((await create.json()) as { code: number }).code).toBe(7);
   });

@@ -50,8 +50,8 @@ describe("errors a user sees name the URL, the cause and the setting", () => {
     return errorsOf(await stack.preview({ allowFailure: true }), secrets);
   };
   const lookupErrors = (url: string, rest: string) => [
-    `irv.registry.getRepos failed: ${url}/registry/v2beta1/repos: ${rest}`,
-    `irv.vulnerabilities.getAdvisories failed: ${url}/vulnerabilities/v2beta1/advisories: ${rest}`,
+    `irv.registry.getRepos failed: ${url}/registry/v2/repos: ${rest}`,
+    `irv.vulnerabilities.getAdvisories failed: ${url}/vulnerabilities/v2/advisories: ${rest}`,
   ];
 
   beforeAll(async () => {
@@ -123,7 +123,7 @@ describe("errors a user sees name the URL, the cause and the setting", () => {
     expect(errors).toHaveLength(2);
     for (const e of errors) {
       expect(e).toMatch(
-        /^irv\.(registry\.getRepos|vulnerabilities\.getAdvisories) failed: http:\/\/127\.0\.0\.1:\d+\/(registry|vulnerabilities)\/v2beta1\/(repos|advisories): 401 UNAUTHENTICATED: .+; check irv:token \(or IRV_TOKEN\): the API does not accept that token/,
+        /^irv\.(registry\.getRepos|vulnerabilities\.getAdvisories) failed: http:\/\/127\.0\.0\.1:\d+\/(registry|vulnerabilities)\/v2\/(repos|advisories): 401 UNAUTHENTICATED: .+; check irv:token \(or IRV_TOKEN\): the API does not accept that token/,
       );
     }
   });
@@ -147,7 +147,7 @@ describe("errors a user sees name the URL, the cause and the setting", () => {
       expect(errors).toHaveLength(1);
       expect(errors[0]).toMatch(
         new RegExp(
-          `^creating group "team": ${irv.emulator.baseUrl}/iam/v2beta1/groups/${irv.emulator.orgUid}: 403 PERMISSION_DENIED: Permission denied: the caller may not create group resources in "${irv.emulator.orgUid}": it lacks groups.create on group "${irv.emulator.orgUid}"; the identity set by irv:identity \\(or IRV_IDENTITY\\) needs groups.create on group "${irv.emulator.orgUid}": bind it to a role that grants it there or on a group above$`,
+          `^creating group "team": ${irv.emulator.baseUrl}/iam/v2/groups/${irv.emulator.orgUid}: 403 PERMISSION_DENIED: Permission denied: the caller may not create group resources in "${irv.emulator.orgUid}": it lacks groups.create on group "${irv.emulator.orgUid}"; the identity set by irv:identity \\(or IRV_IDENTITY\\) needs groups.create on group "${irv.emulator.orgUid}": bind it to a role that grants it there or on a group above$`,
         ),
       );
     } finally {
@@ -194,12 +194,12 @@ describe("errors a user sees name the URL, the cause and the setting", () => {
 
     const refresh = await stack.refresh({ allowFailure: true });
     expect(errorsOf(refresh, secrets)).toEqual([
-      `reading group ${uid}: ${at}/iam/v2beta1/groups/${uid}: ${check}`,
+      `reading group ${uid}: ${at}/iam/v2/groups/${uid}: ${check}`,
     ]);
 
     const destroy = await stack.destroy({ allowFailure: true });
     expect(errorsOf(destroy, secrets)).toEqual([
-      `deleting group ${uid}: ${at}/iam/v2beta1/groups/${uid}: ${check}`,
+      `deleting group ${uid}: ${at}/iam/v2/groups/${uid}: ${check}`,
     ]);
 
     // The group exists only in the state now: drop it, and create one where nothing listens.
@@ -212,8 +212,8 @@ describe("errors a user sees name the URL, the cause and the setting", () => {
     expect(errors).toHaveLength(1);
     // The POST is refused, then the lookup of a possibly lost create too: either URL is the truth.
     expect([
-      `creating group "team": ${at}/iam/v2beta1/groups/${gone.emulator.orgUid}: ${check}`,
-      `creating group "team": ${at}/iam/v2beta1/groups: ${check}`,
+      `creating group "team": ${at}/iam/v2/groups/${gone.emulator.orgUid}: ${check}`,
+      `creating group "team": ${at}/iam/v2/groups: ${check}`,
     ]).toContain(errors[0]);
   });
 });

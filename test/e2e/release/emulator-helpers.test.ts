@@ -48,7 +48,7 @@ import pytest
 
 @pytest.mark.irv_fixtures("seed.json")
 def test_seeded(irv_emulator):
-    url = irv_emulator.base_url + "/iam/v2beta1/groups?uidp.descendants_of=" + irv_emulator.org_uid
+    url = irv_emulator.base_url + "/iam/v2/groups?uidp.descendants_of=" + irv_emulator.org_uid
     request = urllib.request.Request(url, headers={"Authorization": "Bearer " + irv_emulator.admin_token})
     with urllib.request.urlopen(request) as response:
         assert [g["name"] for g in json.load(response)["groups"]] == ["seeded"]
@@ -70,7 +70,7 @@ import (
 
 func TestSeeded(t *testing.T) {
 	irv := irvtest.Start(t, irvtest.WithFixtures("seed.json"))
-	req, _ := http.NewRequest(http.MethodGet, irv.BaseURL+"/iam/v2beta1/groups?uidp.descendants_of="+irv.OrgUID, nil)
+	req, _ := http.NewRequest(http.MethodGet, irv.BaseURL+"/iam/v2/groups?uidp.descendants_of="+irv.OrgUID, nil)
 	req.Header.Set("Authorization", "Bearer "+irv.AdminToken)
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {

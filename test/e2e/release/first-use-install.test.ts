@@ -209,7 +209,7 @@ describe("a release, installed by the engine on first use with no Node.js on PAT
       const up = await stack.up();
       expect(diagnostics(up.events, "error")).toEqual([]);
       expect(server.requests).toContain(ARCHIVE);
-      expect(resourceRoutes((await irv.stats()).requests)).toEqual({ "POST /iam/v2beta1/groups/*": 2 });
+      expect(resourceRoutes((await irv.stats()).requests)).toEqual({ "POST /iam/v2/groups/*": 2 });
       const platformUid = (up.outputs as Record<string, string>).platformUid ?? "";
       expect(await irv.admin.groups.get(platformUid)).toMatchObject({ description: "Platform engineering" });
       expect(await pluginList(stack)).toEqual([
@@ -225,7 +225,7 @@ describe("a release, installed by the engine on first use with no Node.js on PAT
     it("destroys both groups", async () => {
       await irv.resetStats();
       await stack.destroy();
-      expect(resourceRoutes((await irv.stats()).requests)).toEqual({ "DELETE /iam/v2beta1/groups/*": 2 });
+      expect(resourceRoutes((await irv.stats()).requests)).toEqual({ "DELETE /iam/v2/groups/*": 2 });
       expect(await stack.resources()).toEqual([]);
     });
   });

@@ -107,11 +107,7 @@ export function pendingCreates(state: StackState): string[] {
 }
 
 /** The emulator routes of the org tree's creates (groups, identities, role bindings). */
-const CREATE_ROUTES = [
-  "POST /iam/v2beta1/groups/*",
-  "POST /iam/v2beta1/identities/*",
-  "POST /iam/v2beta1/roleBindings/*",
-];
+const CREATE_ROUTES = ["POST /iam/v2/groups/*", "POST /iam/v2/identities/*", "POST /iam/v2/roleBindings/*"];
 
 /**
  * How many creates of the org tree the emulator received since its stats were last reset.

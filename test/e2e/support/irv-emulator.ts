@@ -129,14 +129,14 @@ export async function seedAdvisory(
 }
 
 /** The route of the role lists the `getRole` data source makes (every program run that uses it). */
-export const DATA_SOURCE_ROUTE = "GET /iam/v2beta1/roles";
+export const DATA_SOURCE_ROUTE = "GET /iam/v2/roles";
 
 /**
  * The request counts of the resources under test: without the role lists of the `getRole` data
  * source. Only that exact route is left out: a custom role's own reads (`GET …/roles/*`) count.
  *
  * @example
- * expect(resourceRoutes((await irv.stats()).requests)).toEqual({ "PATCH /iam/v2beta1/groups/*": 1 });
+ * expect(resourceRoutes((await irv.stats()).requests)).toEqual({ "PATCH /iam/v2/groups/*": 1 });
  */
 export function resourceRoutes(requests: Record<string, number>): Record<string, number> {
   return Object.fromEntries(Object.entries(requests).filter(([route]) => route !== DATA_SOURCE_ROUTE));

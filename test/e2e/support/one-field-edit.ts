@@ -28,6 +28,6 @@ export async function expectOnePatchEdit(
   await irv.resetStats();
   await stack.up();
   const stats = await irv.stats();
-  expect(resourceRoutes(stats.requests)).toEqual({ "PATCH /iam/v2beta1/groups/*": 1 });
+  expect(resourceRoutes(stats.requests)).toEqual({ "PATCH /iam/v2/groups/*": 1 });
   expect(stats.updateMasks).toEqual({ description: 1 });
 }

@@ -35,16 +35,16 @@ const hex16 = () => Array.from({ length: 16 }, () => Math.floor(Math.random() * 
 // Where each capability family lives; roles have flat uids that name no group, so only their
 // create (under a group) is probed per group. Capabilities of other families are not probed.
 const COLLECTION: Record<string, string> = {
-  groups: "/iam/v2beta1/groups",
-  identity: "/iam/v2beta1/identities",
-  role_bindings: "/iam/v2beta1/roleBindings",
-  roles: "/iam/v2beta1/roles",
-  identity_providers: "/iam/v2beta1/identityProviders",
-  account_associations: "/iam/v2beta1/accountAssociations",
-  group_invites: "/iam/v2beta1/groupInvites",
-  repo: "/registry/v2beta1/repos",
-  tag: "/registry/v2beta1/tags",
-  advisories: "/vulnerabilities/v2beta1/advisories",
+  groups: "/iam/v2/groups",
+  identity: "/iam/v2/identities",
+  role_bindings: "/iam/v2/roleBindings",
+  roles: "/iam/v2/roles",
+  identity_providers: "/iam/v2/identityProviders",
+  account_associations: "/iam/v2/accountAssociations",
+  group_invites: "/iam/v2/groupInvites",
+  repo: "/registry/v2/repos",
+  tag: "/registry/v2/tags",
+  advisories: "/vulnerabilities/v2/advisories",
 };
 
 // Operations the API guards with a second capability (they hand out a role): the probe of the
@@ -96,7 +96,7 @@ test.each([1, 2, 3])(
       const capabilities = [r.pick(CAPABILITIES), ...CAPABILITIES.filter(() => r.chance(0.3))].map(
         toWireCapability,
       );
-      const role = await emu.ok<{ uid: string }>("POST", `/iam/v2beta1/roles/${group}`, {
+      const role = await emu.ok<{ uid: string }>("POST", `/iam/v2/roles/${group}`, {
         body: { name: `custom-${seed}-${i}`, capabilities },
       });
       customs.push({ uid: role.uid, group });
@@ -114,7 +114,7 @@ test.each([1, 2, 3])(
           ...roleUids,
           ...customs.filter((c) => at === c.group || at.startsWith(`${c.group}/`)).map((c) => c.uid),
         ];
-        const answer = await emu.call("POST", `/iam/v2beta1/roleBindings/${at}`, {
+        const answer = await emu.call("POST", `/iam/v2/roleBindings/${at}`, {
           body: { identityUid: id.uid, roleUid: r.pick(bindable) },
         });
         if (answer.status !== 200 && (answer.body as ErrorBody).code !== 6) throw new Error(answer.text);
@@ -124,10 +124,10 @@ test.each([1, 2, 3])(
     // The organization as the review reads it (every object outside any stack, known by uid).
     const list = async <T>(path: string, key: string) =>
       ((await emu.ok<Record<string, T[]>>("GET", path, { query: { page_size: 200 } }))[key] ?? []) as T[];
-    const roles: KnownRole[] = (await list<unknown>("/iam/v2beta1/roles", "roles")).map((x) =>
+    const roles: KnownRole[] = (await list<unknown>("/iam/v2/roles", "roles")).map((x) =>
       RoleSchema.parse(x),
     );
-    const groupList = await list<{ uid: string; name: string }>("/iam/v2beta1/groups", "groups");
+    const groupList = await list<{ uid: string; name: string }>("/iam/v2/groups", "groups");
     const resources: StackResource[] = groupList.map((g) => ({
       urn: `urn:pulumi:oracle::org::irv:iam:Group::${g.uid}`,
       type: "irv:iam:Group",

@@ -60,7 +60,7 @@ describe("IrvClient against the emulator", () => {
     const reads = CAPABILITIES.filter((c) => c.endsWith(".list"));
     const reader = await client.roles.create(group.uid, { name: "reader", capabilities: reads });
     expect([...reader.capabilities].sort()).toEqual([...reads].sort());
-    const raw = await fetch(`${emulator.baseUrl}/iam/v2beta1/roles/${reader.uid}`, {
+    const raw = await fetch(`${emulator.baseUrl}/iam/v2/roles/${reader.uid}`, {
       headers: { authorization: `Bearer ${emulator.adminToken}` },
     });
     expect(((await raw.json()) as { capabilities: string[] }).capabilities).toContain("CAP_IAM_GROUPS_LIST");

@@ -29,21 +29,6 @@ export const KIND_MESSAGES: Record<KindName, string> = {
 };
 
 /**
- * Messages of kinds the sdk has and proto/ does not have yet (issue 45: the emulator's protos of the
- * new kinds follow the sdk). Each entry must still be missing from proto/: once its message lands,
- * the sync test fails until the entry goes, so this list only shrinks.
- *
- * @example
- * NOT_YET_IN_PROTO.has("chainguard.platform.registry.v2beta1.Overlay"); // true until it lands
- */
-export const NOT_YET_IN_PROTO: ReadonlySet<string> = new Set([
-  "chainguard.platform.iam.v2beta1.ExternalGroupRoleMapping",
-  "chainguard.platform.registry.v2beta1.Overlay",
-  "chainguard.platform.registry.v2beta1.OverlayBinding",
-  "chainguard.platform.events.v2beta1.Subscription",
-]);
-
-/**
  * One difference: a field of the message the zod schema lacks (`missing-in-zod`), a zod field the
  * message lacks (`missing-in-proto`), or a message field zod holds as an untyped value (a record or
  * `unknown`: `untyped-in-zod`); `path` is `<kind>.<json path>`.
@@ -143,10 +128,7 @@ export function fieldDrift(): Drift[] {
   const out: Drift[] = [];
   for (const [kind, typeName] of Object.entries(KIND_MESSAGES) as [KindName, string][]) {
     const message = WIRE_REGISTRY.getMessage(typeName);
-    if (message === undefined && NOT_YET_IN_PROTO.has(typeName)) continue;
     if (message === undefined) throw new Error(`no message ${typeName} in proto/`);
-    if (NOT_YET_IN_PROTO.has(typeName))
-      throw new Error(`${typeName} is in proto/ now: remove it from NOT_YET_IN_PROTO`);
     const shape = shapeOf(KINDS[kind].schema as unknown as ZodLike);
     if (shape === undefined) throw new Error(`the zod schema of ${kind} is not an object`);
     compare(kind, message, shape, out);

@@ -162,7 +162,7 @@ describe("explainWorkloadFailures, around a client", () => {
     const { agent, origin, pool } = mockApi();
     pool
       .intercept({
-        path: `/iam/v2beta1/groups/${GROUP.uid}`,
+        path: `/iam/v2/groups/${GROUP.uid}`,
         method: "GET",
         headers: { authorization: "Bearer cached-api-token-456789" },
       })

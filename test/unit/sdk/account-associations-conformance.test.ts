@@ -78,7 +78,7 @@ describe("AccountAssociation conformance", () => {
     let sent: Record<string, unknown> = {};
     pool
       .intercept({
-        path: `/iam/v2beta1/accountAssociations/${GROUP_UID}`,
+        path: `/iam/v2/accountAssociations/${GROUP_UID}`,
         method: "POST",
         body: (b) => {
           sent = JSON.parse(b);

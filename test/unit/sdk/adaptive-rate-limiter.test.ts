@@ -239,7 +239,7 @@ describe("AdaptiveRateLimiter", () => {
 describe("the transport and the limiter", () => {
   it("resends a POST refused with 429 ten times without using up its attempts (a 429 storm is not a failure)", async () => {
     const { agent, origin, pool } = mockApi();
-    const path = `/iam/v2beta1/groups/${GROUP.uid.split("/")[0]}`;
+    const path = `/iam/v2/groups/${GROUP.uid.split("/")[0]}`;
     pool.intercept({ path, method: "POST" }).reply(429, status(8, "slow down")).times(10);
     pool.intercept({ path, method: "POST" }).reply(200, GROUP);
     const statuses: number[] = [];

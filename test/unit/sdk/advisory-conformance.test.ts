@@ -1,5 +1,5 @@
 // Conformance of the sdk's Advisory with the published v2beta1 message (chainguard-dev/sdk,
-// proto/chainguard/platform/vulnerabilities/v2beta1/advisories.proto): fixtures written as the
+// proto/chainguard/platform/vulnerabilities/v2/advisories.proto): fixtures written as the
 // gateway writes them (grpc-gateway v2 + protojson EmitUnpopulated), and the List request's filters.
 import { describe, expect, it } from "vitest";
 import { AdvisorySchema, IrvClient, listEnvelope } from "../../../sdk/index.js";
@@ -163,7 +163,7 @@ describe("the advisories List request", () => {
     const { agent, origin, pool } = mockApi();
     pool
       .intercept({
-        path: `/vulnerabilities/v2beta1/advisories?uidp.descendants_of=${encodeURIComponent(UID)}&advisory_ids=CGA-xvgw-cvr7-9g2q&advisory_ids=CGA-abcd-efgh-ijkl&aliases=CVE-2021-44228&aliases=GHSA-jfh8-c2jp-5v3q&page_size=200`,
+        path: `/vulnerabilities/v2/advisories?uidp.descendants_of=${encodeURIComponent(UID)}&advisory_ids=CGA-xvgw-cvr7-9g2q&advisory_ids=CGA-abcd-efgh-ijkl&aliases=CVE-2021-44228&aliases=GHSA-jfh8-c2jp-5v3q&page_size=200`,
         method: "GET",
       })
       .reply(200, { advisories: [FULL], nextPageToken: "", totalCount: "1", skipped: 0 });

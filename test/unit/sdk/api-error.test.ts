@@ -7,7 +7,7 @@ describe("ApiError", () => {
   it("reads code, reason, domain and field violations of a refused group name", () => {
     const e = ApiError.fromResponse({
       method: "POST",
-      path: "/iam/v2beta1/groups/abc",
+      path: "/iam/v2/groups/abc",
       httpStatus: 400,
       body: body({
         code: 3,
@@ -35,7 +35,7 @@ describe("ApiError", () => {
   it("recognises RESOURCE_NOT_EMPTY and lists what blocks", () => {
     const e = ApiError.fromResponse({
       method: "DELETE",
-      path: "/iam/v2beta1/groups/abc",
+      path: "/iam/v2/groups/abc",
       httpStatus: 400,
       body: body({
         code: 9,

@@ -95,7 +95,7 @@ describe("bounded waits", () => {
   it("says how many attempts were made and why it gave up", async () => {
     const { agent, origin, pool } = mockApi();
     pool
-      .intercept({ path: `/iam/v2beta1/groups/${GROUP.uid}`, method: "GET" })
+      .intercept({ path: `/iam/v2/groups/${GROUP.uid}`, method: "GET" })
       .reply(503, status(14, "down"))
       .times(3);
     const client = new IrvClient({

@@ -75,7 +75,7 @@ describe("exchangeToken", () => {
     const { agent, origin, pool } = mockApi();
     pool.intercept({ path: EXCHANGE, method: "GET" }).reply(200, { token: "stale" });
     pool.intercept({ path: EXCHANGE, method: "GET" }).reply(200, { token: "fresh" });
-    const path = `/iam/v2beta1/groups/${GROUP.uid}`;
+    const path = `/iam/v2/groups/${GROUP.uid}`;
     pool
       .intercept({ path, method: "GET", headers: { authorization: "Bearer stale" } })
       .reply(401, { code: 16, message: "expired", details: [] });

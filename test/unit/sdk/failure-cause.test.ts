@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { ApiError, classifyFailure, NetworkError } from "../../../sdk/index.js";
 
-const url = "https://irv.example/registry/v2beta1/repos";
+const url = "https://irv.example/registry/v2/repos";
 const network = (code: string | undefined) =>
-  new NetworkError(`GET /registry/v2beta1/repos: ${code}`, false, code, { url });
+  new NetworkError(`GET /registry/v2/repos: ${code}`, false, code, { url });
 const api = (httpStatus: number, code: number, message: string) =>
   ApiError.fromResponse({
     method: "GET",
-    path: "/registry/v2beta1/repos",
+    path: "/registry/v2/repos",
     url,
     httpStatus,
     body: JSON.stringify({ code, message, details: [] }),

@@ -75,7 +75,7 @@ describe("GroupInvite conformance", () => {
     let sent: Record<string, unknown> = {};
     pool
       .intercept({
-        path: `/iam/v2beta1/groupInvites/${GROUP_UID}`,
+        path: `/iam/v2/groupInvites/${GROUP_UID}`,
         method: "POST",
         body: (b) => {
           sent = JSON.parse(b);

@@ -8,7 +8,7 @@ describe("only a 2xx is success", () => {
   it("regression (a 302 from an SSO proxy counted as a successful delete): a redirect is an error with its status, not followed", async () => {
     const { agent, origin, pool } = mockApi();
     pool
-      .intercept({ path: `/iam/v2beta1/groups/${GROUP.uid}`, method: "DELETE" })
+      .intercept({ path: `/iam/v2/groups/${GROUP.uid}`, method: "DELETE" })
       .reply(302, "", { headers: { location: "https://sso.example.com/login" } });
     const client = new IrvClient({ baseUrl: origin, token: TOKEN, dispatcher: agent });
     const err = await client.groups.delete(GROUP.uid).catch((e) => e);
@@ -24,7 +24,7 @@ describe("only a 2xx is success", () => {
   it("regression (a redirected list read as an empty page): a 3xx answering a list is an error, not zero items", async () => {
     const { agent, origin, pool } = mockApi();
     pool
-      .intercept({ path: "/iam/v2beta1/groups?name=team-a", method: "GET" })
+      .intercept({ path: "/iam/v2/groups?name=team-a", method: "GET" })
       .reply(307, { groups: [] }, { headers: { location: "/elsewhere" } });
     const client = new IrvClient({ baseUrl: origin, token: TOKEN, dispatcher: agent });
     await expect(client.groups.list({ name: "team-a" })).rejects.toMatchObject({ httpStatus: 307 });
@@ -33,7 +33,7 @@ describe("only a 2xx is success", () => {
   it("does not believe a non-2xx answer whose body claims code 0 (OK)", async () => {
     const { agent, origin, pool } = mockApi();
     pool
-      .intercept({ path: `/iam/v2beta1/groups/${GROUP.uid}`, method: "DELETE" })
+      .intercept({ path: `/iam/v2/groups/${GROUP.uid}`, method: "DELETE" })
       .reply(418, { code: 0, message: "fine", details: [] });
     const client = new IrvClient({ baseUrl: origin, token: TOKEN, dispatcher: agent });
     await expect(client.groups.delete(GROUP.uid)).rejects.toMatchObject({
@@ -44,7 +44,7 @@ describe("only a 2xx is success", () => {
 
   it("accepts any 2xx, such as a 204 without a body for a delete", async () => {
     const { agent, origin, pool } = mockApi();
-    pool.intercept({ path: `/iam/v2beta1/groups/${GROUP.uid}`, method: "DELETE" }).reply(204, "");
+    pool.intercept({ path: `/iam/v2/groups/${GROUP.uid}`, method: "DELETE" }).reply(204, "");
     const client = new IrvClient({ baseUrl: origin, token: TOKEN, dispatcher: agent });
     await expect(client.groups.delete(GROUP.uid)).resolves.toBeUndefined();
   });

@@ -27,13 +27,13 @@ async function serve(handler: (req: IncomingMessage, res: ServerResponse) => voi
       server.close();
     },
   });
-  return new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/iam/v2beta1/groups/x?a=1`);
+  return new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/iam/v2/groups/x?a=1`);
 }
 
 const call = (url: URL, extra: { signal?: AbortSignal } = {}) => ({
   method: "GET" as const,
   url,
-  path: "/iam/v2beta1/groups/x",
+  path: "/iam/v2/groups/x",
   headers: { accept: "application/json" },
   dispatcher: new Agent(),
   timeoutMs: 5_000,
@@ -45,7 +45,7 @@ describe("one HTTP exchange", () => {
     const body = Buffer.from('\uFEFF{"name":"équipe-α"}', "utf8");
     const url = await serve((req, res) => {
       // The path and query reach the server as given.
-      expect(req.url).toBe("/iam/v2beta1/groups/x?a=1");
+      expect(req.url).toBe("/iam/v2/groups/x?a=1");
       res.writeHead(200, { "content-type": "application/json" });
       res.write(body.subarray(0, 14)); // ends inside "é"
       setTimeout(() => res.end(body.subarray(14)), 20);
@@ -73,7 +73,7 @@ describe("one HTTP exchange", () => {
     const err = await httpCall(call(url)).catch((e) => e);
     expect(err).toBeInstanceOf(NetworkError);
     expect(err.sent).toBe(true);
-    expect(err.message).toMatch(/^GET \/iam\/v2beta1\/groups\/x: /);
+    expect(err.message).toMatch(/^GET \/iam\/v2\/groups\/x: /);
   });
 
   it("says the request was never sent when nothing listens", async () => {

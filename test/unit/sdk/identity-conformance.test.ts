@@ -208,9 +208,9 @@ describe("Identity conformance with the published v2beta1 definitions", () => {
         sent.push({ path: opts.path, body: JSON.parse(String(opts.body)) as Record<string, unknown> });
         return { statusCode: 200, data: published(v.wire) };
       };
-      pool.intercept({ path: `/iam/v2beta1/identities/${GROUP_UID}`, method: "POST" }).reply(answer);
+      pool.intercept({ path: `/iam/v2/identities/${GROUP_UID}`, method: "POST" }).reply(answer);
       pool
-        .intercept({ path: (p) => p.startsWith(`/iam/v2beta1/identities/${UID}?`), method: "PATCH" })
+        .intercept({ path: (p) => p.startsWith(`/iam/v2/identities/${UID}?`), method: "PATCH" })
         .reply(answer);
       const client = new IrvClient({ baseUrl: origin, token: "t", dispatcher: agent });
 

@@ -120,7 +120,7 @@ describe("list envelope over HTTP", () => {
         updateTime: "2026-11-21T10:00:00.000Z",
       }));
     pool
-      .intercept({ path: "/iam/v2beta1/groups?page_size=5&skip=10", method: "GET" })
+      .intercept({ path: "/iam/v2/groups?page_size=5&skip=10", method: "GET" })
       .reply(200, { groups, totalCount: "14", skipped: 10 });
     const client = new IrvClient({ baseUrl: origin, token: "t", dispatcher: agent });
     const page = await client.groups.list({ pageSize: 5, skip: 10 });
@@ -133,7 +133,7 @@ describe("list envelope over HTTP", () => {
   it("treats an empty nextPageToken as the last page and accepts a numeric totalCount", async () => {
     const { agent, origin, pool } = mockApi();
     pool
-      .intercept({ path: "/iam/v2beta1/roles", method: "GET" })
+      .intercept({ path: "/iam/v2/roles", method: "GET" })
       .reply(200, { roles: [{ uid: "ab12", name: "viewer" }], nextPageToken: "", totalCount: 1 });
     const client = new IrvClient({ baseUrl: origin, token: "t", dispatcher: agent });
     const page = await client.roles.list();
@@ -149,7 +149,7 @@ describe("list envelope over HTTP", () => {
     const { agent, origin, pool } = mockApi();
     pool
       .intercept({
-        path: "/registry/v2beta1/repos?uidp.descendants_of=abc&name=app&order_by=name+desc&page_size=200",
+        path: "/registry/v2/repos?uidp.descendants_of=abc&name=app&order_by=name+desc&page_size=200",
         method: "GET",
       })
       .reply(200, { repos: [], totalCount: "0" });

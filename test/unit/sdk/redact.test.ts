@@ -25,7 +25,7 @@ function renderings(err: Error): string[] {
 describe("redaction by value", () => {
   it("regression (opaque tokens echoed by a server leaked into errors): no credential the client sent appears in any rendering of an error", async () => {
     const { agent, origin, pool } = mockApi();
-    pool.intercept({ path: `/iam/v2beta1/groups/${GROUP.uid}`, method: "PATCH" }).reply(
+    pool.intercept({ path: `/iam/v2/groups/${GROUP.uid}`, method: "PATCH" }).reply(
       400,
       status(3, `token ${API_TOKEN} may not set this`, [
         {

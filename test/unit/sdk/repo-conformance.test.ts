@@ -1,5 +1,5 @@
 // Conformance of the sdk's Repo with spec §2 (uid, name, createTime) and the published v2beta1
-// message (chainguard-dev/sdk, proto/chainguard/platform/registry/v2beta1/repos.proto:182-245), as
+// message (chainguard-dev/sdk, proto/chainguard/platform/registry/v2/repos.proto:182-245), as
 // the gateway writes it (grpc-gateway v2 + protojson EmitUnpopulated).
 import { describe, expect, it } from "vitest";
 import { RepoSchema } from "../../../sdk/index.js";

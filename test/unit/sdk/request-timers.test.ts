@@ -11,7 +11,7 @@ describe("a finished request", () => {
   it("leaves no timer armed behind it", async () => {
     const { agent, origin, pool } = mockApi();
     pool
-      .intercept({ path: `/iam/v2beta1/groups/${GROUP.uid}`, method: "GET" })
+      .intercept({ path: `/iam/v2/groups/${GROUP.uid}`, method: "GET" })
       .reply(200, GROUP)
       .times(20);
     const client = new IrvClient({ baseUrl: origin, token: "s3cr3t-token-value", dispatcher: agent });

@@ -8,8 +8,8 @@ const fresh = () => ({ ...GROUP, createTime: new Date().toISOString() });
 describe("one retry loop", () => {
   it("regression (the create path had a second retry loop with its own sleep): an unknown create outcome waits through the injected sleep and random", async () => {
     const { agent, origin, pool } = mockApi();
-    pool.intercept({ path: `/iam/v2beta1/groups/${ORG}`, method: "POST" }).reply(503, status(14, "down"));
-    pool.intercept({ path: `/iam/v2beta1/groups/${ORG}`, method: "POST" }).reply(200, fresh());
+    pool.intercept({ path: `/iam/v2/groups/${ORG}`, method: "POST" }).reply(503, status(14, "down"));
+    pool.intercept({ path: `/iam/v2/groups/${ORG}`, method: "POST" }).reply(200, fresh());
     const waits: number[] = [];
     const client = new IrvClient({
       baseUrl: origin,
@@ -43,7 +43,7 @@ describe("one retry loop", () => {
     pool.intercept({ path: EXCHANGE, method: "GET" }).reply(200, { token: "api-token-value" });
     pool
       .intercept({
-        path: `/iam/v2beta1/groups/${ORG}`,
+        path: `/iam/v2/groups/${ORG}`,
         method: "POST",
         headers: { authorization: "Bearer api-token-value" },
       })

@@ -1,5 +1,5 @@
 // Conformance of the sdk's Tag with the published v2beta1 message (chainguard-dev/sdk,
-// proto/chainguard/platform/registry/v2beta1/tags.proto:111-137), as the gateway writes it
+// proto/chainguard/platform/registry/v2/tags.proto:111-137), as the gateway writes it
 // (grpc-gateway v2 + protojson EmitUnpopulated). The published Tag has no createTime.
 import { describe, expect, it } from "vitest";
 import { IrvClient, TagSchema } from "../../../sdk/index.js";
@@ -58,7 +58,7 @@ describe("Tag as the published v2beta1 message", () => {
     const { agent, origin, pool } = mockApi();
     pool
       .intercept({
-        path: `/registry/v2beta1/tags?uidp.children_of=${encodeURIComponent(REPO)}&page_size=200`,
+        path: `/registry/v2/tags?uidp.children_of=${encodeURIComponent(REPO)}&page_size=200`,
         method: "GET",
       })
       .reply(200, { tags: [FULL], nextPageToken: "", totalCount: "1", skipped: 0 });

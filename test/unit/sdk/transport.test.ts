@@ -9,7 +9,7 @@ describe("HttpTransport through IrvClient", () => {
     const { agent, origin, pool } = mockApi();
     pool
       .intercept({
-        path: `/iam/v2beta1/groups/${GROUP.uid}`,
+        path: `/iam/v2/groups/${GROUP.uid}`,
         method: "GET",
         headers: { authorization: `Bearer ${TOKEN}` },
       })
@@ -21,7 +21,7 @@ describe("HttpTransport through IrvClient", () => {
   it("ignores unknown response fields instead of failing", async () => {
     const { agent, origin, pool } = mockApi();
     pool
-      .intercept({ path: `/iam/v2beta1/groups/${GROUP.uid}`, method: "GET" })
+      .intercept({ path: `/iam/v2/groups/${GROUP.uid}`, method: "GET" })
       .reply(200, { ...GROUP, shinyNewField: { a: 1 } });
     const client = new IrvClient({ baseUrl: origin, token: TOKEN, dispatcher: agent });
     expect(await client.groups.get(GROUP.uid)).toEqual(GROUP);
@@ -30,7 +30,7 @@ describe("HttpTransport through IrvClient", () => {
   it("regression (keys holding undefined broke the engine's property maps): what reads as absent is left out, not kept as a key", async () => {
     const { agent, origin, pool } = mockApi();
     pool
-      .intercept({ path: `/iam/v2beta1/groups/${GROUP.uid}`, method: "GET" })
+      .intercept({ path: `/iam/v2/groups/${GROUP.uid}`, method: "GET" })
       .reply(200, { ...GROUP, description: "" });
     const client = new IrvClient({ baseUrl: origin, token: TOKEN, dispatcher: agent });
     const g = await client.groups.get(GROUP.uid);
@@ -41,7 +41,7 @@ describe("HttpTransport through IrvClient", () => {
   it("names the JSON path of a response field with the wrong type", async () => {
     const { agent, origin, pool } = mockApi();
     pool
-      .intercept({ path: `/iam/v2beta1/groups/${GROUP.uid}`, method: "GET" })
+      .intercept({ path: `/iam/v2/groups/${GROUP.uid}`, method: "GET" })
       .reply(200, { ...GROUP, createTime: 1234, verified: "no" });
     const client = new IrvClient({ baseUrl: origin, token: TOKEN, dispatcher: agent });
     const err = await client.groups.get(GROUP.uid).catch((e) => e);
@@ -52,7 +52,7 @@ describe("HttpTransport through IrvClient", () => {
 
   it("retries a GET answered 503 and returns the later success", async () => {
     const { agent, origin, pool } = mockApi();
-    const path = `/iam/v2beta1/groups/${GROUP.uid}`;
+    const path = `/iam/v2/groups/${GROUP.uid}`;
     pool
       .intercept({ path, method: "GET" })
       .reply(503, status(14, "try later"), { headers: { "retry-after": "0" } });
@@ -72,9 +72,7 @@ describe("HttpTransport through IrvClient", () => {
 
   it("does not resend a POST answered 503 and reports the API error", async () => {
     const { agent, origin, pool } = mockApi();
-    pool
-      .intercept({ path: `/iam/v2beta1/groups/${GROUP.uid}`, method: "POST" })
-      .reply(503, status(14, "down"));
+    pool.intercept({ path: `/iam/v2/groups/${GROUP.uid}`, method: "POST" }).reply(503, status(14, "down"));
     const client = new IrvClient({ baseUrl: origin, token: TOKEN, dispatcher: agent, sleep: noSleep });
     const err = await client.groups.create(GROUP.uid, { name: "x" }).catch((e) => e);
     expect(err).toBeInstanceOf(ApiError);
@@ -85,7 +83,7 @@ describe("HttpTransport through IrvClient", () => {
     const { agent, origin, pool } = mockApi();
     const parent = GROUP.uid.split("/")[0];
     pool
-      .intercept({ path: `/iam/v2beta1/groups/${parent}`, method: "POST" })
+      .intercept({ path: `/iam/v2/groups/${parent}`, method: "POST" })
       .replyWithError(Object.assign(new Error("other side closed"), { code: "UND_ERR_SOCKET" }));
     const client = new IrvClient({ baseUrl: origin, token: TOKEN, dispatcher: agent, sleep: noSleep });
     let lookups = 0;
@@ -106,8 +104,8 @@ describe("HttpTransport through IrvClient", () => {
   it("resends a create whose lookup finds nothing", async () => {
     const { agent, origin, pool } = mockApi();
     const parent = GROUP.uid.split("/")[0];
-    pool.intercept({ path: `/iam/v2beta1/groups/${parent}`, method: "POST" }).reply(503, status(14, "down"));
-    pool.intercept({ path: `/iam/v2beta1/groups/${parent}`, method: "POST" }).reply(200, GROUP);
+    pool.intercept({ path: `/iam/v2/groups/${parent}`, method: "POST" }).reply(503, status(14, "down"));
+    pool.intercept({ path: `/iam/v2/groups/${parent}`, method: "POST" }).reply(200, GROUP);
     const client = new IrvClient({ baseUrl: origin, token: TOKEN, dispatcher: agent });
     const created = await client.groups.create(
       parent,
@@ -123,7 +121,7 @@ describe("HttpTransport through IrvClient", () => {
   it("reports a refused connection as a NetworkError that was not sent", async () => {
     const { agent, origin, pool } = mockApi();
     pool
-      .intercept({ path: "/iam/v2beta1/roles", method: "GET" })
+      .intercept({ path: "/iam/v2/roles", method: "GET" })
       .replyWithError(Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }))
       .times(6);
     const client = new IrvClient({ baseUrl: origin, token: TOKEN, dispatcher: agent, sleep: noSleep });
@@ -135,7 +133,7 @@ describe("HttpTransport through IrvClient", () => {
   it("never puts the token in an error message, even when the server echoes it", async () => {
     const { agent, origin, pool } = mockApi();
     pool
-      .intercept({ path: "/iam/v2beta1/roles", method: "GET" })
+      .intercept({ path: "/iam/v2/roles", method: "GET" })
       .reply(401, status(16, `bad token Bearer ${TOKEN}`));
     const client = new IrvClient({ baseUrl: origin, token: TOKEN, dispatcher: agent });
     const err = await client.roles.list().catch((e) => e);
@@ -149,7 +147,7 @@ describe("HttpTransport through IrvClient", () => {
     const { agent, origin, pool } = mockApi();
     pool
       .intercept({
-        path: `/iam/v2beta1/groups/${GROUP.uid}?updateMask=name%2Cdescription`,
+        path: `/iam/v2/groups/${GROUP.uid}?updateMask=name%2Cdescription`,
         method: "PATCH",
         body: JSON.stringify({ name: "b" }),
       })
@@ -161,9 +159,7 @@ describe("HttpTransport through IrvClient", () => {
 
   it("treats NOT_FOUND on delete as done when asked to", async () => {
     const { agent, origin, pool } = mockApi();
-    pool
-      .intercept({ path: `/iam/v2beta1/groups/${GROUP.uid}`, method: "DELETE" })
-      .reply(404, status(5, "gone"));
+    pool.intercept({ path: `/iam/v2/groups/${GROUP.uid}`, method: "DELETE" }).reply(404, status(5, "gone"));
     const client = new IrvClient({ baseUrl: origin, token: TOKEN, dispatcher: agent });
     await expect(client.groups.delete(GROUP.uid, { ignoreNotFound: true })).resolves.toBeUndefined();
   });

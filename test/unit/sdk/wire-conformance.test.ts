@@ -111,9 +111,9 @@ describe("requests as the service expects them", () => {
       sent.push({ path: opts.path, body: JSON.parse(String(opts.body)) });
       return ROLE;
     };
-    pool.intercept({ path: `/iam/v2beta1/roles/${ORG}`, method: "POST" }).reply(200, capture);
+    pool.intercept({ path: `/iam/v2/roles/${ORG}`, method: "POST" }).reply(200, capture);
     pool
-      .intercept({ path: (p) => p.startsWith(`/iam/v2beta1/roles/${ROLE.uid}?`), method: "PATCH" })
+      .intercept({ path: (p) => p.startsWith(`/iam/v2/roles/${ROLE.uid}?`), method: "PATCH" })
       .reply(200, capture);
     const client = new IrvClient({ baseUrl: origin, token: "t", dispatcher: agent });
     const made = await client.roles.create(ORG, { name: "auditor", capabilities: ["groups.list"] });
@@ -137,7 +137,7 @@ describe("requests as the service expects them", () => {
     const { agent, origin, pool } = mockApi();
     let path = "";
     pool
-      .intercept({ path: (p) => p.startsWith("/iam/v2beta1/roleBindings/"), method: "PATCH" })
+      .intercept({ path: (p) => p.startsWith("/iam/v2/roleBindings/"), method: "PATCH" })
       .reply(200, (opts) => {
         path = opts.path;
         return {

@@ -16,6 +16,11 @@ func GetAllowInsecureHttp(ctx *pulumi.Context) bool {
 	return config.GetBool(ctx, "irv:allowInsecureHttp")
 }
 
+// Falls back to the environment variable IRV_API_VERSION.
+func GetApiVersion(ctx *pulumi.Context) string {
+	return config.Get(ctx, "irv:apiVersion")
+}
+
 // Falls back to the environment variable IRV_AUTH_URL.
 func GetAuthUrl(ctx *pulumi.Context) string {
 	return config.Get(ctx, "irv:authUrl")

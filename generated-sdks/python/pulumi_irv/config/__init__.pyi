@@ -19,6 +19,11 @@ allowInsecureHttp: Optional[bool]
 Whether a plain-http URL of a non-loopback host is allowed. Falls back to the environment variable IRV_ALLOW_INSECURE_HTTP.
 """
 
+apiVersion: Optional[str]
+"""
+Falls back to the environment variable IRV_API_VERSION.
+"""
+
 authUrl: Optional[str]
 """
 Falls back to the environment variable IRV_AUTH_URL.

@@ -28,6 +28,13 @@ class _ExportableConfig(types.ModuleType):
         return __config__.get_bool('allowInsecureHttp')
 
     @_builtins.property
+    def api_version(self) -> Optional[str]:
+        """
+        Falls back to the environment variable IRV_API_VERSION.
+        """
+        return __config__.get('apiVersion')
+
+    @_builtins.property
     def auth_url(self) -> Optional[str]:
         """
         Falls back to the environment variable IRV_AUTH_URL.

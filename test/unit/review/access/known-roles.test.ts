@@ -18,10 +18,10 @@ const role = (uid: string, name: string, capabilities: string[]) => ({
 test("knownRolesOf reads every page of roles and keeps uid, name and capabilities (display names)", async () => {
   const { agent, origin, pool } = mockApi();
   pool
-    .intercept({ path: "/iam/v2beta1/roles?page_size=200", method: "GET" })
+    .intercept({ path: "/iam/v2/roles?page_size=200", method: "GET" })
     .reply(200, { roles: [role("aa01", "viewer", ["CAP_IAM_GROUPS_LIST"])], nextPageToken: "p2" });
   pool
-    .intercept({ path: "/iam/v2beta1/roles?page_size=200&page_token=p2", method: "GET" })
+    .intercept({ path: "/iam/v2/roles?page_size=200&page_token=p2", method: "GET" })
     .reply(200, { roles: [role("bb02", "deployer", ["CAP_IAM_ROLE_BINDINGS_CREATE"])], nextPageToken: "" });
   const client = new IrvClient({ baseUrl: origin, token: "t", dispatcher: agent });
   expect(await knownRolesOf(client)).toEqual([
