@@ -12,9 +12,8 @@ import { EmptySchema } from "@bufbuild/protobuf/wkt";
 import type { HandlerContext } from "@connectrpc/connect";
 import { Code, ConnectError, createContextKey } from "@connectrpc/connect";
 import type { KindName } from "pulumi-irv/sdk";
-import { Code as ApiCode } from "pulumi-irv/sdk";
 import type { Caller } from "../auth/index.js";
-import { ApiFault, invalidArgument } from "../core/index.js";
+import { invalidArgument } from "../core/index.js";
 import type { AppContext } from "../http/index.js";
 import { admitCall, bodyViolation } from "../http/index.js";
 import type { QueryValues } from "../lists/index.js";
@@ -70,6 +69,10 @@ const BETA_SERVICE_KINDS: Readonly<Record<string, KindName>> = {
   "registry.ReposService": "repos",
   "registry.TagsService": "tags",
   "vulnerabilities.AdvisoriesService": "advisories",
+  "iam.ExternalGroupRoleMappingsService": "externalGroupRoleMappings",
+  "registry.OverlaysService": "overlays",
+  "registry.OverlayBindingsService": "overlayBindings",
+  "events.SubscriptionsService": "subscriptions",
 };
 
 /**
@@ -187,16 +190,12 @@ function stepOf(ctx: AppContext, service: DescService, method: DescMethod): Step
   }
   const kind = SERVICE_KINDS[service.typeName];
   if (kind === undefined) throw new Error(`no kind serves ${service.typeName}`);
-  if (!/^(Get|List|Create|Update|Delete)(?!.*Readme$)[A-Z]/.test(method.name)) {
-    // The sub-resource rpcs (a repo's readme) are defined before the emulator serves them.
-    return () => {
-      throw new ApiFault(ApiCode.UNIMPLEMENTED, `${method.name} is not served by the emulator yet`);
-    };
-  }
   const callerOf = (c: Caller | undefined): Caller => {
     if (c === undefined) throw new Error("rpc without authentication");
     return c;
   };
+  const special = specialStep(ctx, method, callerOf);
+  if (special !== undefined) return special;
   switch (verbOf(method.name)) {
     case "Get":
       return (request, caller) => s.get(callerOf(caller), kind, (request as Message & { uid: string }).uid);
@@ -225,6 +224,42 @@ function stepOf(ctx: AppContext, service: DescService, method: DescMethod): Step
         return s.update(callerOf(caller), kind, uid, body, maskOf(request));
       };
     }
+  }
+}
+
+// The rpcs that are not the five resource verbs over one message: a repo's readme (a sub-resource),
+// the mappings' batch delete, and the overlay binding's create, whose request is the body itself.
+function specialStep(
+  ctx: AppContext,
+  method: DescMethod,
+  callerOf: (c: Caller | undefined) => Caller,
+): Step | undefined {
+  const s = ctx.service;
+  switch (method.name) {
+    case "GetRepoReadme":
+      return (request, caller) => s.getReadme(callerOf(caller), (request as Message & { uid: string }).uid);
+    case "UpdateRepoReadme": {
+      const field = resourceField(method);
+      return (request, caller) => {
+        const body = resourceBody(field, request as Message & Record<string, unknown>);
+        const uid = typeof body.uid === "string" ? body.uid : "";
+        delete body.uid;
+        return s.updateReadme(callerOf(caller), uid, body, maskOf(request));
+      };
+    }
+    case "BatchDeleteExternalGroupRoleMappings":
+      return (request, caller) => {
+        const r = request as Message & { parent: string; names: string[] };
+        return s.batchDeleteMappings(callerOf(caller), r.parent, r.names);
+      };
+    case "CreateOverlayBinding":
+      return (request, caller) => {
+        // The HTTP body is the request (`body: "*"`) but its parent, which names the repo in the path.
+        const { parent, ...body } = toJson(method.input, request, { registry: WIRE_REGISTRY }) as JsonObject;
+        return s.create(callerOf(caller), "overlayBindings", String(parent ?? ""), body);
+      };
+    default:
+      return undefined;
   }
 }
 

@@ -53,6 +53,10 @@ export const API_FILES: readonly GenFile[] = [
   file_chainguard_platform_registry_v2beta1_repos,
   file_chainguard_platform_registry_v2beta1_tags,
   file_chainguard_platform_vulnerabilities_v2beta1_advisories,
+  file_chainguard_platform_iam_v2beta1_external_group_role_mappings,
+  file_chainguard_platform_registry_v2beta1_overlays,
+  file_chainguard_platform_registry_v2beta1_overlay_bindings,
+  file_chainguard_platform_events_v2beta1_subscriptions,
   file_chainguard_platform_iam_v2_groups,
   file_chainguard_platform_iam_v2_identities,
   file_chainguard_platform_iam_v2_roles,
@@ -63,23 +67,9 @@ export const API_FILES: readonly GenFile[] = [
   file_chainguard_platform_registry_v2_repos,
   file_chainguard_platform_registry_v2_tags,
   file_chainguard_platform_vulnerabilities_v2_advisories,
-  file_platform_oidc_v1_oidc_platform,
-];
-
-/**
- * Files whose services are defined but not served yet (the kinds of issue 45): in the registry and
- * reflection's files, not in its list of services.
- *
- * @example
- * DESCRIBED_FILES.flatMap((f) => f.services).map((s) => s.typeName);
- */
-export const DESCRIBED_FILES: readonly GenFile[] = [
-  file_chainguard_platform_iam_v2beta1_external_group_role_mappings,
-  file_chainguard_platform_registry_v2beta1_overlays,
-  file_chainguard_platform_registry_v2beta1_overlay_bindings,
-  file_chainguard_platform_events_v2beta1_subscriptions,
   file_chainguard_platform_iam_v2_external_group_role_mappings,
   file_chainguard_platform_events_v2_subscriptions,
+  file_platform_oidc_v1_oidc_platform,
 ];
 
 /**
@@ -92,7 +82,6 @@ export const DESCRIBED_FILES: readonly GenFile[] = [
 export const WIRE_FILES: ReadonlyMap<string, DescFile> = new Map(
   [
     ...API_FILES,
-    ...DESCRIBED_FILES,
     file_annotations_events,
     file_capabilities_capabilities,
     file_google_rpc_status,
@@ -127,7 +116,8 @@ export const DETAIL_TYPES: ReadonlyMap<string, DescMessage> = new Map(
 );
 
 /**
- * The contract's services (seven IAM services, Repos, Tags, Advisories and the token exchange).
+ * The contract's services (the IAM services, the registry's, subscriptions, advisories, at v2beta1
+ * and v2, and the token exchange).
  *
  * @example
  * API_SERVICES.map((s) => s.typeName); // ["chainguard.platform.iam.v2beta1.GroupsService", …]

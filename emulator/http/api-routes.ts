@@ -3,12 +3,13 @@ import type { KindName } from "pulumi-irv/sdk";
 import { invalidArgument } from "../core/index.js";
 import type { QueryValues } from "../lists/index.js";
 import type { KindRules } from "../resources/index.js";
-import { KIND_RULES, versionedPath, versionsOf } from "../resources/index.js";
+import { KIND_RULES, requireObject, versionedPath, versionsOf } from "../resources/index.js";
 import type { AppContext } from "./app-context.js";
 import { replyJson, uidParam } from "./reply-json.js";
 import { callerOf } from "./request-context.js";
 
 const api = { config: { surface: "api" as const } };
+const README = "/readme";
 
 const query = (req: FastifyRequest) => req.query as QueryValues;
 
@@ -52,24 +53,48 @@ export function registerApiRoutes(app: FastifyInstance, ctx: AppContext): void {
 function registerKindRoutes(app: FastifyInstance, ctx: AppContext, rules: KindRules, base: string): void {
   const s = ctx.service;
   const kind: KindName = rules.name;
+  // A repo's readme is its sub-resource `<repo uid>/readme` (published repos.proto).
+  const readmeOf = (uid: string) =>
+    kind === "repos" && uid.endsWith(README) ? uid.slice(0, -README.length) : undefined;
   app.get(base, api, (req, reply) => replyJson(reply, s.list(callerOf(req), kind, query(req))));
   app.get(`${base}/*`, api, (req, reply) => {
     const uid = uidParam(req);
+    const readme = readmeOf(uid);
+    if (readme !== undefined) return replyJson(reply, s.getReadme(callerOf(req), readme));
     return replyJson(
       reply,
       uid === "" ? s.list(callerOf(req), kind, query(req)) : s.get(callerOf(req), kind, uid),
     );
   });
-  if (!rules.spec.writable) return;
-  app.post(`${base}/*`, api, (req, reply) =>
-    replyJson(reply, s.create(callerOf(req), kind, uidParam(req), req.body)),
-  );
-  app.patch(`${base}/*`, api, (req, reply) =>
-    replyJson(reply, s.update(callerOf(req), kind, uidParam(req), req.body, updateMaskOf(req))),
-  );
-  app.delete(`${base}/*`, api, (req, reply) => {
-    s.delete(callerOf(req), kind, uidParam(req));
-    // Empty body, no content type (spec §4 rule 3).
-    reply.send();
-  });
+  if (rules.writes.includes("create")) {
+    app.post(`${base}/*`, api, (req, reply) =>
+      replyJson(reply, s.create(callerOf(req), kind, uidParam(req), req.body)),
+    );
+  }
+  if (rules.writes.includes("update")) {
+    app.patch(`${base}/*`, api, (req, reply) => {
+      const uid = uidParam(req);
+      const readme = readmeOf(uid);
+      return replyJson(
+        reply,
+        readme === undefined
+          ? s.update(callerOf(req), kind, uid, req.body, updateMaskOf(req))
+          : s.updateReadme(callerOf(req), readme, req.body, updateMaskOf(req)),
+      );
+    });
+  }
+  if (rules.writes.includes("delete")) {
+    app.delete(`${base}/*`, api, (req, reply) => {
+      s.delete(callerOf(req), kind, uidParam(req));
+      // Empty body, no content type (spec §4 rule 3).
+      reply.send();
+    });
+  }
+  if (kind === "externalGroupRoleMappings") {
+    // `POST …/externalGroupRoleMappings:batchDelete {parent, names}` (a literal colon: `::` to the router).
+    app.post(`${base}::batchDelete`, api, (req, reply) => {
+      const body = requireObject(req.body);
+      return replyJson(reply, s.batchDeleteMappings(callerOf(req), String(body.parent ?? ""), body.names));
+    });
+  }
 }

@@ -168,7 +168,11 @@ function notFoundRoute(req: FastifyRequest, reply: FastifyReply): FastifyReply {
   ) {
     const withUid = m[4] !== undefined && m[4] !== "/";
     const allowed = ["GET"];
-    if (rules.spec.writable && withUid) allowed.push("POST", "PATCH", "DELETE");
+    if (withUid) {
+      if (rules.writes.includes("create")) allowed.push("POST");
+      if (rules.writes.includes("update")) allowed.push("PATCH");
+      if (rules.writes.includes("delete")) allowed.push("DELETE");
+    }
     // The router gave up on an allowed method (a uid past the router's length limit): no such resource.
     if (allowed.includes(req.method))
       return sendFault(reply, notFound(rules.spec.singular, (m[4] ?? "").slice(1)));

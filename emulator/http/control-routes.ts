@@ -47,7 +47,9 @@ function parse<T extends z.ZodType>(schema: T, body: unknown): z.output<T> {
  * - `POST /_emulator/repos {parentUid, name, …}`, `POST /_emulator/tags {repoUid, name, digest?, …}`,
  *   `POST /_emulator/advisories {parentUid, advisoryId?, aliases?, severities?, artifactName?, …}`
  *   (each with the published message's fields, `uid?`; unknown keys dropped) → the resource;
- *   `DELETE /_emulator/{repos,tags,advisories}/<uid>` (a repo takes its tags along);
+ *   `DELETE /_emulator/{repos,tags,advisories}/<uid>` (a repo takes its tags and overlay bindings along);
+ * - `POST /_emulator/custom-assembly {groupUid, enabled}`: custom assembly for a group and the groups
+ *   below it not set themselves (on for the organization by default) → the setting;
  * - `POST /_emulator/fixtures` with a fixture document → counts per kind;
  * - `GET /_emulator/stats`, `POST /_emulator/stats/reset`;
  * - `GET /_emulator/faults`, `POST /_emulator/faults {"spec": "503=0.1,…"}` (or a JSON string);
@@ -74,6 +76,13 @@ export function registerControlRoutes(app: FastifyInstance, ctx: AppContext): vo
       reply.send();
     });
   }
+  // Custom assembly per group (a repo's customOverlay needs it): on for the org unless set.
+  const CustomAssembly = z.object({ groupUid: Name, enabled: z.boolean() });
+  app.post("/_emulator/custom-assembly", control, (req) => {
+    const { groupUid, enabled } = parse(CustomAssembly, req.body);
+    s.setCustomAssembly(groupUid, enabled);
+    return { groupUid, enabled };
+  });
   app.post("/_emulator/fixtures", control, (req) => {
     const parsed = Fixtures.safeParse(requireObject(req.body));
     if (!parsed.success) throwZodViolations(parsed.error);

@@ -7,7 +7,10 @@ import {
   GroupName,
   IdentityCreateSchema,
   IdentityProviderCreateSchema,
+  OverlayBindingCreateSchema,
+  OverlayCreateSchema,
   RoleCreateSchema,
+  SubscriptionCreateSchema,
 } from "pulumi-irv/sdk";
 import { z } from "zod";
 import { ancestorUid, isWellFormed } from "../core/index.js";
@@ -26,7 +29,15 @@ const Uid = z.string().optional();
 
 // Read-only kinds take the published message's fields (the seed schemas the control API uses too).
 const TagFixture = TagSeed.extend({ uid: Uid });
-const RepoFixture = RepoSeed.extend({ uid: Uid, tags: z.array(TagFixture).optional() });
+// A repo's overlay bindings name their overlay by uid or name, as the API's create does.
+const OverlayBindingFixture = OverlayBindingCreateSchema.extend({ uid: Uid });
+const RepoFixture = RepoSeed.extend({
+  uid: Uid,
+  tags: z.array(TagFixture).optional(),
+  overlayBindings: z.array(OverlayBindingFixture).optional(),
+});
+const OverlayFixture = OverlayCreateSchema.extend({ uid: Uid });
+const SubscriptionFixture = SubscriptionCreateSchema.extend({ uid: Uid });
 const AdvisoryFixture = AdvisorySeed.extend({ uid: Uid });
 // Roles are named, not given by uid: the built-in ones or custom roles of the group or above.
 const IdentityFixture = IdentityCreateSchema.and(
@@ -53,7 +64,11 @@ const contents = {
   accountAssociations: z.array(AccountAssociationsFixture).optional(),
   groupInvites: z.array(GroupInviteFixture).optional(),
   repos: z.array(RepoFixture).optional(),
+  overlays: z.array(OverlayFixture).optional(),
+  subscriptions: z.array(SubscriptionFixture).optional(),
   advisories: z.array(AdvisoryFixture).optional(),
+  /** Custom assembly for this group and below (a repo's customOverlay needs it; on for the org). */
+  customAssembly: z.boolean().optional(),
 };
 type Contents = { [K in keyof typeof contents]?: z.infer<(typeof contents)[K]> | undefined };
 
@@ -156,9 +171,14 @@ export function loadFixtures(service: ResourceService, fixtures: Fixtures): Seed
       const ttl = formatDuration(durationMs(fields.ttl) ?? 0);
       insert("groupInvites", groupUid, { ...fields, ttl, roleUid: roleUid(groupUid, role) }, uid);
     }
-    for (const { tags, uid, ...fields } of node.repos ?? []) {
+    if (node.customAssembly !== undefined) service.setCustomAssembly(groupUid, node.customAssembly);
+    for (const { uid, ...fields } of node.overlays ?? []) insert("overlays", groupUid, fields, uid);
+    for (const { uid, ...fields } of node.subscriptions ?? []) insert("subscriptions", groupUid, fields, uid);
+    for (const { tags, overlayBindings, uid, ...fields } of node.repos ?? []) {
       const repoUid = insert("repos", groupUid, fields, uid);
       for (const { uid: tagUid, ...tag } of tags ?? []) insert("tags", repoUid, tag, tagUid);
+      for (const { uid: bindingUid, ...b } of overlayBindings ?? [])
+        insert("overlayBindings", repoUid, b, bindingUid);
     }
     for (const { uid, ...fields } of node.advisories ?? []) insert("advisories", groupUid, fields, uid);
     for (const { groups, uid, name, description, ...rest } of node.groups ?? []) {

@@ -1,6 +1,7 @@
 import { CORRELATION_RULES, effectiveCorrelationRule } from "pulumi-irv/sdk";
 import { invalidArgument } from "../core/index.js";
 import type { KindHooks } from "./kind-context.js";
+import { refuseNotEmpty } from "./not-empty.js";
 import { checkGrantableRole } from "./roles.js";
 
 type Fields = Record<string, unknown>;
@@ -21,11 +22,19 @@ function withoutEmptySecret(oidc: Fields): void {
  *   becoming a public, PKCE-only one);
  * - `oidc.correlationRule` is immutable: restating the rule in force, or leaving it unset, is no
  *   change; another rule is code 3 (unset is `CORRELATION_RULE_SUB_EQUALS_EXTERNAL_ID`).
+ * An identity provider with external group role mappings under it is not deleted (code 9).
  *
  * @example
  * KIND_RULES.identityProviders.hooks === IDENTITY_PROVIDER_HOOKS; // true
  */
 export const IDENTITY_PROVIDER_HOOKS: KindHooks = {
+  // Its external group role mappings are grants: they go first, by their own delete (issue 45).
+  beforeDelete(ctx, _caller, uid) {
+    refuseNotEmpty(ctx, uid, "identity provider", "external group role mappings", (c) => {
+      const m = JSON.parse(c.data) as { externalGroupId?: string };
+      return `an external group role mapping of ${JSON.stringify(m.externalGroupId ?? "")}`;
+    });
+  },
   beforeCreate(ctx, w) {
     if (typeof w.fields.defaultRole === "string") {
       checkGrantableRole(

@@ -54,6 +54,11 @@ export interface UpdateRequest {
  * const hooks: KindHooks = { beforeDelete: (ctx, caller, uid) => refuseBoundRole(ctx, uid) };
  */
 export interface KindHooks {
+  /**
+   * The create body as the service reads it, before its schema checks it (an overlay's config with
+   * its unpopulated fields dropped); may refuse what the schema would word less clearly.
+   */
+  prepare?(body: Record<string, unknown>): Record<string, unknown>;
   /** Checks a create and returns the fields to store (normalised). */
   beforeCreate?(ctx: KindContext, w: WriteRequest): Record<string, unknown>;
   /**

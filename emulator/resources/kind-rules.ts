@@ -4,14 +4,18 @@ import type { z } from "zod";
 import type { ListFilterParam } from "../lists/index.js";
 import { ACCOUNT_ASSOCIATIONS_HOOKS } from "./account-associations.js";
 import { ADVISORY_HOOKS } from "./advisories.js";
+import { MAPPING_HOOKS } from "./external-group-role-mappings.js";
 import { GROUP_INVITE_HOOKS } from "./group-invites.js";
 import { groupHooks } from "./groups.js";
 import { IDENTITY_HOOKS, withKeysExpiration } from "./identities.js";
 import { IDENTITY_PROVIDER_HOOKS } from "./identity-providers.js";
 import type { KindHooks } from "./kind-context.js";
+import { OVERLAY_BINDING_HOOKS } from "./overlay-bindings.js";
+import { OVERLAY_HOOKS } from "./overlays.js";
 import { REPO_HOOKS } from "./repos.js";
 import { ROLE_BINDING_HOOKS } from "./role-bindings.js";
 import { ROLE_HOOKS } from "./roles.js";
+import { SUBSCRIPTION_HOOKS } from "./subscriptions.js";
 import { TAG_HOOKS } from "./tags.js";
 
 /**
@@ -43,9 +47,26 @@ export interface KindRules {
   /** Served at v2beta1 only: the published GA (v2) definitions have no such kind. */
   betaOnly: boolean;
   /** The kind a create's parent uid must name. */
-  parentKind: "groups" | "repos";
+  parentKind: "groups" | "repos" | "identityProviders";
+  /** The writes the published service offers for the kind (its Create, Update and Delete rpcs). */
+  writes: readonly WriteVerb[];
   /** The capability family: `<family>.list` reads, `<family>.create` creates… */
   family: CapabilityFamily;
+  /**
+   * The capability of a verb where it is not `<family>.<verb>` (overlays: `registry.overlays.edit`
+   * creates and deletes; mappings: identity providers' capabilities).
+   */
+  verbCapabilities: Readonly<Partial<Record<"list" | WriteVerb, Capability>>>;
+  /**
+   * Whether a create refuses a key its schema does not know (code 3 naming it), where the gateway
+   * would drop it: for the kinds whose fields are easy to misspell on the wire (`sync_config`).
+   */
+  strictCreate: boolean;
+  /**
+   * Whether a create of a name the parent already has updates that resource (same uid) instead of
+   * refusing ALREADY_EXISTS: tags, whose published Create "creates (or updates)".
+   */
+  upsertByName: boolean;
   /**
    * Capabilities a write needs besides its family's, at the same group: the published definitions
    * list two for some methods (an invite or an identity provider grants a role, so it also needs
@@ -95,6 +116,17 @@ export interface KindRules {
   hooks: KindHooks;
 }
 
+/**
+ * A write the API may offer for a kind.
+ *
+ * @example
+ * const v: WriteVerb = "delete";
+ */
+export type WriteVerb = "create" | "update" | "delete";
+
+const ALL_WRITES: readonly WriteVerb[] = ["create", "update", "delete"];
+const NO_UPDATE: readonly WriteVerb[] = ["create", "delete"];
+
 const NAME_HINT = { name: `must match the pattern ${GROUP_NAME_PATTERN_SOURCE}` };
 const NONE = () => ({});
 
@@ -106,9 +138,13 @@ const iamChild = (
   name,
   spec: KINDS[name],
   scopeDepth: 1,
-  betaOnly: false,
+  betaOnly: KINDS[name].betaOnly === true,
   parentKind: "groups",
+  writes: KINDS[name].writable ? ALL_WRITES : [],
   family,
+  verbCapabilities: {},
+  strictCreate: false,
+  upsertByName: false,
   alsoNeeds: {},
   uidIsParent: false,
   uniqueNames: true,
@@ -213,22 +249,75 @@ export const KIND_RULES: Readonly<Record<KindName, KindRules>> = {
     onceOnly: ["code"],
     hooks: GROUP_INVITE_HOOKS,
   }),
-  repos: {
-    ...readOnly("repos", "repo", 1, "groups"),
-    hooks: {
-      ...REPO_HOOKS,
-      // Only the control API deletes repos; their tags go with them.
-      beforeDelete(ctx, _caller, uid) {
-        for (const tag of ctx.table.children(uid, -1)) ctx.table.delete(tag.kind, tag.uid);
-      },
+  externalGroupRoleMappings: iamChild("externalGroupRoleMappings", "identity_providers", {
+    // group/identityProvider/mapping: the identity provider's group governs it.
+    scopeDepth: 2,
+    parentKind: "identityProviders",
+    writes: NO_UPDATE,
+    // Published external_group_role_mappings.proto: Create needs both capabilities, Delete and
+    // BatchDelete the identity providers' delete, reads their list.
+    alsoNeeds: { create: ["role_bindings.create"] },
+    uniqueNames: false,
+    nameField: "externalGroupId",
+    nameFilter: false,
+    listFilters: [{ names: ["identity_provider_uid", "identityProviderUid"], field: "identityProviderUid" }],
+    required: [],
+    strictCreate: true,
+    hooks: MAPPING_HOOKS,
+  }),
+  repos: iamChild("repos", "repo", {
+    writes: ALL_WRITES,
+    hints: { syncConfig: "the field is sync_config (its published json_name), not syncConfig" },
+    // Checked by the hooks: a stored sync_config holds the service's fields the create body refuses.
+    validate: undefined,
+    strictCreate: true,
+    hooks: REPO_HOOKS,
+  }),
+  tags: iamChild("tags", "tag", {
+    scopeDepth: 2,
+    parentKind: "repos",
+    writes: NO_UPDATE,
+    validate: undefined,
+    required: [],
+    strictCreate: true,
+    upsertByName: true,
+    hooks: TAG_HOOKS,
+  }),
+  overlays: iamChild("overlays", "registry", {
+    writes: NO_UPDATE,
+    verbCapabilities: {
+      list: "registry.overlays.list",
+      create: "registry.overlays.edit",
+      delete: "registry.overlays.edit",
     },
-  },
-  tags: { ...readOnly("tags", "tag", 2, "repos"), hooks: TAG_HOOKS },
-  // Read-only placeholders until the emulator serves these kinds' writes (issue 45).
-  externalGroupRoleMappings: readOnly("externalGroupRoleMappings", "identity_providers", 2, "groups"),
-  overlays: readOnly("overlays", "repo", 1, "groups"),
-  overlayBindings: readOnly("overlayBindings", "repo", 2, "repos"),
-  subscriptions: readOnly("subscriptions", "subscriptions", 1, "groups"),
+    strictCreate: true,
+    hooks: OVERLAY_HOOKS,
+  }),
+  overlayBindings: iamChild("overlayBindings", "registry", {
+    scopeDepth: 2,
+    parentKind: "repos",
+    writes: NO_UPDATE,
+    verbCapabilities: {
+      list: "registry.overlays.list",
+      create: "registry.overlays.edit",
+      delete: "registry.overlays.edit",
+    },
+    uniqueNames: false,
+    nameFilter: false,
+    listFilters: [{ names: ["overlay"], field: "overlay.uid" }],
+    required: [],
+    strictCreate: true,
+    hooks: OVERLAY_BINDING_HOOKS,
+  }),
+  subscriptions: iamChild("subscriptions", "subscriptions", {
+    writes: NO_UPDATE,
+    uniqueNames: false,
+    nameField: "sink",
+    nameFilter: false,
+    required: [],
+    strictCreate: true,
+    hooks: SUBSCRIPTION_HOOKS,
+  }),
   advisories: {
     ...readOnly("advisories", "advisories", 1, "groups"),
     nameField: "advisoryId",
@@ -258,7 +347,7 @@ export const RULES_BY_COLLECTION: ReadonlyMap<string, KindRules> = new Map(
  * @example
  * capabilitiesFor(KIND_RULES.groupInvites, "create"); // ["group_invites.create", "role_bindings.create"]
  */
-export function capabilitiesFor(rules: KindRules, verb: "create" | "update" | "delete"): Capability[] {
+export function capabilitiesFor(rules: KindRules, verb: WriteVerb): Capability[] {
   return [capabilityFor(rules, verb), ...(rules.alsoNeeds[verb] ?? [])];
 }
 
@@ -268,6 +357,6 @@ export function capabilitiesFor(rules: KindRules, verb: "create" | "update" | "d
  * @example
  * capabilityFor(KIND_RULES.roleBindings, "create"); // "role_bindings.create"
  */
-export function capabilityFor(rules: KindRules, verb: "list" | "create" | "update" | "delete"): Capability {
-  return `${rules.family}.${verb}` as Capability;
+export function capabilityFor(rules: KindRules, verb: "list" | WriteVerb): Capability {
+  return rules.verbCapabilities[verb] ?? (`${rules.family}.${verb}` as Capability);
 }

@@ -2,11 +2,13 @@ import type { Identity, KindName } from "pulumi-irv/sdk";
 import { toWireCapability } from "pulumi-irv/sdk";
 import type { Caller, Principal } from "../auth/index.js";
 import { BUILT_IN_ROLES } from "../auth/index.js";
-import { formatTimestamp, newRoleUid } from "../core/index.js";
+import { formatTimestamp, newRoleUid, notFound } from "../core/index.js";
 import type { QueryValues } from "../lists/index.js";
 import type { ResourceRow, ResourceTable } from "../store/index.js";
+import { setCustomAssembly } from "./custom-assembly.js";
 import type { KindRules } from "./kind-rules.js";
 import { KIND_RULES } from "./kind-rules.js";
+import { RepoReadmes } from "./repo-readme.js";
 import { ResourceDeletes } from "./resource-deletes.js";
 import { ResourceReads } from "./resource-reads.js";
 import { ResourceWrites } from "./resource-writes.js";
@@ -55,6 +57,7 @@ export class ResourceService {
   private readonly writes: ResourceWrites;
   private readonly deletes: ResourceDeletes;
   private writeListener: ((write: WriteNotice) => void) | undefined;
+  private readonly readmes: RepoReadmes;
 
   constructor(o: ResourceServiceOptions) {
     this.core = new ServiceCore(o);
@@ -64,6 +67,7 @@ export class ResourceService {
     this.reads = new ResourceReads(this.core);
     this.writes = new ResourceWrites(this.core);
     this.deletes = new ResourceDeletes(this.core);
+    this.readmes = new RepoReadmes(this.core);
     o.db.transaction(() => this.ensureOrganization(o));
   }
 
@@ -186,6 +190,7 @@ export class ResourceService {
     // Read before the row goes: a custom role's group is in its row only.
     const scope = this.writeListener === undefined ? "" : this.scopeOf(KIND_RULES[kind], uid);
     this.deletes.delete(caller, kind, uid);
+    if (kind === "repos") this.readmes.forget(uid);
     this.told({ kind, verb: "delete", caller, uid, scope, answer: undefined });
   }
 
@@ -210,13 +215,56 @@ export class ResourceService {
   }
 
   /**
-   * A Delete without the capability check (the control API's seeded kinds).
+   * The batch delete of an identity provider's external group role mappings.
+   *
+   * @example
+   * service.batchDeleteMappings(caller, idpUid, [mappingUid]);
+   */
+  batchDeleteMappings(caller: Caller, parent: string, names: unknown): string {
+    return this.deletes.batchDeleteMappings(caller, parent, names);
+  }
+
+  /**
+   * A repo's readme (see {@link RepoReadmes}).
+   *
+   * @example
+   * service.getReadme(caller, repoUid);
+   */
+  getReadme(caller: Caller, uid: string): string {
+    return this.readmes.get(caller, uid);
+  }
+
+  /**
+   * Writes a repo's readme (see {@link RepoReadmes}).
+   *
+   * @example
+   * service.updateReadme(caller, repoUid, { content: "# app" }, undefined);
+   */
+  updateReadme(caller: Caller, uid: string, body: unknown, updateMask: string | undefined): string {
+    return this.readmes.update(caller, uid, body, updateMask);
+  }
+
+  /**
+   * Enables or disables custom assembly for a group (and the groups below it not set themselves).
+   *
+   * @example
+   * service.setCustomAssembly(groupUid, false);
+   */
+  setCustomAssembly(groupUid: string, enabled: boolean): void {
+    if (!this.table.has("groups", groupUid)) throw notFound(KIND_RULES.groups.spec.singular, groupUid);
+    setCustomAssembly(this.table, groupUid, enabled);
+  }
+
+  /**
+   * A Delete without the capability check (the control API's seeded kinds): a repo takes its tags
+   * and overlay bindings along.
    *
    * @example
    * service.remove("repos", repoUid);
    */
   remove(kind: KindName, uid: string): void {
-    this.deletes.remove(KIND_RULES[kind], uid);
+    this.deletes.remove(KIND_RULES[kind], uid, this.admin, true);
+    if (kind === "repos") this.readmes.forget(uid);
   }
 
   /**

@@ -40,6 +40,21 @@ function orderKeys(obj: Record<string, unknown>): Record<string, unknown> {
   return out;
 }
 
+// A key of a create body the kind's create schema does not know: code 3 naming it (with the kind's
+// hint, e.g. a repo's syncConfig for sync_config), where the gateway would have dropped it.
+function refuseUnknownCreateKeys(rules: KindRules, create: unknown, body: Record<string, unknown>): void {
+  const shape = (create as { shape?: Record<string, unknown> }).shape;
+  if (shape === undefined) return;
+  const unknown = Object.keys(body).filter((k) => !Object.hasOwn(shape, k));
+  if (unknown.length === 0) return;
+  throw invalidArgument(
+    unknown.map((k) => ({
+      field: k,
+      description: `is not a field of a ${rules.spec.singular} create (known: ${Object.keys(shape).join(", ")})${rules.hints[k] === undefined ? "" : `; ${rules.hints[k]}`}`,
+    })),
+  );
+}
+
 // Free-form maps and lists of a kind stay within the free-form limits (h10's limiter).
 function checkFreeForm(rules: KindRules, fields: Record<string, unknown>): void {
   const violations = rules.freeForm.flatMap((path) => {
@@ -90,19 +105,48 @@ export class ResourceWrites {
     const object = requireObject(body);
     this.core.authorize(caller, rules, "create", parentUid, parentUid);
     const create = rules.spec.create;
-    if (create === undefined)
+    if (create === undefined || !rules.writes.includes("create"))
       throw new ApiFault(Code.INVALID_ARGUMENT, `${rules.spec.singular} resources are read-only`);
-    const parsed = create.safeParse(object);
+    const prepared = rules.hooks.prepare?.(object) ?? object;
+    if (rules.strictCreate) refuseUnknownCreateKeys(rules, create, prepared);
+    const parsed = create.safeParse(prepared);
     if (!parsed.success) throwZodViolations(parsed.error, rules.hints);
     const fields = parsed.data as Record<string, unknown>;
     checkFreeForm(rules, fields);
     return this.core.db.transaction(() => {
+      if (rules.upsertByName) {
+        const same = this.core.table.findByName(rules.name, parentUid, String(fields[rules.nameField]));
+        if (same !== undefined) return this.replace(caller, rules, same, parentUid, fields);
+      }
       const { row, once } = this.insertAs(caller, rules, parentUid, fields);
       const out = this.core.output(rules, row.data, caller);
       return Object.keys(once).length === 0
         ? out
         : JSON.stringify(orderKeys({ ...JSON.parse(out), ...once }));
     });
+  }
+
+  // A create of a name the parent has, for a kind whose create is an upsert (tags): the resource gets
+  // the new fields and keeps its uid; its updateTime moves on.
+  private replace(
+    caller: Caller,
+    rules: KindRules,
+    uid: string,
+    parentUid: string,
+    fields: Record<string, unknown>,
+  ): string {
+    const row = this.core.table.get(rules.name, uid) as ResourceRow;
+    const current = JSON.parse(row.data) as Record<string, unknown>;
+    const checked = rules.hooks.beforeCreate?.(this.core, { caller, parentUid, fields }) ?? fields;
+    const now = nextUpdateTime(current.updateTime as string | undefined, this.core.clock());
+    const data = rules.hooks.stored?.(uid, parentUid, checked, now) ?? {
+      ...current,
+      ...checked,
+      updateTime: now,
+    };
+    const updated = { ...row, data: JSON.stringify(data) };
+    this.core.table.update(rules.name, uid, updated);
+    return this.core.output(rules, updated.data, caller);
   }
 
   /**

@@ -55,11 +55,14 @@ function refuseBound(ctx: KindContext, uid: string): void {
   if (bindings.length === 0) return;
   const shown = bindings.slice(0, MAX_LISTED_VIOLATIONS);
   throw failedPrecondition(
-    `role ${JSON.stringify(uid)} is still bound${bindings.length > shown.length ? " (more bindings than listed)" : ""}; delete its role bindings first`,
+    `role ${JSON.stringify(uid)} is still bound${bindings.length > shown.length ? " (more bindings than listed)" : ""}; delete its role bindings and external group role mappings first`,
     shown.map((b) => ({
       type: "RESOURCE_IN_USE",
       subject: b.uid,
-      description: `role is used by role binding ${b.uid} in group ${b.parentUid}`,
+      description:
+        b.kind === "externalGroupRoleMappings"
+          ? `role is mapped by external group role mapping ${b.uid} of identity provider ${b.parentUid}`
+          : `role is used by role binding ${b.uid} in group ${b.parentUid}`,
     })),
   );
 }

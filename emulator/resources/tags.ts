@@ -21,6 +21,7 @@ export const TagSeed = z.object({
  * Tags as the gateway writes them: the published message's fields in its order, unset ones at their
  * proto3 defaults. No `createTime`: the published `Tag` has only `updateTime` (tags.proto:129), and
  * the emulator sends nothing the service does not (docs/contract-decisions.md, "Read-only kinds").
+ * A create of a name the repo has is an update of that tag (KindRules.upsertByName): its uid stays.
  *
  * @example
  * "createTime" in (TAG_HOOKS.stored?.(tagUid, repoUid, { name: "v1" }, now) ?? {}); // false

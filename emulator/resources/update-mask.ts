@@ -67,7 +67,8 @@ export function maskPaths(
       for (const p of topLevel) paths.add(p);
       continue;
     }
-    const path = camel(given);
+    // A field whose json_name is its proto name (a repo's sync_config) is matched as written.
+    const path = mutable.includes(given) ? given : camel(given);
     const head = path.split(".")[0] ?? path;
     if (mutable.includes(path)) {
       paths.add(path);

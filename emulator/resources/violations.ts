@@ -24,6 +24,22 @@ export function throwZodViolations(error: z.ZodError, hints: Readonly<Record<str
 }
 
 /**
+ * Code 3 for a zod error of a nested value, its fields named under `prefix`
+ * (`customOverlay.environment`).
+ *
+ * @example
+ * if (!r.success) throwNestedZodViolations(r.error, "sync_config");
+ */
+export function throwNestedZodViolations(error: z.ZodError, prefix: string): never {
+  throw invalidArgument(
+    zodIssueLines(error, "").map(({ field, message }) => ({
+      field: field === "" ? prefix : `${prefix}.${field}`,
+      description: message,
+    })),
+  );
+}
+
+/**
  * The body as a plain object, or code 3 when it is not one (an array, a string, nothing).
  *
  * @example

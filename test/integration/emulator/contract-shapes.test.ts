@@ -422,9 +422,9 @@ describe("registry and vulnerabilities", () => {
     expect(tier.body.code).toBe(3);
   });
 
-  test("the read-only kinds offer no create, update or delete (code 12, HTTP 405 with Allow)", async () => {
-    const a = await emu.call<ErrorBody>("POST", `/registry/v2beta1/repos/${emu.orgUid}`, {
-      body: { name: "x" },
+  test("the read-only kind (advisories) offers no create, update or delete (code 12, HTTP 405 with Allow)", async () => {
+    const a = await emu.call<ErrorBody>("POST", `/vulnerabilities/v2beta1/advisories/${emu.orgUid}`, {
+      body: { advisoryId: "x" },
     });
     expect(a.status).toBe(405);
     expect(a.body.code).toBe(12);

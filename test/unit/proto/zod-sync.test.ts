@@ -3,8 +3,9 @@
 // Every difference is either listed below with its reason or a failure; a listed difference that is
 // gone (a gap filled) fails too, so the lists only shrink.
 import { describe, expect, it } from "vitest";
+import { WIRE_REGISTRY } from "../../../emulator/grpc/index.js";
 import { GroupInviteCreateSchema, OidcInput } from "../../../sdk/index.js";
-import { fieldDrift } from "./zod-drift.js";
+import { fieldDrift, KIND_MESSAGES } from "./zod-drift.js";
 
 /**
  * Published fields the zod read schemas do not have yet (issue 38 closed the OIDC, binding and
@@ -84,6 +85,25 @@ describe("zod wire schemas against proto/", () => {
       "advisories.events.fixed.fixedVersion",
     ]) {
       expect(paths.has(p), p).toBe(false);
+    }
+  });
+
+  it("the issue 45 kinds are compared in full: repos with sync_config and customOverlay, tags, overlays, overlay bindings, subscriptions, external group role mappings", () => {
+    for (const kind of [
+      "repos",
+      "tags",
+      "overlays",
+      "overlayBindings",
+      "subscriptions",
+      "externalGroupRoleMappings",
+    ] as const) {
+      expect(WIRE_REGISTRY.getMessage(KIND_MESSAGES[kind]), kind).toBeDefined();
+      expect(
+        drift
+          .map((d) => d.path)
+          .filter((p) => p.startsWith(`${kind}.`) && !(p in ZOD_ONLY) && !(p in KNOWN_GAPS)),
+        `${kind}: unlisted differences from its published message`,
+      ).toEqual([]);
     }
   });
 });
