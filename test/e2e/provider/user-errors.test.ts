@@ -3,7 +3,9 @@
 // stack config key to check — no "unhandled exception", no stack frames into this package, no
 // inspected error object, no credential. Causes are made on loopback: a closed port, a name under
 // the reserved `.invalid` TLD, https to the emulator's plain-HTTP port, a server that accepts and
-// never answers, and the emulator refusing a token (401) or an action (403).
+// never answers, and the emulator refusing a token (401) or an action (403). A closed port is a
+// held one (support/held-port.ts): a port merely freed can be taken by another worker's server
+// before the program runs, and the test then met that server instead of a refusal (issue 47).
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import { tmpdir } from "node:os";
@@ -11,6 +13,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ConfigValue, OperationResult, TestStack } from "../harness/index.js";
 import { createStack, diagnostics, fixtureDir } from "../harness/index.js";
+import type { HeldPort } from "../support/held-port.js";
+import { holdPort } from "../support/held-port.js";
 import type { TestEmulator } from "../support/irv-emulator.js";
 import { startTestEmulator } from "../support/irv-emulator.js";
 import { workloadIdentity } from "../support/workload-identity.js";
@@ -37,7 +41,10 @@ function errorsOf(result: OperationResult, secrets: string[]): string[] {
 
 describe("errors a user sees name the URL, the cause and the setting", () => {
   let irv: TestEmulator;
+  let closed: HeldPort;
   let closedUrl: string;
+  /** The port the "service is gone" test reaches its emulator through. */
+  let served: HeldPort;
   let silentUrl: string;
   const silent = net.createServer(() => {
     // Accepts the connection and never answers.
@@ -57,9 +64,9 @@ describe("errors a user sees name the URL, the cause and the setting", () => {
   beforeAll(async () => {
     irv = await startTestEmulator();
     secrets = [irv.emulator.adminToken];
-    const closed = net.createServer();
-    closedUrl = `http://127.0.0.1:${await listen(closed)}`;
-    await new Promise((resolve) => closed.close(resolve));
+    closed = await holdPort();
+    closedUrl = closed.url;
+    served = await holdPort();
     silentUrl = `http://127.0.0.1:${await listen(silent)}`;
     stack = await createStack({ program: fixtureDir("errors-program"), config: irv.config });
   });
@@ -67,6 +74,8 @@ describe("errors a user sees name the URL, the cause and the setting", () => {
   afterAll(async () => {
     await stack?.dispose();
     silent.close();
+    await closed?.release();
+    await served?.release();
     await irv?.close();
   });
 
@@ -182,14 +191,19 @@ describe("errors a user sees name the URL, the cause and the setting", () => {
     }
   });
 
+  // Regression (issue 47): the emulator's freed port was taken by another worker's emulator before
+  // the refresh, which then reported "network failure". The service is reached through a held
+  // port, which refuses from the moment the service stops until the test ends.
   it("names the URL and cause for a resource's create, read and delete when the service is gone", async () => {
     const gone = await startTestEmulator();
     secrets.push(gone.emulator.adminToken);
-    await stack.setConfig({ ...gone.config, what: "group" });
+    const front = await served.forward(gone.emulator.baseUrl);
+    await stack.setConfig({ ...gone.config, "irv:baseUrl": served.url, what: "group" });
     const created = await stack.up();
     const uid = created.outputs?.groupUid as string;
+    await front.stop();
     await gone.close();
-    const at = gone.emulator.baseUrl;
+    const at = served.url;
     const check = `connection refused; check irv:baseUrl (or IRV_BASE_URL), now ${at}: is the IRV API served there?`;
 
     const refresh = await stack.refresh({ allowFailure: true });
