@@ -119,9 +119,12 @@ export async function importOrg(options: ImportOrgOptions): Promise<ImportOrgRep
     kinds,
     versions: versions(),
   });
-  const skipped = objects.filter((o) => o.unsupported !== undefined).length;
-  if (skipped > 0) progress(`${skipped} objects not generated (group invites): listed in README.md`);
-  return writeFiles(options.out, files, objects.length - skipped, progress, objects);
+  const skipped = objects.filter((o) => o.unsupported !== undefined);
+  if (skipped.length > 0)
+    progress(
+      `${skipped.length} objects not generated (${[...new Set(skipped.map((o) => o.className))].join(", ")}): listed in README.md`,
+    );
+  return writeFiles(options.out, files, objects.length - skipped.length, progress, objects);
 }
 
 function writeFiles(

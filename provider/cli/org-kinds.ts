@@ -2,14 +2,20 @@ import type { Identity, IrvClient, RoleBinding } from "../../sdk/index.js";
 import type { KindDefinition, Props } from "../runtime/index.js";
 import {
   accountAssociationsKind,
+  externalGroupRoleMappingKind,
   groupInviteKind,
   groupKind,
   identityKind,
   identityProviderKind,
+  overlayBindingKind,
+  overlayKind,
   PULL_TOKEN_ISSUER,
   pullTokenKind,
+  repoKind,
   roleBindingKind,
   roleKind,
+  subscriptionKind,
+  tagKind,
 } from "../runtime/index.js";
 import type { PlacedRole } from "./custom-roles.js";
 import { listCustomRoles } from "./custom-roles.js";
@@ -116,23 +122,24 @@ export function argsOf(
 }
 
 /** What one kind's entry says; {@link orgKind} turns it into the generic reader. */
-interface OrgKindSpec<Inputs extends Props, Server extends { uid: string }> {
+interface OrgKindSpec<Inputs extends Props, Server extends { uid: string }, Listed extends Server> {
   kind: string;
   definition: KindDefinition<Inputs, Server>;
-  list(client: IrvClient, rootUid: string): Promise<Server[]>;
+  /** The objects as the kind reads them, with what the listing adds (a tag's repo). */
+  list(client: IrvClient, rootUid: string): Promise<Listed[]>;
   /** Inputs that hold the uid of another object (a parent, a role). */
   refs: readonly string[];
   /** Dotted paths of write-only inputs: required secret config entries of the generated program. */
   secrets?: readonly string[];
-  baseName(server: Server): string;
+  baseName(server: Listed): string;
   /** Default: the uid's parent. */
-  parentUid?(server: Server): string;
-  /** Why objects of this kind are listed in the README instead of generated. */
-  notGenerated?(server: Server): string;
+  parentUid?(server: Listed): string;
+  /** Why an object of this kind is listed in the README instead of generated; undefined: generated. */
+  notGenerated?(server: Listed): string | undefined;
 }
 
-function orgKind<Inputs extends Props, Server extends { uid: string }>(
-  spec: OrgKindSpec<Inputs, Server>,
+function orgKind<Inputs extends Props, Server extends { uid: string }, Listed extends Server>(
+  spec: OrgKindSpec<Inputs, Server, Listed>,
 ): OrgKind {
   const className = spec.definition.type;
   return {
@@ -176,6 +183,38 @@ const identitiesBelow = (client: IrvClient, root: string) =>
 const bindingsBelow = (client: IrvClient, root: string) =>
   once(client, `bindings ${root}`, () => client.roleBindings.collectParallel({ descendantsOf: root }, PAGES));
 const isPullToken = (i: Identity) => i.staticKeys?.issuer === PULL_TOKEN_ISSUER;
+// Repos and identity providers name the objects under them (tags and bindings, mappings).
+const reposBelow = (client: IrvClient, root: string) =>
+  once(client, `repos ${root}`, () => client.repos.collectParallel({ descendantsOf: root }, PAGES));
+const identityProvidersBelow = (client: IrvClient, root: string) =>
+  once(client, `identityProviders ${root}`, () =>
+    client.identityProviders.collectParallel({ descendantsOf: root }, PAGES),
+  );
+// By uid, from one list: each object under a repo or an identity provider takes its name from it.
+const byUid = async <T extends { uid: string }>(list: Promise<T[]>) =>
+  new Map((await list).map((o) => [o.uid, o] as const));
+
+/** An object of a kind that lives under another (a repo's tag, an identity provider's mapping), with that parent. */
+type Under<T, P> = T & { owner: P | undefined };
+
+async function listUnder<T extends { uid: string }, P extends { uid: string }>(
+  children: Promise<T[]>,
+  owners: Promise<P[]>,
+  ownerUid: (child: T) => string,
+): Promise<Under<T, P>[]> {
+  const [list, byOwner] = await Promise.all([children, byUid(owners)]);
+  return list.map((c) => ({ ...c, owner: byOwner.get(ownerUid(c)) }));
+}
+
+// The readable part of a sink: `https://hooks.example.com/irv` → `hooks-example-com-irv`.
+const sinkName = (sink: string) => {
+  try {
+    const url = new URL(sink);
+    return slug(`${url.host}${url.pathname}`);
+  } catch {
+    return slug(sink);
+  }
+};
 
 /** A pull token as `irv.registry.PullToken` reads it: its identity and its one binding. */
 interface PullTokenObject {
@@ -208,8 +247,31 @@ export const INVITE_NOT_GENERATED =
   "an invite's code is returned by its create only, so an adopted invite would have no code, and every change to an invite replaces it: create new invites with irv.iam.GroupInvite instead";
 
 /**
+ * Why `import-org` lists the tags of a synced repo instead of generating them: the sync copies its
+ * source's tags into the repo and removes them, so a program that declared them would fight it.
+ *
+ * @example
+ * readme.push(`- ${uid}: ${SYNCED_TAG_NOT_GENERATED}`);
+ */
+export const SYNCED_TAG_NOT_GENERATED =
+  "its repo is synced: the sync makes and removes the tags of a synced repo from its source, so they are the repo's, not the program's";
+
+/**
+ * Why `import-org` leaves a repo's README out of the `irv.registry.Repo` it generates: the README is
+ * a sub-resource of its own that the repos list does not carry (one more GET per repo), and writing
+ * it needs the service's internal `repo.internal.admin`, so a generated `readme` would turn any later
+ * edit of it into a refused update. Left out, the provider leaves the README as the service has it.
+ *
+ * @example
+ * readme.push(REPO_README_NOT_GENERATED);
+ */
+export const REPO_README_NOT_GENERATED =
+  "A repo's README is not generated: the repos list does not carry it (reading it is one more call per repo), and writing it needs the service's internal `repo.internal.admin` capability, which no built-in role holds. Left out of the program, it stays as the service has it; set `readme` on a repo to manage it.";
+
+/**
  * The kinds `import-org` generates, in declaration order (a kind refers only to earlier ones:
- * bindings, pull tokens and identity providers to custom roles, everything to groups).
+ * bindings, pull tokens and identity providers to custom roles, mappings to identity providers,
+ * tags and overlay bindings to repos, everything to groups).
  *
  * @example
  * ORG_KINDS.map((k) => k.kind); // ["groups", "roles", "identities", …]
@@ -242,7 +304,7 @@ export const ORG_KINDS: readonly OrgKind[] = [
   orgKind({
     kind: "identityProviders",
     definition: identityProviderKind,
-    list: (client, root) => client.identityProviders.collectParallel({ descendantsOf: root }, PAGES),
+    list: identityProvidersBelow,
     refs: ["parentUid", "defaultRoleUid"],
     secrets: ["oidc.clientSecret"],
     baseName: (p) => slug(p.name),
@@ -287,5 +349,67 @@ export const ORG_KINDS: readonly OrgKind[] = [
     refs: [],
     baseName: (i) => slug(i.email ?? "invite"),
     notGenerated: () => INVITE_NOT_GENERATED,
+  }),
+  orgKind({
+    kind: "externalGroupRoleMappings",
+    definition: externalGroupRoleMappingKind,
+    list: (client, root) =>
+      listUnder(
+        client.externalGroupRoleMappings.collectParallel({ descendantsOf: root }, PAGES),
+        identityProvidersBelow(client, root),
+        (m) => m.identityProviderUid || parentOf(m.uid),
+      ),
+    refs: ["identityProviderUid", "roleUid", "scope"],
+    baseName: (m) => `${slug(m.owner?.name ?? "idp")}-${slug(m.externalGroupId)}`,
+    // The identity provider's group.
+    parentUid: (m) => parentOf(parentOf(m.uid)),
+  }),
+  orgKind({
+    kind: "repos",
+    definition: repoKind,
+    // The list carries no README: see REPO_README_NOT_GENERATED.
+    list: reposBelow,
+    refs: ["parentUid", "syncConfig.source"],
+    baseName: (r) => slug(r.name),
+  }),
+  orgKind({
+    kind: "overlays",
+    definition: overlayKind,
+    list: (client, root) => client.overlays.collectParallel({ descendantsOf: root }, PAGES),
+    refs: ["parentUid"],
+    baseName: (o) => slug(o.name),
+  }),
+  orgKind({
+    kind: "tags",
+    definition: tagKind,
+    list: (client, root) =>
+      listUnder(client.tags.collectParallel({ descendantsOf: root }, PAGES), reposBelow(client, root), (t) =>
+        parentOf(t.uid),
+      ),
+    refs: ["repoUid"],
+    baseName: (t) => `${slug(t.owner?.name ?? "repo")}-${slug(t.name)}`,
+    // The repo's group.
+    parentUid: (t) => parentOf(parentOf(t.uid)),
+    notGenerated: (t) => (t.owner?.sync_config !== undefined ? SYNCED_TAG_NOT_GENERATED : undefined),
+  }),
+  orgKind({
+    kind: "overlayBindings",
+    definition: overlayBindingKind,
+    list: (client, root) =>
+      listUnder(
+        client.overlayBindings.collectParallel({ descendantsOf: root }, PAGES),
+        reposBelow(client, root),
+        (b) => b.repo || parentOf(b.uid),
+      ),
+    refs: ["repoUid", "overlay"],
+    baseName: (b) => `${slug(b.owner?.name ?? "repo")}-${slug(b.overlay?.name ?? "overlay")}`,
+    parentUid: (b) => parentOf(parentOf(b.uid)),
+  }),
+  orgKind({
+    kind: "subscriptions",
+    definition: subscriptionKind,
+    list: (client, root) => client.subscriptions.collectParallel({ descendantsOf: root }, PAGES),
+    refs: ["parentUid"],
+    baseName: (s) => sinkName(s.sink),
   }),
 ];

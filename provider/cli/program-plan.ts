@@ -3,6 +3,7 @@ import { moduleOf } from "../plugin/index.js";
 import { isStubType } from "../stub/index.js";
 import { logicalNames, variableName } from "./logical-names.js";
 import type { Arg, OrgObject } from "./org-kinds.js";
+import { REPO_README_NOT_GENERATED } from "./org-kinds.js";
 
 /**
  * Where a class of the kind table lives in the package: `<module>.<class>` (`iam.Group`,
@@ -86,7 +87,7 @@ export class ProgramPlan {
 
   constructor(readonly input: ProgramInput) {
     this.skipped = input.objects.filter((o) => o.unsupported !== undefined);
-    this.objects = input.objects.filter((o) => o.unsupported === undefined);
+    this.objects = declarationOrder(input.objects.filter((o) => o.unsupported === undefined));
     this.names = logicalNames(this.objects);
     this.#vars = new Map([[input.rootUid, "rootUid"]]);
     const used = new Set(["rootUid"]);
@@ -167,6 +168,7 @@ export class ProgramPlan {
       "The root group itself is not managed: the program refers to it as `rootUid`. Built-in roles are",
       `looked up with ${language.lookup}.`,
       "",
+      ...(counts.has("Repo") ? [REPO_README_NOT_GENERATED, ""] : []),
       "## Adopting",
       "",
       "```sh",
@@ -207,6 +209,28 @@ export class ProgramPlan {
       "",
     ].join("\n");
   }
+}
+
+// Each object after the generated objects it refers to, else in the order given: a variable is
+// declared before its first use (a repo that syncs from another repo of the organization comes after
+// it, whatever their uids). The kinds are listed so that this only moves such objects.
+function declarationOrder(objects: readonly OrgObject[]): OrgObject[] {
+  // A uid shared by a group and its account association is the group's, listed first.
+  const byUid = new Map<string, OrgObject>();
+  for (const o of objects) if (!byUid.has(o.uid)) byUid.set(o.uid, o);
+  const ordered: OrgObject[] = [];
+  const seen = new Set<OrgObject>();
+  const visit = (o: OrgObject) => {
+    if (seen.has(o)) return;
+    seen.add(o);
+    for (const uid of Object.values(o.args).flatMap(refsOf)) {
+      const target = byUid.get(uid);
+      if (target !== undefined) visit(target);
+    }
+    ordered.push(o);
+  };
+  for (const o of objects) visit(o);
+  return ordered;
 }
 
 // Array.isArray does not narrow a readonly array type.

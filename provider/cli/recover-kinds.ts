@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { IrvClient } from "../../sdk/index.js";
-import { isBuiltInRole } from "../../sdk/index.js";
+import type { IrvClient, SentCreate } from "../../sdk/index.js";
+import { isBuiltInRole, lostCreateMismatch } from "../../sdk/index.js";
 import type { AnyKind } from "../runtime/index.js";
 import { KIND_DEFINITIONS } from "../runtime/index.js";
 
@@ -18,6 +18,11 @@ export interface CreateRequest {
    * hydrated `<x>.uid` of the server's); write-only fields are left out.
    */
   body: Record<string, unknown>;
+  /**
+   * Fields the candidates' filter compares itself, not as sent: a set in any order (an overlay's
+   * packages, a binding's tags), an overlay named by uid or by name.
+   */
+  match?: Record<string, unknown>;
 }
 
 /**
@@ -34,6 +39,12 @@ export interface RecoverKind {
   flatUids?: boolean;
   /** Said next to each adopted resource of this kind: what adopting it cannot bring back. */
   adoptNote?: string;
+  /**
+   * The service gives this kind no creation time (tags, overlays, overlay bindings, subscriptions:
+   * their published messages have none), so a match on the parent and every field sent is adopted
+   * whenever it was made: why that is safe for the kind.
+   */
+  timeless?: string;
   /** `inputs` as exported (`--show-secrets`): a secret is an envelope holding its plaintext. */
   request(inputs: Record<string, unknown>): CreateRequest;
   /** Resources under the same parent with the same identifying fields (name; a binding's identity and role). */
@@ -41,6 +52,26 @@ export interface RecoverKind {
     client: IrvClient,
     request: CreateRequest,
   ): Promise<({ uid: string } & Record<string, unknown>)[]>;
+}
+
+/**
+ * Why `found` is not what the create `sent` made, or undefined when it is: under the parent, with
+ * every field sent, created after the create began. A kind without a creation time
+ * ({@link RecoverKind.timeless}) is matched on its parent and fields alone.
+ *
+ * @example
+ * recoverMismatch(RECOVER_KINDS[type], candidate, { parentUid, body, startedAt, clockSkewMs: 500 });
+ */
+export function recoverMismatch(
+  kind: RecoverKind,
+  found: { uid: string } & Record<string, unknown>,
+  sent: SentCreate,
+): string | undefined {
+  if (kind.timeless === undefined) return lostCreateMismatch(found, sent);
+  return lostCreateMismatch(
+    { ...found, createTime: new Date(sent.startedAt).toISOString() } as typeof found,
+    sent,
+  );
 }
 
 // How `pulumi stack export --show-secrets` writes a secret value.
@@ -119,6 +150,55 @@ const InviteRequest = z.object({
   email: z.string().optional(),
   singleUse: z.boolean().optional(),
 });
+
+const RepoRequest = z.object({
+  parentUid: z.string(),
+  name: z.string(),
+  description: z.string().optional(),
+  catalogTier: z.string().optional(),
+  bundles: z.array(z.string()).optional(),
+  aliases: z.array(z.string()).optional(),
+  activeTags: z.array(z.string()).optional(),
+  syncConfig: z
+    .object({
+      source: z.string(),
+      google: z.string().optional(),
+      amazon: z.string().optional(),
+      azure: z.string().optional(),
+    })
+    .optional(),
+  customOverlay: Block,
+  readme: z.string().optional(),
+});
+const TagRequest = z.object({
+  repoUid: z.string(),
+  name: z.string(),
+  digest: z.string(),
+  deprecated: z.boolean().optional(),
+  bundles: z.array(z.string()).optional(),
+});
+const OverlayRequest = z.object({
+  parentUid: z.string(),
+  name: z.string(),
+  config: z.object({ contents: z.object({ packages: z.array(z.string()) }) }),
+});
+const OverlayBindingRequest = z.object({
+  repoUid: z.string(),
+  overlay: z.string(),
+  tags: z.array(z.string()),
+});
+const SubscriptionRequest = z.object({ parentUid: z.string(), sink: z.string() });
+const MappingRequest = z.object({
+  identityProviderUid: z.string(),
+  externalGroupId: z.string(),
+  roleUid: z.string(),
+  scope: z.string().optional(),
+});
+
+const sameSet = (a: readonly string[], b: readonly string[]) => {
+  const sorted = [...b].sort();
+  return a.length === b.length && [...a].sort().every((x, i) => x === sorted[i]);
+};
 
 const TOKEN = "pulumi-nodejs:dynamic/irv:";
 
@@ -209,6 +289,80 @@ export const RECOVER_KINDS: Readonly<Record<string, RecoverKind>> = {
     candidates: async (client, r) =>
       (await client.groupInvites.collect({ childrenOf: r.parentUid })).filter(
         (i) => (i.roleUid ?? i.role?.uid) === r.body.roleUid && i.email === r.body.email,
+      ),
+  },
+  [`${TOKEN}Repo`]: {
+    definition: KIND_DEFINITIONS.Repo,
+    // The service answers a sync source as a repo uid whatever form was sent (a catalog name), and
+    // the README is a call of its own: the match is on everything else.
+    request(inputs) {
+      const { parentUid, syncConfig, readme: _readme, ...rest } = RepoRequest.parse(revealed(inputs));
+      const { source: _source, ...clouds } = syncConfig ?? { source: "" };
+      return { parentUid, body: { ...rest, ...(syncConfig === undefined ? {} : { sync_config: clouds }) } };
+    },
+    candidates: async (client, r) =>
+      (await client.repos.list({ childrenOf: r.parentUid, name: String(r.body.name) })).items,
+  },
+  [`${TOKEN}Tag`]: {
+    definition: KIND_DEFINITIONS.Tag,
+    timeless:
+      "a tag's create creates or updates the tag of its name, so the tag of that name holding the digest sent is what the create made or would make",
+    request(inputs) {
+      const { repoUid, ...body } = TagRequest.parse(revealed(inputs));
+      return { parentUid: repoUid, body };
+    },
+    candidates: async (client, r) =>
+      (await client.tags.list({ childrenOf: r.parentUid, name: String(r.body.name) })).items,
+  },
+  [`${TOKEN}Overlay`]: {
+    definition: KIND_DEFINITIONS.Overlay,
+    timeless:
+      "an overlay's name is unique in its group: one of that name holding the packages sent is the create's, or an identical one the create would have been refused for",
+    request(inputs) {
+      const { parentUid, name, config } = OverlayRequest.parse(revealed(inputs));
+      return { parentUid, body: { name }, match: { packages: config.contents.packages } };
+    },
+    candidates: async (client, r) =>
+      (await client.overlays.list({ childrenOf: r.parentUid, name: String(r.body.name) })).items.filter((o) =>
+        sameSet(o.config.contents?.packages ?? [], r.match?.packages as string[]),
+      ),
+  },
+  [`${TOKEN}OverlayBinding`]: {
+    definition: KIND_DEFINITIONS.OverlayBinding,
+    timeless:
+      "a binding has no name: one under the repo binding the overlay sent (by uid or by name) to the same tags does what the create did",
+    request(inputs) {
+      const { repoUid, overlay, tags } = OverlayBindingRequest.parse(revealed(inputs));
+      return { parentUid: repoUid, body: {}, match: { overlay, tags } };
+    },
+    candidates: async (client, r) =>
+      (await client.overlayBindings.collect({ childrenOf: r.parentUid })).filter(
+        (b) =>
+          (b.overlay?.uid === r.match?.overlay || b.overlay?.name === r.match?.overlay) &&
+          sameSet(b.tags, r.match?.tags as string[]),
+      ),
+  },
+  [`${TOKEN}Subscription`]: {
+    definition: KIND_DEFINITIONS.Subscription,
+    timeless:
+      "a subscription has no name: one in the group sending to the same sink does what the create did",
+    request(inputs) {
+      const { parentUid, sink } = SubscriptionRequest.parse(revealed(inputs));
+      return { parentUid, body: { sink } };
+    },
+    candidates: async (client, r) =>
+      (await client.subscriptions.collect({ childrenOf: r.parentUid })).filter((s) => s.sink === r.body.sink),
+  },
+  [`${TOKEN}ExternalGroupRoleMapping`]: {
+    definition: KIND_DEFINITIONS.ExternalGroupRoleMapping,
+    // A mapping has no name: the same external group and role under the identity provider.
+    request(inputs) {
+      const { identityProviderUid, ...body } = MappingRequest.parse(revealed(inputs));
+      return { parentUid: identityProviderUid, body };
+    },
+    candidates: async (client, r) =>
+      (await client.externalGroupRoleMappings.collect({ childrenOf: r.parentUid })).filter(
+        (m) => m.externalGroupId === r.body.externalGroupId && m.roleUid === r.body.roleUid,
       ),
   },
 };

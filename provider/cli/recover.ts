@@ -1,10 +1,10 @@
 import { LocalWorkspace, PulumiCommand, Stack } from "@pulumi/pulumi/automation/index.js";
 import type { IrvClient } from "../../sdk/index.js";
-import { LOST_CREATE_CLOCK_SKEW_MS, lostCreateMismatch } from "../../sdk/index.js";
+import { LOST_CREATE_CLOCK_SKEW_MS } from "../../sdk/index.js";
 import { clientFor, resolveSettings } from "../config/index.js";
 import { CliError } from "./cli-error.js";
 import { pulumiStep } from "./pulumi-failure.js";
-import { RECOVER_KINDS } from "./recover-kinds.js";
+import { RECOVER_KINDS, recoverMismatch } from "./recover-kinds.js";
 import type { ClockOffset } from "./service-clock.js";
 import { describeOffset, measureServiceClock } from "./service-clock.js";
 import type { StateResource } from "./stack-state.js";
@@ -228,7 +228,7 @@ async function decide(
   const request = kind.request(inputs);
   const candidates = await kind.candidates(client, request);
   if (candidates.length === 0) return { op };
-  if (since === undefined)
+  if (since === undefined && kind.timeless === undefined)
     return {
       op,
       refusal: `${candidates.map((c) => c.uid).join(", ")} matches it, and when the interrupted run began is unknown (no lock, no update history): pass --since`,
@@ -236,19 +236,24 @@ async function decide(
   const sent = {
     parentUid: kind.flatUids === true ? undefined : request.parentUid,
     body: request.body,
-    startedAt: since + window.offsetMs,
+    startedAt: (since ?? 0) + window.offsetMs,
     clockSkewMs: window.marginMs,
   };
   const why = candidates.map((c) => ({
     uid: c.uid,
-    why: lostCreateMismatch(c, sent)?.replace("this create began", "the interrupted run began"),
+    why: recoverMismatch(kind, c, sent)?.replace("this create began", "the interrupted run began"),
     server: c,
   }));
   const made = why.filter((w) => w.why === undefined);
   const only = made[0];
   if (candidates.length === 1 && only !== undefined) {
     const outputs = { ...kind.definition.outputsOf(only.server, inputs), __provider: inputs.__provider };
-    return { op, adopt: { uid: only.uid, outputs, note: kind.adoptNote } };
+    const note =
+      kind.adoptNote ??
+      (kind.timeless === undefined
+        ? undefined
+        : `matched on its parent and fields, the service giving it no creation time: ${kind.timeless}`);
+    return { op, adopt: { uid: only.uid, outputs, note } };
   }
   return {
     op,

@@ -1,17 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { RECOVER_KINDS, revealed } from "../../../../provider/cli/recover-kinds.js";
+import { RECOVER_KINDS, recoverMismatch, revealed } from "../../../../provider/cli/recover-kinds.js";
 import { RESOURCE_TYPES } from "../../../../provider/stub/index.js";
 
-// Issue 45's kinds get their recover entries with `recover`'s own change (an entry that exists
-// already counts: the list only shrinks).
-const AWAITING_RECOVER: readonly string[] = [
-  "ExternalGroupRoleMapping",
-  "Repo",
-  "Tag",
-  "Overlay",
-  "OverlayBinding",
-  "Subscription",
-].filter((t) => !(`pulumi-nodejs:dynamic/irv:${t}` in RECOVER_KINDS));
 const ORG = "0123456789abcdef0123456789abcdef01234567";
 const GROUP = `${ORG}/00000000000000a1`;
 const ROLE = "00000000000000000000000000000000000000b2";
@@ -32,7 +22,7 @@ describe("recover kinds", () => {
   // that signed it), so recover names it to be deleted by hand instead of adopting it.
   it("have an entry for every resource type the provider creates, pull tokens aside", () => {
     expect(Object.keys(RECOVER_KINDS).sort()).toEqual(
-      RESOURCE_TYPES.filter((t) => t !== "PullToken" && !AWAITING_RECOVER.includes(t))
+      RESOURCE_TYPES.filter((t) => t !== "PullToken")
         .map((t) => `pulumi-nodejs:dynamic/irv:${t}`)
         .sort(),
     );
@@ -133,5 +123,99 @@ describe("recover kinds", () => {
       body: { roleUid: ROLE, email: "a@example.com", singleUse: false },
     });
     expect(invite.adoptNote).toContain("pulumi up --replace");
+  });
+
+  it("match a repo without its sync source (answered as a uid whatever was sent) and its README, sync_config under its wire name", () => {
+    expect(
+      kind("Repo").request({
+        parentUid: GROUP,
+        name: "nginx-mirror",
+        syncConfig: {
+          source: "chainguard/nginx",
+          amazon: "123456789012.dkr.ecr.us-east-1.amazonaws.com/nginx",
+        },
+        customOverlay: { contents: { packages: ["curl"] } },
+        readme: "# nginx",
+      }),
+    ).toEqual({
+      parentUid: GROUP,
+      body: {
+        name: "nginx-mirror",
+        customOverlay: { contents: { packages: ["curl"] } },
+        sync_config: { amazon: "123456789012.dkr.ecr.us-east-1.amazonaws.com/nginx" },
+      },
+    });
+  });
+
+  it("match an overlay's packages and a binding's tags as sets, a binding's overlay by uid or name, apart from the fields compared as sent", () => {
+    const overlay = kind("Overlay").request({
+      parentUid: GROUP,
+      name: "tools",
+      config: { contents: { packages: ["jq", "curl"] } },
+    });
+    expect(overlay).toEqual({
+      parentUid: GROUP,
+      body: { name: "tools" },
+      match: { packages: ["jq", "curl"] },
+    });
+    const repo = `${GROUP}/00000000000000c3`;
+    expect(
+      kind("OverlayBinding").request({ repoUid: repo, overlay: "tools", tags: ["v1", "latest"] }),
+    ).toEqual({
+      parentUid: repo,
+      body: {},
+      match: { overlay: "tools", tags: ["v1", "latest"] },
+    });
+  });
+
+  it("match a mapping under its identity provider by external group and role (it has no name)", () => {
+    const idp = `${GROUP}/00000000000000d4`;
+    expect(
+      kind("ExternalGroupRoleMapping").request({
+        identityProviderUid: idp,
+        externalGroupId: "admins",
+        roleUid: ROLE,
+        scope: ORG,
+      }),
+    ).toEqual({ parentUid: idp, body: { externalGroupId: "admins", roleUid: ROLE, scope: ORG } });
+  });
+
+  // Their published messages have no creation time: lostCreateMismatch alone refuses every one.
+  it("adopt a tag, overlay, binding or subscription on its parent and fields alone, and still refuse one whose fields differ", () => {
+    const repo = `${GROUP}/00000000000000c3`;
+    const digest = `sha256:${"a".repeat(64)}`;
+    const tag = kind("Tag");
+    const r = tag.request({ repoUid: repo, name: "latest", digest });
+    const sent = { parentUid: r.parentUid, body: r.body, startedAt: Date.now(), clockSkewMs: 500 };
+    const found = { uid: `${repo}/00000000000000e5`, name: "latest", digest, deprecated: false, bundles: [] };
+    expect(recoverMismatch(tag, found, sent)).toBeUndefined();
+    expect(recoverMismatch(tag, { ...found, digest: `sha256:${"b".repeat(64)}` }, sent)).toBe(
+      "its digest differs from the one sent",
+    );
+    expect(recoverMismatch(tag, { ...found, uid: `${GROUP}/00000000000000f6/00000000000000e5` }, sent)).toBe(
+      `it is not under ${repo}`,
+    );
+    for (const type of ["Tag", "Overlay", "OverlayBinding", "Subscription"])
+      expect(kind(type).timeless, type).toBeDefined();
+    // A kind with a creation time is still held to it.
+    const mapping = kind("ExternalGroupRoleMapping");
+    expect(mapping.timeless).toBeUndefined();
+    const m = mapping.request({
+      identityProviderUid: `${GROUP}/00000000000000d4`,
+      externalGroupId: "a",
+      roleUid: ROLE,
+    });
+    expect(
+      recoverMismatch(
+        mapping,
+        {
+          uid: `${GROUP}/00000000000000d4/00000000000000e7`,
+          externalGroupId: "a",
+          roleUid: ROLE,
+          createTime: "2020-01-01T00:00:00Z",
+        },
+        { parentUid: m.parentUid, body: m.body, startedAt: Date.now(), clockSkewMs: 500 },
+      ),
+    ).toContain("before this create began");
   });
 });

@@ -46,10 +46,10 @@ describe("pulumi-irv", () => {
   });
 
   it("import-org refuses an unknown kind, listing the known ones", async () => {
-    const r = await run(["import-org", "--root", "0".repeat(40), "--kinds", "groups,repos"]);
+    const r = await run(["import-org", "--root", "0".repeat(40), "--kinds", "groups,advisories"]);
     expect(r.code).toBe(2);
     expect(r.err).toContain(
-      "unknown kind repos; known: groups, roles, identities, identityProviders, accountAssociations, roleBindings, pullTokens, groupInvites",
+      "unknown kind advisories; known: groups, roles, identities, identityProviders, accountAssociations, roleBindings, pullTokens, groupInvites, externalGroupRoleMappings, repos, overlays, tags, overlayBindings, subscriptions",
     );
   });
 
