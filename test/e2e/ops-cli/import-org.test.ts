@@ -1,9 +1,10 @@
-// `pulumi-irv import-org` round trip: an organization of every writable IAM kind made through the
-// API (not Pulumi), with names that need escaping (spaces, dots, leading digits, the same name in
+// `pulumi-irv import-org` round trip: an organization of every writable kind made through the API
+// (not Pulumi), with names that need escaping (spaces, dots, leading digits, the same name in
 // several groups), becomes a generated program whose first `pulumi up` adopts everything without an
 // API write, whose preview then shows no change, and where one edit is one PATCH. Group invites are
 // listed in the generated README, not generated; an identity provider's client secret is a required
-// secret config entry.
+// secret config entry. One group also holds one object of each registry and events kind and a
+// mapping on its identity provider, as a Terraform-made organization would (docs/migrating.md).
 import {
   existsSync,
   mkdirSync,
@@ -24,6 +25,7 @@ import {
   publicJwks,
   secretConfigKeys,
   seedGroupKinds,
+  seedRegistryKinds,
 } from "../support/adoptable-org.js";
 import type { TestEmulator } from "../support/irv-emulator.js";
 import { startTestEmulator } from "../support/irv-emulator.js";
@@ -44,6 +46,7 @@ describe("pulumi-irv import-org", () => {
   let stack: TestStack | undefined;
   let workDir: string;
   let objects = 0;
+  let registryObjects = 0;
   const env = () => ({
     ...process.env,
     IRV_BASE_URL: irv.emulator.baseUrl,
@@ -66,7 +69,8 @@ describe("pulumi-irv import-org", () => {
     // same names again, cycling through every identity variant), each bound to viewer, the first
     // also to editor, the second also to its top group's custom role; each top group has a custom
     // role, an identity provider, account associations, and every fourth an invite:
-    // 32 + 72 + 120 + 24 = 248 generated, 2 invites listed.
+    // 32 + 72 + 120 + 24 = 248 generated, 2 invites listed; and the first top group's 7 registry,
+    // events and mapping objects.
     await Promise.all(
       TOP.map(async (top, i) => {
         const g = await admin.groups.create(org, {
@@ -74,6 +78,10 @@ describe("pulumi-irv import-org", () => {
           ...(i % 2 === 0 ? { description: `the ${top} team` } : {}),
         });
         const deployer = await seedGroupKinds(admin, g.uid, i, viewer);
+        if (i === 0) {
+          const sso = (await admin.identityProviders.list({ childrenOf: g.uid })).items[0]?.uid as string;
+          registryObjects = await seedRegistryKinds(admin, org, g.uid, sso, deployer);
+        }
         await Promise.all(
           SUB.map(async (sub, j) => {
             const s = await admin.groups.create(g.uid, { name: sub });
@@ -94,7 +102,7 @@ describe("pulumi-irv import-org", () => {
         );
       }),
     );
-    objects = TOP.length * (1 + GENERATED_PER_GROUP + SUB.length * (1 + 3 + 5));
+    objects = TOP.length * (1 + GENERATED_PER_GROUP + SUB.length * (1 + 3 + 5)) + registryObjects;
   });
 
   afterAll(async () => {
@@ -139,6 +147,36 @@ describe("pulumi-irv import-org", () => {
     expect(secretConfigKeys(index)).toHaveLength(TOP.length);
     for (const key of secretConfigKeys(index))
       expect(readme).toContain(`pulumi config set --secret irv-org:${key} <value>`);
+  });
+
+  it("generates repos, tags, overlays, bindings, subscriptions and mappings, each reference a variable", () => {
+    const index = readFileSync(path.join(workDir, "a", "index.ts"), "utf8");
+    const readme = readFileSync(path.join(workDir, "a", "README.md"), "utf8");
+    expect(index).toContain(
+      'const debugTools = new irv.registry.Overlay("debug-tools", { parentUid: payments.uid, name: "debug-tools", config: { contents: { packages: ["curl", "jq"] } } }',
+    );
+    expect(index).toMatch(
+      /const app = new irv\.registry\.Repo\("app", \{ parentUid: payments\.uid, name: "app", description: "the app image", bundles: \["base"\], aliases: \["app-fips"\] \}/,
+    );
+    // The source repo is a variable, declared before the repo synced from it.
+    expect(index).toMatch(
+      /new irv\.registry\.Repo\("app-mirror", \{ parentUid: payments\.uid, name: "app-mirror", syncConfig: \{ source: app\.uid, amazon: "123456789012\.dkr\.ecr\.us-east-1\.amazonaws\.com\/app" \}, customOverlay: \{ contents: \{ packages: \["bash"\] \}, environment: \{ TZ: "UTC" \} \} \}/,
+    );
+    expect(index.indexOf("const app =")).toBeLessThan(index.indexOf('"app-mirror"'));
+    expect(index).toContain(
+      'new irv.registry.Tag("app-latest", { repoUid: app.uid, name: "latest", digest: "sha256:0000000000000000000000000000000000000000000000000000000000000001" }',
+    );
+    expect(index).toContain(
+      'new irv.registry.OverlayBinding("app-debug-tools", { repoUid: app.uid, overlay: debugTools.uid, tags: ["latest"] }',
+    );
+    expect(index).toContain(
+      'new irv.events.Subscription("hooks-example-com-irv-events", { parentUid: payments.uid, sink: "https://hooks.example.com/irv/events" }',
+    );
+    expect(index).toContain(
+      'new irv.iam.ExternalGroupRoleMapping("sso-platform-admins", { identityProviderUid: paymentsSso.uid, externalGroupId: "platform-admins", roleUid: paymentsDeployer.uid, scope: rootUid }',
+    );
+    expect(index).not.toContain("readme:");
+    expect(readme).toContain("A repo's README is not generated");
   });
 
   it("adopts everything on the first up with no API write, then previews no change", async () => {

@@ -1,6 +1,8 @@
-// Objects of every writable IAM kind made through the API (not through Pulumi), for the import-org
-// e2e and bench: one custom role, identity provider, account associations and invite per group, and
-// identities that cycle through every variant. What one group gets depends only on its index.
+// Objects of every writable kind made through the API (not through Pulumi), for the import-org e2e
+// and bench: one custom role, identity provider, account associations and invite per group, and
+// identities that cycle through every variant; repos (synced with a custom overlay, or of their own
+// with bundles and aliases), their tags and overlay bindings, overlays, subscriptions and external
+// group role mappings. What one group gets depends only on its index.
 import { exportJWK, generateKeyPair } from "jose";
 import type { IdentityCreate, IrvClient } from "../../../sdk/index.js";
 
@@ -113,6 +115,83 @@ export async function seedGroupKinds(
       : undefined,
   ]);
   return role.uid;
+}
+
+/**
+ * A digest for tag `n` (`sha256:` and 64 hex digits).
+ *
+ * @example
+ * await client.tags.create(repo.uid, { name: "latest", digest: digestOf(1) });
+ */
+export function digestOf(n: number): string {
+  return `sha256:${n.toString(16).padStart(64, "0")}`;
+}
+
+/**
+ * Creates in `groupUid` a repo `name` of its own (bundles and aliases) with `tags` tags and, when
+ * `overlayUid` is given, a binding of that overlay to its first tag. Returns the repo's uid.
+ *
+ * @example
+ * const repo = await seedRepo(admin, team.uid, "nginx", 2, tools.uid);
+ */
+export async function seedRepo(
+  client: IrvClient,
+  groupUid: string,
+  name: string,
+  tags: number,
+  overlayUid?: string,
+): Promise<string> {
+  const repo = await client.repos.create(groupUid, {
+    name,
+    description: `the ${name} image`,
+    bundles: ["base"],
+    aliases: [`${name}-fips`],
+  });
+  const names = Array.from({ length: tags }, (_, i) => (i === 0 ? "latest" : `v${i}`));
+  await Promise.all(
+    names.map((tag, i) => client.tags.create(repo.uid, { name: tag, digest: digestOf(i + 1) })),
+  );
+  if (overlayUid !== undefined && names[0] !== undefined)
+    await client.overlayBindings.create(repo.uid, { overlay: overlayUid, tags: [names[0]] });
+  return repo.uid;
+}
+
+/**
+ * Creates in `groupUid` one object of each registry and events kind, and an external group role
+ * mapping on `identityProviderUid` (scoped to `orgUid`, to `roleUid`): an overlay `debug-tools`, a
+ * repo of its own `app` with a tag bound to the overlay, a repo `app-mirror` synced from it with a
+ * custom overlay, and a subscription. Returns how many resources import-org generates from them.
+ *
+ * @example
+ * objects += await seedRegistryKinds(admin, org, team.uid, sso.uid, viewer);
+ */
+export async function seedRegistryKinds(
+  client: IrvClient,
+  orgUid: string,
+  groupUid: string,
+  identityProviderUid: string,
+  roleUid: string,
+): Promise<number> {
+  const overlay = await client.overlays.create(groupUid, {
+    name: "debug-tools",
+    config: { contents: { packages: ["curl", "jq"] } },
+  });
+  const app = await seedRepo(client, groupUid, "app", 1, overlay.uid);
+  await Promise.all([
+    client.repos.create(groupUid, {
+      name: "app-mirror",
+      sync_config: { source: app, amazon: "123456789012.dkr.ecr.us-east-1.amazonaws.com/app" },
+      customOverlay: { contents: { packages: ["bash"] }, environment: { TZ: "UTC" } },
+    }),
+    client.subscriptions.create(groupUid, { sink: "https://hooks.example.com/irv/events" }),
+    client.externalGroupRoleMappings.create(identityProviderUid, {
+      externalGroupId: "platform-admins",
+      roleUid,
+      scope: orgUid,
+    }),
+  ]);
+  // The overlay, the two repos, the tag, the binding, the subscription and the mapping.
+  return 7;
 }
 
 /**

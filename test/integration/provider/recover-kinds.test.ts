@@ -1,13 +1,15 @@
 // `recover`'s kind table against the emulator over HTTP: for each kind, the provider's own create
 // (the one an interrupted `pulumi up` sent) is found again from the inputs in state — by parent,
 // name and the declared fields — and a resource whose declared fields differ is not taken for it.
+// Tags, overlays, overlay bindings and subscriptions carry no creation time: they are found on their
+// parent and fields alone.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator } from "../../../emulator/index.js";
-import { RECOVER_KINDS } from "../../../provider/cli/recover-kinds.js";
+import { RECOVER_KINDS, recoverMismatch } from "../../../provider/cli/recover-kinds.js";
 import type { Props } from "../../../provider/runtime/index.js";
 import { KIND_DEFINITIONS, makeProvider } from "../../../provider/runtime/index.js";
 import type { StubType } from "../../../provider/stub/index.js";
-import { IrvClient, LOST_CREATE_CLOCK_SKEW_MS, lostCreateMismatch } from "../../../sdk/index.js";
+import { IrvClient, LOST_CREATE_CLOCK_SKEW_MS } from "../../../sdk/index.js";
 
 let emulator: Awaited<ReturnType<typeof startEmulator>>;
 let client: IrvClient;
@@ -43,15 +45,7 @@ const secret = (v: string) => ({
 
 // A pull token an interrupted create made cannot be adopted: its password died with the process
 // that signed it, so `recover` has no entry for it (the next `pulumi up` makes a new one).
-// Issue 45's kinds get their recover entries (and cases here) with `recover`'s own change.
-type AwaitingRecover =
-  | "ExternalGroupRoleMapping"
-  | "Repo"
-  | "Tag"
-  | "Overlay"
-  | "OverlayBinding"
-  | "Subscription";
-const CASES: Record<Exclude<StubType, "PullToken" | AwaitingRecover>, Case> = {
+const CASES: Record<Exclude<StubType, "PullToken">, Case> = {
   Group: {
     inputs: () => ({ parentUid: groupUid, name: "team", description: "the team" }),
     changed: (i) => ({ ...i, description: "another team" }),
@@ -110,7 +104,61 @@ const CASES: Record<Exclude<StubType, "PullToken" | AwaitingRecover>, Case> = {
     inputs: () => ({ groupUid, roleUid: viewerUid, ttl: "168h", email: "dev@example.com" }),
     changed: (i) => ({ ...i, singleUse: true }),
   },
+  Repo: {
+    inputs: () => ({
+      parentUid: groupUid,
+      name: "nginx",
+      description: "the web server",
+      bundles: ["base"],
+      customOverlay: { contents: { packages: ["curl"] } },
+    }),
+    changed: (i) => ({ ...i, bundles: ["base", "fips"] }),
+  },
+  Tag: {
+    inputs: async () => ({ repoUid: await repo("tagged"), name: "latest", digest: digest(1) }),
+    changed: (i) => ({ ...i, digest: digest(2) }),
+  },
+  Overlay: {
+    inputs: () => ({
+      parentUid: groupUid,
+      name: "tools",
+      config: { contents: { packages: ["jq", "curl"] } },
+    }),
+    changed: (i) => ({ ...i, config: { contents: { packages: ["curl"] } } }),
+  },
+  OverlayBinding: {
+    inputs: async () => {
+      const overlay = await client.overlays.create(groupUid, {
+        name: "bound-tools",
+        config: { contents: { packages: ["bash"] } },
+      });
+      return { repoUid: await repo("bound"), overlay: overlay.uid, tags: ["latest", "v1"] };
+    },
+    changed: (i) => ({ ...i, tags: ["latest"] }),
+  },
+  Subscription: {
+    inputs: () => ({ parentUid: groupUid, sink: "https://hooks.example.com/irv" }),
+    changed: (i) => ({ ...i, sink: "https://hooks.example.com/other" }),
+  },
+  ExternalGroupRoleMapping: {
+    inputs: async () => ({
+      identityProviderUid: (
+        await client.identityProviders.create(groupUid, {
+          name: "mapped sso",
+          defaultRole: viewerUid,
+          oidc: { issuer: "https://accounts.example.com", clientId: "irv", clientSecret: "s" },
+        })
+      ).uid,
+      externalGroupId: "platform-admins",
+      roleUid: viewerUid,
+      scope: emulator.orgUid,
+    }),
+    changed: (i) => ({ ...i, roleUid: editorUid }),
+  },
 };
+
+const digest = (n: number) => `sha256:${String(n).repeat(64)}`;
+const repo = async (name: string) => (await client.repos.create(groupUid, { name })).uid;
 
 describe("recover finds what an interrupted create made", () => {
   it.each(Object.keys(CASES) as (keyof typeof CASES)[])(
@@ -136,7 +184,7 @@ describe("recover finds what an interrupted create made", () => {
           clockSkewMs: LOST_CREATE_CLOCK_SKEW_MS,
         };
         const candidates = await kind.candidates(client, request);
-        return candidates.map((s) => ({ uid: s.uid, why: lostCreateMismatch(s, sent) }));
+        return candidates.map((s) => ({ uid: s.uid, why: recoverMismatch(kind, s, sent) }));
       };
       expect(await made(exported)).toEqual([{ uid: id, why: undefined }]);
       const other = await made(c.changed(exported));
