@@ -80,7 +80,8 @@ describe("pulumi-irv import-org", () => {
         const deployer = await seedGroupKinds(admin, g.uid, i, viewer);
         if (i === 0) {
           const sso = (await admin.identityProviders.list({ childrenOf: g.uid })).items[0]?.uid as string;
-          registryObjects = await seedRegistryKinds(admin, org, g.uid, sso, deployer);
+          // Scoped to the organization root: a role grantable there (a group's custom role is not).
+          registryObjects = await seedRegistryKinds(admin, org, g.uid, sso, viewer);
         }
         await Promise.all(
           SUB.map(async (sub, j) => {
@@ -160,7 +161,7 @@ describe("pulumi-irv import-org", () => {
     );
     // The source repo is a variable, declared before the repo synced from it.
     expect(index).toMatch(
-      /new irv\.registry\.Repo\("app-mirror", \{ parentUid: payments\.uid, name: "app-mirror", syncConfig: \{ source: app\.uid, amazon: "123456789012\.dkr\.ecr\.us-east-1\.amazonaws\.com\/app" \}, customOverlay: \{ contents: \{ packages: \["bash"\] \}, environment: \{ TZ: "UTC" \} \} \}/,
+      /new irv\.registry\.Repo\("app-mirror", \{ parentUid: payments\.uid, name: "app-mirror", (description: "the app image", )?syncConfig: \{ source: app\.uid, amazon: "123456789012\.dkr\.ecr\.us-east-1\.amazonaws\.com\/app" \}, customOverlay: \{ contents: \{ packages: \["bash"\] \}, environment: \{ TZ: "UTC" \} \} \}/,
     );
     expect(index.indexOf("const app =")).toBeLessThan(index.indexOf('"app-mirror"'));
     expect(index).toContain(
@@ -173,7 +174,7 @@ describe("pulumi-irv import-org", () => {
       'new irv.events.Subscription("hooks-example-com-irv-events", { parentUid: payments.uid, sink: "https://hooks.example.com/irv/events" }',
     );
     expect(index).toContain(
-      'new irv.iam.ExternalGroupRoleMapping("sso-platform-admins", { identityProviderUid: paymentsSso.uid, externalGroupId: "platform-admins", roleUid: paymentsDeployer.uid, scope: rootUid }',
+      'new irv.iam.ExternalGroupRoleMapping("sso-platform-admins", { identityProviderUid: paymentsSso.uid, externalGroupId: "platform-admins", roleUid: viewerRole.uid, scope: rootUid }',
     );
     expect(index).not.toContain("readme:");
     expect(readme).toContain("A repo's README is not generated");
