@@ -194,7 +194,11 @@ export const REPO_HOOKS: KindHooks = {
       Object.fromEntries(Object.keys(OwnFields.shape).map((k) => [k, populated({ v: next[k] }).v])),
     );
     if (!own.success) throwZodViolations(own.error);
-    if (paths.includes("sync_config") && isObject(next.sync_config)) {
+    if (paths.includes("sync_config") && next.sync_config !== undefined && next.sync_config !== null) {
+      if (!isObject(next.sync_config))
+        throw invalidArgument([
+          { field: "sync_config", description: "must be a JSON object, or null to stop syncing" },
+        ]);
       const was = isObject(current.sync_config) ? current.sync_config : undefined;
       const input = syncInput(next.sync_config, was);
       const source = syncSource(ctx, u.caller, String(input.source));

@@ -57,6 +57,10 @@ export class ResourceDeletes {
    */
   batchDeleteMappings(caller: Caller, parent: string, names: unknown): string {
     const rules = KIND_RULES.externalGroupRoleMappings;
+    // Validated before it names a scope: a uid of an identity provider is group/provider.
+    if (!/^[0-9a-f]{40}(\/[0-9a-f]{16})+$/.test(parent)) {
+      throw invalidArgument([{ field: "parent", description: "must be the uid of an identity provider" }]);
+    }
     if (!Array.isArray(names) || names.length === 0 || names.some((n) => typeof n !== "string")) {
       throw invalidArgument([{ field: "names", description: "must list at least one mapping uid" }]);
     }

@@ -337,3 +337,42 @@ describe("overlays and overlay bindings", () => {
     expect(denied.body.message).toContain("registry.overlays.edit");
   });
 });
+
+describe("fixtures", () => {
+  it("seed overlays, repos with overlay bindings (the overlay by name), subscriptions and a group's custom assembly", async () => {
+    const created = await emu.ok<{ created: Record<string, number> }>("POST", "/_emulator/fixtures", {
+      body: {
+        groups: [
+          {
+            name: "fixture-registry",
+            customAssembly: false,
+            overlays: [{ name: "fx-overlay", config: { contents: { packages: ["curl"] } } }],
+            subscriptions: [{ sink: "https://hooks.example.com/fixture" }],
+            repos: [
+              {
+                name: "fx-repo",
+                tags: [{ name: "latest" }],
+                overlayBindings: [{ overlay: "fx-overlay", tags: ["latest"] }],
+              },
+            ],
+          },
+        ],
+      },
+    });
+    expect(created.created).toMatchObject({
+      groups: 1,
+      overlays: 1,
+      subscriptions: 1,
+      repos: 1,
+      tags: 1,
+      overlayBindings: 1,
+    });
+    const group = (
+      await emu.ok<{ groups: Json[] }>("GET", "/iam/v2/groups", { query: { name: "fixture-registry" } })
+    ).groups[0] as Json;
+    const refused = await emu.call<ErrorBody>("POST", `/registry/v2/repos/${group.uid}`, {
+      body: { name: "custom", customOverlay: { contents: { packages: ["x"] } } },
+    });
+    expect(refused.body.code).toBe(9);
+  });
+});
