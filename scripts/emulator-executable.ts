@@ -10,8 +10,8 @@
 //                                                     (default dist/emulator-executable/irv-emulator)
 //
 // Run `npm run build` first (it compiles emulator/dist/). See docs/releasing.md and docs/testing.md.
-import { spawn, spawnSync } from "node:child_process";
-import { chmodSync, copyFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { chmodSync, copyFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -19,6 +19,7 @@ import { parseArgs } from "node:util";
 import { build } from "rolldown";
 import type { PluginPlatform } from "./plugin-executable.ts";
 import { buildExecutable, ensureNodeBinary, PLUGIN_PLATFORMS, runnerFor } from "./plugin-executable.ts";
+import { writeReproducibleArchive } from "./release-archive.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -195,10 +196,7 @@ export async function buildEmulatorArchives(
     const stage = path.join(work, `emulator-${key}`);
     const { selfContained } = await stageEmulator(platform, stage, bundles, log);
     const file = emulatorArchiveName(version, platform);
-    const tar = spawnSync("tar", ["-czf", path.join(out, file), "-C", stage, ...readdirSync(stage).sort()], {
-      encoding: "utf8",
-    });
-    if (tar.status !== 0) throw new Error(`pulumi-irv: tar failed making ${file}: ${tar.stderr.trim()}`);
+    writeReproducibleArchive(stage, path.join(out, file));
     archives[key] = { file, selfContained };
   }
   return archives;

@@ -12,6 +12,7 @@ import { parseArgs } from "node:util";
 import type { EnsurePulumiCliOptions } from "./pulumi-cli.ts";
 import { cacheRoot, withLock } from "./pulumi-cli.ts";
 import { ensurePythonWheelhouse, pythonInterpreter } from "./python-sdk.ts";
+import { ARCHIVE_EPOCH } from "./release-archive.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -59,7 +60,7 @@ export async function buildTestingWheel(
     rmSync(path.join(stage, "build"), { recursive: true, force: true });
     run(python, ["-m", "build", "--no-isolation", "--wheel", "--outdir", path.join(work, "out"), stage], {
       ...process.env,
-      SOURCE_DATE_EPOCH: "315532800",
+      SOURCE_DATE_EPOCH: String(ARCHIVE_EPOCH),
     });
     const wheel = `pulumi_irv_testing-${version}-py3-none-any.whl`;
     renameSync(path.join(work, "out", wheel), path.join(outDir, wheel));

@@ -52,6 +52,7 @@ import {
 } from "./plugin-executable.ts";
 import { buildPythonWheel } from "./python-sdk.ts";
 import { buildTestingWheel } from "./python-testing.ts";
+import { writeReproducibleArchive } from "./release-archive.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -238,7 +239,7 @@ export async function buildRelease(
       chmodSync(path.join(stage, "pulumi-resource-irv"), 0o755);
     }
     const file = archiveName(version, platform);
-    run("tar", ["-czf", path.join(out, file), "-C", stage, ...readdirSync(stage).sort()], root);
+    writeReproducibleArchive(stage, path.join(out, file));
     archives[key] = { file, selfContained };
   }
   const emulator = await buildEmulatorArchives(version, out, work, log);
