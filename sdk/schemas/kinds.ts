@@ -72,7 +72,10 @@ export interface KindSpec<
    * no GA copy of it yet (overlays and overlay bindings).
    */
   betaOnly?: boolean | undefined;
-  /** Whether the API creates, updates and deletes this kind (false: List/Get only). */
+  /**
+   * Whether the API writes this kind (false: List/Get only). A kind with no update rpc has no
+   * `mutable` fields.
+   */
   writable: boolean;
   /**
    * The wire form of a create or update body, when it differs from what callers write (capability
@@ -173,7 +176,7 @@ export const KINDS = {
     create: ExternalGroupRoleMappingCreate,
     mutable: [],
     parent: "identityProvider",
-    writable: false,
+    writable: true,
   }),
   repos: kind({
     domain: "registry",
@@ -183,7 +186,7 @@ export const KINDS = {
     create: RepoCreate,
     mutable: REPO_MUTABLE_FIELDS,
     parent: "group",
-    writable: false,
+    writable: true,
   }),
   tags: kind({
     domain: "registry",
@@ -193,7 +196,7 @@ export const KINDS = {
     create: TagCreate,
     mutable: [],
     parent: "repo",
-    writable: false,
+    writable: true,
   }),
   overlays: kind({
     domain: "registry",
@@ -203,7 +206,7 @@ export const KINDS = {
     create: OverlayCreate,
     mutable: [],
     parent: "group",
-    writable: false,
+    writable: true,
     betaOnly: true,
   }),
   overlayBindings: kind({
@@ -214,7 +217,7 @@ export const KINDS = {
     create: OverlayBindingCreate,
     mutable: [],
     parent: "repo",
-    writable: false,
+    writable: true,
     betaOnly: true,
   }),
   subscriptions: kind({
@@ -225,7 +228,7 @@ export const KINDS = {
     create: SubscriptionCreate,
     mutable: [],
     parent: "group",
-    writable: false,
+    writable: true,
   }),
   advisories: kind({
     domain: "vulnerabilities",
