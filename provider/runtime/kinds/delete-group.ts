@@ -39,6 +39,8 @@ export interface NonEmptyParent {
   children: readonly (readonly [string, ChildCollection])[];
   /** What to pass to tie a child to it (the input naming the parent), for the message. */
   tieWith: string;
+  /** The precondition violation that says what blocks it; `RESOURCE_NOT_EMPTY` by default. */
+  blockedBy?: string;
 }
 
 type ChildCollection =
@@ -110,6 +112,21 @@ export const IDENTITY_PROVIDER_PARENT: NonEmptyParent = {
 };
 
 /**
+ * An overlay: refused while an overlay binding names it (RESOURCE_IN_USE). Its bindings live under
+ * repos, so the message names them from the service's refusal.
+ *
+ * @example
+ * await deleteWhenEmpty(client, OVERLAY_PARENT, overlayUid, "debug-tools");
+ */
+export const OVERLAY_PARENT: NonEmptyParent = {
+  singular: "overlay",
+  remove: (client, uid) => client.overlays.delete(uid, { ignoreNotFound: true }),
+  children: [],
+  tieWith: "pass its uid as their overlay",
+  blockedBy: "RESOURCE_IN_USE",
+};
+
+/**
  * Deletes a group (see {@link deleteWhenEmpty}).
  *
  * @example
@@ -152,7 +169,8 @@ export async function deleteWhenEmpty(
       await parent.remove(client, uid);
       return;
     } catch (e) {
-      if (!(e instanceof ApiError && e.isResourceNotEmpty())) throw e;
+      const blocked = parent.blockedBy ?? "RESOURCE_NOT_EMPTY";
+      if (!(e instanceof ApiError && e.preconditionViolations.some((v) => v.type === blocked))) throw e;
       const current = e.preconditionViolations
         .map((v) => v.subject ?? v.description)
         .sort()
@@ -205,7 +223,7 @@ async function notEmptyError(
       lines.push(`  - ${v.description}${v.subject ? ` (uid ${v.subject})` : ""}`);
   return new Error(
     [
-      `${parent.singular} ${JSON.stringify(name)} (uid ${uid}) cannot be deleted: it still contains resources that were not deleted before it (RESOURCE_NOT_EMPTY):`,
+      `${parent.singular} ${JSON.stringify(name)} (uid ${uid}) cannot be deleted: it still contains resources that were not deleted before it (${parent.blockedBy ?? "RESOURCE_NOT_EMPTY"}):`,
       ...lines,
       `These are not managed by this stack, or are managed without a dependency on this ${parent.singular}.`,
       `Delete or move them first, or make the resources that create them depend on this ${parent.singular} (${parent.tieWith}, or use dependsOn), then run the command again.`,

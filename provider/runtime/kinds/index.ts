@@ -45,6 +45,7 @@ export {
   deleteWhenEmpty,
   GROUP_PARENT,
   IDENTITY_PROVIDER_PARENT,
+  OVERLAY_PARENT,
   REPO_PARENT,
 } from "./delete-group.js";
 export {

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Overlay } from "../../../sdk/index.js";
 import { OverlayCreateSchema, OverlaySchema } from "../../../sdk/index.js";
 import { defineKind } from "../kind-definition.js";
+import { deleteWhenEmpty, OVERLAY_PARENT } from "./delete-group.js";
 import { nameInput, uidInput } from "./inputs.js";
 import { parentUidOf } from "./parent-uid.js";
 
@@ -40,7 +41,10 @@ export const overlayKind = defineKind({
   create: (client, { parentUid, name, config }) => client.overlays.create(parentUid, { name, config }),
   get: (client, uid) => client.overlays.find(uid),
   update: () => Promise.reject(new Error("overlays are replaced, never updated")),
-  delete: (client, uid) => client.overlays.delete(uid, { ignoreNotFound: true }),
+  // Refused while bound: a binding deleted in the same run (without a dependency on the overlay's
+  // uid) goes first.
+  delete: (client, uid, state) =>
+    deleteWhenEmpty(client, OVERLAY_PARENT, uid, typeof state.name === "string" ? state.name : uid),
   inputsOf: (s: Overlay) => ({
     parentUid: parentUidOf(s.uid),
     name: s.name,
