@@ -1,11 +1,16 @@
 // Benchmark 6 (issue 15): pulumi-irv at the size of a real organization, under rate limits.
 //
 // One program shape (test/e2e/fixtures/org-tree-program: groups in a tree of fan-out 4, as
-// many identities, as many role bindings) at two sizes, each on three stacks side by side:
+// many identities, as many role bindings) at two sizes, each on four stacks side by side:
 //   irv        the real resources against the emulator (static token, default engine parallelism);
-//   noop-full  the floor: the same resources and dependencies on do-nothing dynamic providers whose
-//              outputs have the keys and shapes of pulumi-irv's (the engine's cost per resource
+//   noop-full  the no-op floor: the same resources and dependencies on do-nothing dynamic providers
+//              whose outputs have the keys and shapes of pulumi-irv's (the engine's cost per resource
 //              grows with the properties it carries, so only this floor holds the state constant);
+//   noop-http  the HTTP floor: the same, on providers that each make the one request pulumi-irv
+//              makes (same method and path, undici, same headers and body size; test/e2e/fixtures/
+//              org-tree-program/http-floor.js) to a server that answers at once
+//              (bench/support/http-floor-server.ts): what any provider calling an API pays, so that
+//              pulumi-irv ÷ it is pulumi-irv's own code and the service's time;
 //   noop       the same on do-nothing providers that return only a uid and a createTime (reported
 //              for reference: the engine's cost of the inputs alone).
 // Each command runs as a plain CLI process (`pulumi up|refresh|destroy --yes --skip-preview`, no
@@ -15,6 +20,7 @@
 // per-caller rate limit of RATE requests per second.
 //
 //   a. up / refresh / destroy at SIZE vs the no-op floor                 goal ≤ 1.10× per step
+//      refresh / destroy at SIZE vs the HTTP floor                       goal ≤ 1.05× each
 //   b. per-resource cost at SIZE ÷ at SMALL, each vs its own no-op floor  goal ≤ 1.05
 //   c. up of SMALL at LATENCY ms ÷ (critical path × LATENCY + floor up)   goal ≤ 1.3
 //   d. up of SIZE under --rate-limit RATE ÷ SIZE/RATE s                    goal ≤ 1.15, 429s ≤ 5 %
@@ -38,8 +44,11 @@
 // (measured: up of 1,200 no-op resources 349 s with every checkpoint, 29 s with
 // PULUMI_SKIP_CHECKPOINTS). That cost is the backend's, the same for any provider; by default every
 // stack runs with PULUMI_SKIP_CHECKPOINTS=true so that the ratios measure the engine and the provider.
+import path from "node:path";
 import type { CommandResult, TestStack } from "../test/e2e/harness/index.ts";
-import type { Measurement, Role } from "./support/index.ts";
+import type { HttpFloorServer } from "./support/http-floor-server.ts";
+import { startHttpFloorServer } from "./support/http-floor-server.ts";
+import type { BenchSession, Measurement, Role } from "./support/index.ts";
 import {
   bytes,
   checkpointOption,
@@ -48,6 +57,7 @@ import {
   ms,
   numberOption,
   progress,
+  ROOT,
   runBench,
   table,
   timed,
@@ -71,16 +81,25 @@ const RATE_PARALLEL =
     : 0;
 const CHECKPOINTS = checkpointOption();
 const FANOUT = 4;
-const GOALS = { step: 1.1, linear: 1.05, latency: 1.3, rate: 1.15, share429: 0.05, rss: 1.5 };
+const GOALS = { step: 1.1, http: 1.05, linear: 1.05, latency: 1.3, rate: 1.15, share429: 0.05, rss: 1.5 };
 
-type Mode = "irv" | "noop-full" | "noop";
-const MODES: readonly Mode[] = ["irv", "noop-full", "noop"];
+type Mode = "irv" | "noop-full" | "noop-http" | "noop";
+const MODES: readonly Mode[] = ["irv", "noop-full", "noop-http", "noop"];
 /** The stack each irv figure is divided by. */
 const FLOOR: Mode = "noop-full";
+/** The floor that also makes pulumi-irv's HTTP request. */
+const HTTP_FLOOR: Mode = "noop-http";
+/** The steps measured against the HTTP floor (an up also pays the service's writes, which it does not). */
+const HTTP_STEPS: readonly StepKey[] = ["refresh", "destroy"];
+const HTTP_FLOOR_MODULE = path.join(ROOT, "test", "e2e", "fixtures", "org-tree-program", "http-floor.js");
 type StepKey = "up" | "refresh" | "destroy";
 const STEPS: readonly StepKey[] = ["up", "refresh", "destroy"];
 /** One measured command, with the CPU and peak memory of its processes. */
-type Sample = Measurement & Required<Pick<Measurement, "usage">>;
+type Sample = Measurement &
+  Required<Pick<Measurement, "usage">> & {
+    /** The requests the HTTP floor's server answered during the command (its stacks only). */
+    floorRequests?: number;
+  };
 
 /** API calls (besides the data source's) a step needs at least: one per resource. */
 const minimumCalls = (_step: StepKey, resources: number) => resources;
@@ -102,9 +121,24 @@ function cliStep(stack: TestStack, step: StepKey, extra: readonly string[] = [])
   return stack.run([step, "--yes", "--skip-preview", "--stack", stack.stackName, ...extra]);
 }
 
-await runBench({}, async (session) => {
+// The HTTP floor's server outlives the session, whose close may still destroy a floor stack.
+const httpFloor = await startHttpFloorServer();
+try {
+  await runBench({}, (session) => scale(session, httpFloor));
+} finally {
+  await httpFloor.close();
+}
+
+async function scale(session: BenchSession, httpFloor: HttpFloorServer): Promise<void> {
   const { emu } = session;
   const loads: number[] = [session.machine.loadAverage];
+  // The HTTP floor's providers find its server, a token as long as the emulator's and their code
+  // from the stack's environment (its serialized provider is only a stub, as pulumi-irv's is).
+  const httpFloorEnv = {
+    IRV_HTTP_FLOOR_URL: httpFloor.url,
+    IRV_HTTP_FLOOR_TOKEN: emu.adminToken,
+    IRV_HTTP_FLOOR_MODULE: HTTP_FLOOR_MODULE,
+  };
 
   const stacks = new Map<string, TestStack>();
   const stackFor = async (mode: Mode, size: number): Promise<TestStack> => {
@@ -117,7 +151,10 @@ await runBench({}, async (session) => {
         prefix: `${mode}${size}`,
         per: per(size),
         timeoutMs: 3_600_000,
-        env: CHECKPOINTS === "final" ? { PULUMI_SKIP_CHECKPOINTS: "true" } : {},
+        env: {
+          ...(CHECKPOINTS === "final" ? { PULUMI_SKIP_CHECKPOINTS: "true" } : {}),
+          ...(mode === HTTP_FLOOR ? httpFloorEnv : {}),
+        },
       });
       stacks.set(key, stack);
     }
@@ -128,7 +165,10 @@ await runBench({}, async (session) => {
     loads.push(m.loadAverage);
     return m as Sample;
   };
-  const note = (s: Sample) => `${s.calls.total} calls (${s.calls.rateLimited} × 429), load ${s.loadAverage}`;
+  const note = (s: Sample) =>
+    s.floorRequests === undefined
+      ? `${s.calls.total} calls (${s.calls.rateLimited} × 429), load ${s.loadAverage}`
+      : `${s.floorRequests} requests to the HTTP floor's server, load ${s.loadAverage}`;
   const done = (label: string, s: Sample | undefined) =>
     progress(`${label}: ${ms(s?.durationMs ?? Number.NaN)} ${s ? note(s) : ""}`);
 
@@ -143,7 +183,9 @@ await runBench({}, async (session) => {
     sides: MODES,
     run: async ({ step, size }, mode) => {
       const stack = await stackFor(mode, size);
-      return measure(() => cliStep(stack, step));
+      const before = httpFloor.answered;
+      const sample = await measure(() => cliStep(stack, step));
+      return mode === HTTP_FLOOR ? { ...sample, floorRequests: httpFloor.answered - before } : sample;
     },
     note,
   });
@@ -205,24 +247,34 @@ await runBench({}, async (session) => {
   // a. Steps at both sizes vs the floor (and the lean no-op for reference).
   const stepRows: string[][] = [];
   let stepsMet = true;
+  let httpMet = true;
   for (const size of [SIZE, SMALL]) {
     for (const step of STEPS) {
       const irv = time(`${step}-${size}-irv`);
       const floor = time(`${step}-${size}-${FLOOR}`);
+      const http = time(`${step}-${size}-${HTTP_FLOOR}`);
       const lean = time(`${step}-${size}-noop`);
       const ratio = irv / floor;
+      const httpRatio = irv / http;
+      const httpGoal = size === SIZE && HTTP_STEPS.includes(step);
       if (size === SIZE) stepsMet &&= ratio <= GOALS.step;
+      if (httpGoal) httpMet &&= httpRatio <= GOALS.http;
       stepRows.push([
         `${step} ${size}`,
         ms(irv),
         ms(floor),
         times(ratio),
         size === SIZE ? goalText(ratio <= GOALS.step) : "(reference)",
+        ms(http),
+        times(httpRatio),
+        httpGoal ? goalText(httpRatio <= GOALS.http) : "(reference)",
         `${ms(lean)} (${times(irv / lean)})`,
         ms(cpu(`${step}-${size}-irv`, "engine")),
         ms(cpu(`${step}-${size}-${FLOOR}`, "engine")),
+        ms(cpu(`${step}-${size}-${HTTP_FLOOR}`, "engine")),
         ms(cpu(`${step}-${size}-irv`, "provider")),
         ms(cpu(`${step}-${size}-${FLOOR}`, "provider")),
+        ms(cpu(`${step}-${size}-${HTTP_FLOOR}`, "provider")),
         ms(cpu(`${step}-${size}-irv`, "program") + cpu(`${step}-${size}-irv`, "language host")),
         ms(cpu(`${step}-${size}-${FLOOR}`, "program") + cpu(`${step}-${size}-${FLOOR}`, "language host")),
         ms(med(`${step}-${size}-irv`, (s) => s.emulatorCpuMs)),
@@ -326,7 +378,17 @@ await runBench({}, async (session) => {
       ? "Every stack ran with `PULUMI_SKIP_CHECKPOINTS=true`: the file backend otherwise rewrites the whole state after every step, a cost that grows with the square of the stack (up of 1,200 no-op resources: 349 s with every checkpoint, 29 s without) and is the backend's, not the provider's. See the README's \"Large organizations\" section."
       : "Every stack ran with the file backend's default: the whole state rewritten after every step.",
     "",
-    `### a. Steps vs the no-op floor (goal ≤ ${GOALS.step.toFixed(2)}× at ${SIZE})`,
+    `### a. Steps vs the no-op floor (goal ≤ ${GOALS.step.toFixed(2)}× at ${SIZE}) and the HTTP floor (goal ≤ ${GOALS.http.toFixed(2)}× for ${HTTP_STEPS.join(" and ")} at ${SIZE})`,
+    "",
+    "Two floors, run alternately with pulumi-irv in every round. The no-op floor (`noop-full`) is the",
+    "engine's cost of the program and its state: pulumi-irv ÷ it is everything the provider adds,",
+    "HTTP included. The HTTP floor (`noop-http`) is the same program on do-nothing providers that each",
+    "make the one request pulumi-irv makes for the operation (same method and path, undici with a",
+    "keep-alive agent, the same headers and body size) to a server that answers at once: the cost of",
+    "calling an API at all, which any provider pays. pulumi-irv ÷ it is pulumi-irv's own code (and",
+    "the emulator's time to answer, its CPU in the last column). An up is also measured against it for",
+    "reference: its floor serializes only a stub into the state, as pulumi-irv does, where the no-op",
+    "floor serializes its whole provider into every resource (the program CPU columns).",
     "",
     "CPU columns: the engine (`pulumi`), the dynamic-provider process, the program with its language",
     "host, and the emulator (in the benchmark process), from /proc while each command ran.",
@@ -338,17 +400,25 @@ await runBench({}, async (session) => {
         "floor (noop-full)",
         "ratio",
         "goal met",
+        "HTTP floor (noop-http)",
+        "ratio to it",
+        "goal met",
         "lean no-op (irv ÷ it)",
         "engine CPU irv",
         "engine CPU floor",
+        "engine CPU HTTP floor",
         "provider CPU irv",
         "provider CPU floor",
+        "provider CPU HTTP floor",
         "program CPU irv",
         "program CPU floor",
         "emulator CPU",
       ],
       stepRows,
     ),
+    "",
+    `Requests the HTTP floor's server answered at ${SIZE} (one per resource, as pulumi-irv sends, without`,
+    `its one role lookup at up): ${STEPS.map((step) => `${step} ${med(`${step}-${SIZE}-${HTTP_FLOOR}`, (s) => s.floorRequests ?? Number.NaN)}`).join(", ")}.`,
     "",
     `### b. Per-resource cost, ${SIZE} vs ${SMALL} (goal ≤ ${GOALS.linear.toFixed(2)})`,
     "",
@@ -439,7 +509,7 @@ await runBench({}, async (session) => {
       ["stack", `peak RSS at ${SMALL}`, `peak RSS at ${SIZE}`, "ratio"],
       [
         ["pulumi-irv", bytes(rss(SMALL)), bytes(rss(SIZE)), times(rssRatio)],
-        ...(["noop-full", "noop"] as const).map((mode) => [
+        ...(["noop-full", "noop-http", "noop"] as const).map((mode) => [
           mode,
           bytes(rssOf(SMALL, mode)),
           bytes(rssOf(SIZE, mode)),
@@ -484,6 +554,7 @@ await runBench({}, async (session) => {
     markdown,
     goals: {
       steps: stepsMet,
+      "HTTP floor": httpMet,
       linear: linearMet,
       latency: latencyMet,
       "rate limit": rateMet,
@@ -502,4 +573,4 @@ await runBench({}, async (session) => {
       samples,
     },
   });
-});
+}
