@@ -6,7 +6,7 @@ import type {
   JsonValue,
   Message,
 } from "@bufbuild/protobuf";
-import { create, fromJson, toJson } from "@bufbuild/protobuf";
+import { create, toJson } from "@bufbuild/protobuf";
 import type { FieldMask } from "@bufbuild/protobuf/wkt";
 import { EmptySchema } from "@bufbuild/protobuf/wkt";
 import type { HandlerContext } from "@connectrpc/connect";
@@ -19,6 +19,7 @@ import { admitCall, bodyViolation } from "../http/index.js";
 import type { QueryValues } from "../lists/index.js";
 import { KIND_RULES, versionsOf } from "../resources/index.js";
 import { toConnectError } from "./grpc-faults.js";
+import { wireMessage } from "./wire-objects.js";
 import { API_SERVICES, WIRE_REGISTRY } from "./wire-types.js";
 
 /**
@@ -92,12 +93,16 @@ export const SERVICE_KINDS: Readonly<Record<string, KindName>> = Object.fromEntr
 
 const STS_SERVICE = "chainguard.platform.oidc.SecurityTokenService";
 
-/** What an rpc does with the service core, given the request and the admitted caller. */
+/**
+ * What an rpc does with the service core, given the request and the admitted caller: its answer as
+ * JSON text (writes) or as the wire object (reads, issue 47: no JSON text in between).
+ */
 type Step = (
   request: Message,
   caller: Caller | undefined,
   authorization: string | undefined,
-) => string | Promise<string>;
+) => Answer | Promise<Answer>;
+type Answer = string | Record<string, unknown>;
 
 type Verb = "Get" | "List" | "Create" | "Update" | "Delete";
 
@@ -117,7 +122,8 @@ export function verbOf(rpcName: string): Verb {
  * Registers every rpc of the contract's services on a Connect router. Each rpc runs the steps the
  * HTTP route runs (the same {@link admitCall}: stats, faults, bearer token from the `authorization`
  * metadata, rate limit) and then the same service-core call as the route, with the request message
- * in its protojson form; the core's JSON answer is decoded into the rpc's response message. Errors
+ * in its protojson form; the core's answer (a read's wire object, a write's JSON text) is built into
+ * the rpc's response message ({@link wireMessage}). Errors
  * are the same faults, with the same codes and details ({@link toConnectError}).
  *
  * @example
@@ -149,10 +155,10 @@ export function registerApiRpcs(router: RpcRegistry, ctx: AppContext, nextReques
           if (undecodable) {
             throw invalidArgument([{ field: "request", description: request.description }]);
           }
-          const json = await step(request, admitted.caller, authorization);
+          const answer = await step(request, admitted.caller, authorization);
           // The change is made; the client sees its connection die instead of the answer.
           if (admitted.reset === "after") resetConnection(hctx);
-          return decodeAnswer(method.output, json);
+          return decodeAnswer(method.output, answer);
         } catch (e) {
           throw toConnectError(e, requestId, (bug) => {
             process.stderr.write(
@@ -198,14 +204,15 @@ function stepOf(ctx: AppContext, service: DescService, method: DescMethod): Step
   if (special !== undefined) return special;
   switch (verbOf(method.name)) {
     case "Get":
-      return (request, caller) => s.get(callerOf(caller), kind, (request as Message & { uid: string }).uid);
+      return (request, caller) =>
+        s.getObject(callerOf(caller), kind, (request as Message & { uid: string }).uid);
     case "Delete":
       return (request, caller) => {
         s.delete(callerOf(caller), kind, (request as Message & { uid: string }).uid);
         return "{}";
       };
     case "List":
-      return (request, caller) => s.list(callerOf(caller), kind, listQuery(method.input, request));
+      return (request, caller) => s.listObject(callerOf(caller), kind, listQuery(method.input, request));
     case "Create": {
       const field = resourceField(method);
       return (request, caller) => {
@@ -312,12 +319,11 @@ export function listQuery(schema: DescMessage, request: Message): QueryValues {
   return query;
 }
 
-function decodeAnswer(schema: DescMessage, json: string): Message {
+function decodeAnswer(schema: DescMessage, answer: Answer): Message {
   if (schema.typeName === EmptySchema.typeName) return create(EmptySchema);
   try {
-    // JSON.parse and fromJson, not fromJsonString: that one also scans the text for duplicate keys,
-    // a third of a LIST page's decoding, and the core's JSON (JSON.stringify's) never has any.
-    return fromJson(schema, JSON.parse(json) as JsonValue, { registry: WIRE_REGISTRY });
+    const json = (typeof answer === "string" ? JSON.parse(answer) : answer) as JsonObject;
+    return wireMessage(schema, json);
   } catch (e) {
     // The service core answered something the published message cannot hold: a bug of ours.
     throw new Error(`the answer does not decode as ${schema.typeName}: ${(e as Error).message}`);

@@ -36,6 +36,34 @@ export class ResourceReads {
    * reads.list(caller, "groups", { "uidp.children_of": orgUid, page_size: "10" });
    */
   list(caller: Caller, kind: KindName, query: QueryValues): string {
+    const { rules, page, next, total, skipped } = this.page(caller, kind, query);
+    const items = page.map((r) => this.core.output(rules, r.data, caller)).join(",");
+    return `{"${rules.spec.collection}":[${items}]${next === undefined ? "" : `,"nextPageToken":"${next}"`},"totalCount":"${total}","skipped":${skipped}}`;
+  }
+
+  /**
+   * The same page as {@link list}, as the wire object its JSON text is (the gRPC transport's answer).
+   *
+   * @example
+   * reads.listObject(caller, "groups", { page_size: "10" }).groups;
+   */
+  listObject(caller: Caller, kind: KindName, query: QueryValues): Record<string, unknown> {
+    const { rules, page, next, total, skipped } = this.page(caller, kind, query);
+    const answer: Record<string, unknown> = {
+      [rules.spec.collection]: page.map((r) => this.core.outputObject(rules, r.data, caller)),
+    };
+    if (next !== undefined) answer.nextPageToken = next;
+    answer.totalCount = String(total);
+    answer.skipped = skipped;
+    return answer;
+  }
+
+  // The rows of a List page, its next-page token, the total and how many rows were skipped.
+  private page(
+    caller: Caller,
+    kind: KindName,
+    query: QueryValues,
+  ): { rules: KindRules; page: ResourceRow[]; next: string | undefined; total: number; skipped: number } {
     const rules = KIND_RULES[kind];
     const p = parseListParams(query, rules.listFilters);
     const key = queryKey(kind, p);
@@ -73,8 +101,7 @@ export class ResourceReads {
           ? Math.min(p.skip, total)
           : readPage(db, { ...q, after, offset: 0, limit: p.skip }).length;
     }
-    const items = page.map((r) => this.core.output(rules, r.data, caller)).join(",");
-    return `{"${rules.spec.collection}":[${items}]${next === undefined ? "" : `,"nextPageToken":"${next}"`},"totalCount":"${total}","skipped":${skipped}}`;
+    return { rules, page, next, total, skipped };
   }
 
   // The rows a caller may list: those of the groups where it holds `<family>.list`; for roles also
@@ -120,14 +147,29 @@ export class ResourceReads {
    */
   get(caller: Caller, kind: KindName, uid: string): string {
     const rules = KIND_RULES[kind];
+    return this.core.output(rules, this.stored(caller, rules, uid), caller);
+  }
+
+  /**
+   * The same answer as {@link get}, as the wire object its JSON text is (the gRPC transport's).
+   *
+   * @example
+   * reads.getObject(caller, "groups", uid).name;
+   */
+  getObject(caller: Caller, kind: KindName, uid: string): Record<string, unknown> {
+    const rules = KIND_RULES[kind];
+    return this.core.outputObject(rules, this.stored(caller, rules, uid), caller);
+  }
+
+  // The stored JSON of a row the caller may read: every answer is made from it (see KindHooks.output).
+  private stored(caller: Caller, rules: KindRules, uid: string): string {
     if (!this.core.mayRead(caller, rules, uid)) {
       if (rules.scopeDepth === undefined) throw notFound(rules.spec.singular, uid);
       throw permissionDenied(`read ${rules.spec.singular} ${JSON.stringify(uid)}`);
     }
-    // Only the stored JSON: every answer is made from it (see KindHooks.output).
-    const data = this.core.table.data(kind, uid);
+    const data = this.core.table.data(rules.name, uid);
     if (data === undefined) throw notFound(rules.spec.singular, uid);
-    return this.core.output(rules, data, caller);
+    return data;
   }
 
   /**

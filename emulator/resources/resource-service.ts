@@ -131,6 +131,26 @@ export class ResourceService {
   }
 
   /**
+   * A List's page as its wire object (the gRPC transport builds its message from it).
+   *
+   * @example
+   * service.listObject(caller, "groups", { page_size: "10" }).groups;
+   */
+  listObject(caller: Caller, kind: KindName, query: QueryValues): Record<string, unknown> {
+    return this.reads.listObject(caller, kind, query);
+  }
+
+  /**
+   * A Get's answer as its wire object (the gRPC transport builds its message from it).
+   *
+   * @example
+   * service.getObject(caller, "groups", uid).name;
+   */
+  getObject(caller: Caller, kind: KindName, uid: string): Record<string, unknown> {
+    return this.reads.getObject(caller, kind, uid);
+  }
+
+  /**
    * The v1 list of groups or repos.
    *
    * @example

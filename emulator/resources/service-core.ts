@@ -186,13 +186,26 @@ export class ServiceCore implements KindContext {
    */
   output(rules: KindRules, stored: string, caller: Caller): string {
     if (rules.hooks.output !== undefined) return rules.hooks.output(this, caller, stored);
-    const defaults = Object.entries(rules.unpopulated);
-    if (rules.writeOnly.length === 0 && defaults.length === 0) return stored;
+    if (rules.writeOnly.length === 0 && Object.keys(rules.unpopulated).length === 0) return stored;
+    return JSON.stringify(this.outputObject(rules, stored, caller));
+  }
+
+  /**
+   * The same wire form as {@link output}, as the object it is made from: what the gRPC transport
+   * builds its messages from (it need not read JSON text back, issue 47).
+   *
+   * @example
+   * core.outputObject(KIND_RULES.groups, row.data, caller).uid;
+   */
+  outputObject(rules: KindRules, stored: string, caller: Caller): Record<string, unknown> {
+    if (rules.hooks.output !== undefined) {
+      return JSON.parse(rules.hooks.output(this, caller, stored)) as Record<string, unknown>;
+    }
     const data = JSON.parse(stored) as Record<string, unknown>;
     for (const path of rules.writeOnly) removePath(data, path.split("."));
     // Unset fields as grpc-gateway writes them ("" and null), where the stored row leaves them out.
-    for (const [key, value] of defaults) setUnset(data, key.split("."), value);
-    return JSON.stringify(data);
+    for (const [key, value] of Object.entries(rules.unpopulated)) setUnset(data, key.split("."), value);
+    return data;
   }
 
   /**
