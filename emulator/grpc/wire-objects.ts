@@ -164,16 +164,30 @@ const RFC3339_UTC = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d{1,9}))?Z$/;
 function messageConverter(schema: DescMessage): Convert {
   if (schema.typeName === "google.protobuf.Timestamp") {
     return (v) => {
-      if (typeof v !== "string") return DEFER;
-      const m = RFC3339_UTC.exec(v);
-      const ms = m === null ? Number.NaN : Date.parse(`${m[1]}Z`);
-      // Offsets, leap or out-of-range values: the protojson reader's rules.
-      if (m === null || !Number.isFinite(ms) || ms < -62135596800000 || ms > 253402300799000) return DEFER;
-      const nanos = m[2] === undefined ? 0 : Number(m[2].padEnd(9, "0"));
-      return create(schema, { seconds: BigInt(ms / 1000), nanos } as never);
+      const t = typeof v === "string" ? timestampOf(v) : undefined;
+      if (t === undefined) return DEFER;
+      // The message create() makes, as a literal: a page holds two for each row.
+      return { $typeName: "google.protobuf.Timestamp", seconds: t.seconds, nanos: t.nanos };
     };
   }
   // Other well-known types (Duration, wrappers, Struct) have their own JSON forms.
   if (schema.typeName.startsWith("google.protobuf.")) return () => DEFER;
   return (v) => (v !== null && typeof v === "object" && !Array.isArray(v) ? wireMessage(schema, v) : DEFER);
+}
+
+// The times a page holds repeat (a row's create and update time, rows written together): parsed once.
+const timestamps = new Map<string, { seconds: bigint; nanos: number } | undefined>();
+
+function timestampOf(text: string): { seconds: bigint; nanos: number } | undefined {
+  if (timestamps.has(text)) return timestamps.get(text);
+  const m = RFC3339_UTC.exec(text);
+  const ms = m === null ? Number.NaN : Date.parse(`${m[1]}Z`);
+  // Offsets, leap seconds or out-of-range values: the protojson reader's rules.
+  const t =
+    m === null || !Number.isFinite(ms) || ms < -62135596800000 || ms > 253402300799000
+      ? undefined
+      : { seconds: BigInt(ms / 1000), nanos: m[2] === undefined ? 0 : Number(m[2].padEnd(9, "0")) };
+  if (timestamps.size >= 10_000) timestamps.clear();
+  timestamps.set(text, t);
+  return t;
 }
