@@ -15,6 +15,7 @@ export * as registry from "./registry/index.js";
 export type {
   Advisory,
   AdvisoryEvent,
+  ByUid,
   ExternalGroupRoleMapping,
   Group,
   Identity,

@@ -1,17 +1,7 @@
 import type { IrvClient } from "../../sdk/index.js";
+import type { ByUid } from "../types/index.js";
 import type { DataSource } from "./data-source.js";
 import { dataSource } from "./data-source.js";
-
-/**
- * Arguments of a lookup by uid.
- *
- * @example
- * const args: ByUid = { uid: overlayUid };
- */
-export interface ByUid {
-  /** The resource's uid. */
-  uid: string;
-}
 
 /**
  * A data source that reads one resource by its uid (a uid that names nothing fails, naming it).

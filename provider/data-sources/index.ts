@@ -1,4 +1,3 @@
-export type { ByUid } from "./by-uid.js";
 export { byUid } from "./by-uid.js";
 export type { DataSource } from "./data-source.js";
 export { dataSource, exactlyOne } from "./data-source.js";

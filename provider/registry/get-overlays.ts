@@ -1,7 +1,6 @@
 import type * as pulumi from "@pulumi/pulumi";
-import type { ByUid } from "../data-sources/index.js";
 import { byUid, dataSource, toQuery } from "../data-sources/index.js";
-import type { InputsOf, ListFilter, ListFilterInput, Overlay } from "../types/index.js";
+import type { ByUid, InputsOf, ListFilter, ListFilterInput, Overlay } from "../types/index.js";
 
 /**
  * Result of {@link getOverlays}.

@@ -1,7 +1,6 @@
 import type * as pulumi from "@pulumi/pulumi";
-import type { ByUid } from "../data-sources/index.js";
 import { byUid, dataSource } from "../data-sources/index.js";
-import type { InputsOf, Tag } from "../types/index.js";
+import type { ByUid, InputsOf, Tag } from "../types/index.js";
 
 /**
  * Arguments of {@link getTags}.

@@ -5,6 +5,7 @@
  * @example
  * import type { ListFilter, Role } from "../types/index.js";
  */
+export type { ByUid } from "./by-uid.js";
 export type { InputsOf, ListFilter, ListFilterInput } from "./list-filter.js";
 export type {
   Advisory,
