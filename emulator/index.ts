@@ -20,3 +20,5 @@ export type { GroupFixture, SeedCounts } from "./resources/index.js";
 export { Fixtures, MAX_LISTED_VIOLATIONS } from "./resources/index.js";
 export type { EmulatorHandle, ReadyInfo } from "./start-emulator.js";
 export { startEmulator } from "./start-emulator.js";
+export type { ReceivedEvent, WebhookSink, WebhookSinkOptions } from "./testing/index.js";
+export { startWebhookSink } from "./testing/index.js";
