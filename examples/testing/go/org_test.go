@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pulumi-irv/pulumi-irv/generated-sdks/go/irv/irvtest"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto"
@@ -36,6 +37,9 @@ func TestOrgAgainstTheEmulator(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+
+	// A receiver on loopback, subscribed to the organization's webhooks (removed at t.Cleanup).
+	sink := irv.Subscribe(t, irv.OrgUID)
 
 	up, err := stack.Up(ctx)
 	if err != nil {
@@ -67,6 +71,15 @@ func TestOrgAgainstTheEmulator(t *testing.T) {
 	if ci.ClaimMatch.Subject != "repo:acme/payments:ref:refs/heads/main" {
 		t.Errorf("the CI identity's claim match = %+v", ci.ClaimMatch)
 	}
+	// The webhook of the team group's creation: its subject is the group's uid, its body the group.
+	created := sink.WaitForSubject(t, "dev.chainguard.api.iam.group.created.v1", teamUID, 10*time.Second)
+	var body struct {
+		Name string `json:"name"`
+	}
+	if err := created.Body(&body); err != nil || body.Name != "team-payments" ||
+		created.Extensions["bodytype"] != "chainguard.platform.iam.v2beta1.Group" {
+		t.Errorf("group created event = %+v (%v)", created, err)
+	}
 
 	if _, err := stack.Destroy(ctx); err != nil {
 		t.Fatalf("destroy: %v", err)
@@ -74,6 +87,7 @@ func TestOrgAgainstTheEmulator(t *testing.T) {
 	if status := get(t, irv, "/iam/v2/groups/"+teamUID, nil); status != http.StatusNotFound {
 		t.Errorf("GET the team group after destroy: HTTP %d, want 404", status)
 	}
+	sink.WaitForSubject(t, "dev.chainguard.api.iam.group.deleted.v1", teamUID, 10*time.Second)
 }
 
 // get reads one API path with the admin token into out, returning the HTTP status.

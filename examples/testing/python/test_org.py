@@ -35,6 +35,8 @@ def test_org_against_the_emulator(irv_emulator: Emulator, tmp_path: Path) -> Non
         ),
     )
     irv_emulator.configure_stack(stack)
+    # A receiver on loopback, subscribed to the organization's webhooks (unsubscribed at the end).
+    sink = irv_emulator.subscribe()
 
     outputs = stack.up().outputs
     team = get(irv_emulator, "/iam/v2/groups/" + outputs["teamUid"].value)
@@ -44,8 +46,14 @@ def test_org_against_the_emulator(irv_emulator: Emulator, tmp_path: Path) -> Non
     assert team["uid"].startswith(outputs["platformUid"].value + "/")
     ci = get(irv_emulator, "/iam/v2/identities/" + outputs["ciUid"].value)
     assert ci["claimMatch"]["subject"] == "repo:acme/payments:ref:refs/heads/main"
+    # The webhook of the team group's creation: its subject is the group's uid, its body the group.
+    created = sink.wait_for("dev.chainguard.api.iam.group.created.v1", subject=team["uid"])
+    assert created.extensions["bodytype"] == "chainguard.platform.iam.v2beta1.Group"
+    assert created.body["name"] == "team-payments"
 
     stack.destroy()
     with pytest.raises(urllib.error.HTTPError) as gone:
         get(irv_emulator, "/iam/v2/groups/" + outputs["teamUid"].value)
     assert gone.value.code == 404
+    sink.wait_for("dev.chainguard.api.iam.group.deleted.v1", subject=team["uid"])
+    sink.close()

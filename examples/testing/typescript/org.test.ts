@@ -5,12 +5,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation/index.js";
 import { LocalWorkspace } from "@pulumi/pulumi/automation/index.js";
-import type { EmulatorHandle } from "pulumi-irv-emulator";
-import { startEmulator } from "pulumi-irv-emulator";
+import type { EmulatorHandle, WebhookSink } from "pulumi-irv-emulator";
+import { startEmulator, startWebhookSink } from "pulumi-irv-emulator";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { program } from "./org.ts";
 
 let irv: EmulatorHandle;
+let sink: WebhookSink;
 let stack: Stack;
 let work: string;
 
@@ -24,6 +25,8 @@ async function get(urlPath: string): Promise<{ status: number; body: Record<stri
 
 beforeAll(async () => {
   irv = await startEmulator({ port: 0 });
+  // A receiver on loopback, subscribed to the organization's webhooks.
+  sink = await startWebhookSink(irv);
   // Inside this directory: the engine's dynamic providers load @pulumi/pulumi from the project's node_modules.
   work = mkdtempSync(path.join(import.meta.dirname, ".pulumi-"));
   stack = await LocalWorkspace.createOrSelectStack(
@@ -43,6 +46,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
+  await sink?.close();
   await irv?.close();
   if (work !== undefined) rmSync(work, { recursive: true, force: true });
 });
@@ -55,7 +59,14 @@ it("makes the team's group and CI identity, and destroy removes them", async () 
   expect(team.body.uid).toMatch(new RegExp(`^${outputs.platformUid?.value}/[0-9a-f]{16}$`));
   const ci = await get(`/iam/v2/identities/${outputs.ciUid?.value}`);
   expect(ci.body).toMatchObject({ claimMatch: { subject: "repo:acme/payments:ref:refs/heads/main" } });
+  // The webhook of the team group's creation: its subject is the group's uid, its body the group.
+  const created = await sink.waitFor("dev.chainguard.api.iam.group.created.v1", {
+    subject: team.body.uid as string,
+  });
+  expect(created.extensions.bodytype).toBe("chainguard.platform.iam.v2beta1.Group");
+  expect(created.data.body).toMatchObject({ name: "team-payments" });
 
   await stack.destroy();
   expect((await get(`/iam/v2/groups/${outputs.teamUid?.value}`)).status).toBe(404);
+  await sink.waitFor("dev.chainguard.api.iam.group.deleted.v1", { subject: team.body.uid as string });
 }, 300_000);

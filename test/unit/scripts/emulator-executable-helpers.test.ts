@@ -1,7 +1,7 @@
 // The test helpers released beside the emulator executable: the pytest package carries the
 // release's one version (the release refuses to build otherwise), and the Go package is in the Go
 // SDK's module exactly as its hand-written source says (the SDK build copies it in).
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 
@@ -18,6 +18,10 @@ describe("the emulator's test helpers", () => {
   });
 
   it("irvtest in the Go SDK's module is its source in testing/go (run `npm run build:sdks`)", () => {
-    expect(read("generated-sdks/go/irv/irvtest/irvtest.go")).toBe(read("testing/go/irvtest/irvtest.go"));
+    const files = readdirSync(path.join(root, "testing/go/irvtest"));
+    expect(files).toEqual(expect.arrayContaining(["irvtest.go", "webhooks.go"]));
+    expect(readdirSync(path.join(root, "generated-sdks/go/irv/irvtest"))).toEqual(files);
+    for (const f of files)
+      expect(read(`generated-sdks/go/irv/irvtest/${f}`)).toBe(read(`testing/go/irvtest/${f}`));
   });
 });

@@ -12,7 +12,10 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import IO, Any, Optional, Sequence, Type, Union
+from typing import IO, TYPE_CHECKING, Any, Optional, Sequence, Type, Union
+
+if TYPE_CHECKING:
+    from .webhooks import WebhookSink
 
 __all__ = ["Emulator", "EmulatorError", "RunningEmulator", "find_executable", "start_emulator"]
 
@@ -59,6 +62,20 @@ class Emulator:
         stack.set_all_config(
             {key: auto.ConfigValue(value=value, secret=key == "irv:token") for key, value in self.config().items()}
         )
+
+    def subscribe(self, group_uid: Optional[str] = None) -> "WebhookSink":
+        """A receiver on loopback subscribed to the events of ``group_uid`` (default: the organization) and every
+        group below it; use it as a context manager, which unsubscribes and stops it.
+
+        Example::
+
+            with irv_emulator.subscribe() as sink:
+                stack.up()
+                sink.wait_for("dev.chainguard.api.iam.group.created.v1")
+        """
+        from .webhooks import subscribe
+
+        return subscribe(self.base_url, self.admin_token, group_uid or self.org_uid)
 
     def __repr__(self) -> str:  # the admin token stays out of test logs
         return f"Emulator(base_url={self.base_url!r}, org_uid={self.org_uid!r})"
