@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { JsonObject, JsonValue, Registry } from "@bufbuild/protobuf";
 import { fromJson, toJson } from "@bufbuild/protobuf";
+import { sinkProblem } from "pulumi-irv/sdk";
 import type { WorkloadTokenRequest } from "../auth/index.js";
 import type { Clock } from "../core/index.js";
 import { formatTimestamp } from "../core/index.js";
@@ -14,7 +15,6 @@ import type { DeliveryPolicy } from "./delivery-policy.js";
 import { backoffMs, DEFAULT_DELIVERY_POLICY, isRetryableStatus } from "./delivery-policy.js";
 import type { EventAnnotations, WriteEvent } from "./event-annotations.js";
 import { bodyRule, eventGroup } from "./event-rules.js";
-import { sinkProblem } from "./sink-url.js";
 import type { SubscriptionSource } from "./subscription-source.js";
 
 /**
@@ -200,6 +200,7 @@ export class Deliveries {
       this.finish(r, "cancelled");
       return;
     }
+    // The sink rule of a create (sdk/schemas/subscription.ts), again here: a stored row may predate it.
     const problem = sinkProblem(r.sink);
     const started = this.o.clock();
     const attempt: DeliveryRecord["attempts"][number] = { time: formatTimestamp(started), durationMs: 0 };

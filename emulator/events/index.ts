@@ -21,6 +21,5 @@ export type { WriteEvent, WriteVerb } from "./event-annotations.js";
 export { EventAnnotations } from "./event-annotations.js";
 export type { BodyRule, GroupFrom } from "./event-rules.js";
 export { BODY_RULES, bodyRule, eventGroup } from "./event-rules.js";
-export { sinkProblem } from "./sink-url.js";
 export type { SubscriptionSource, SubscriptionTarget } from "./subscription-source.js";
 export { SUBSCRIPTIONS_KIND, storedSubscriptions } from "./subscription-source.js";

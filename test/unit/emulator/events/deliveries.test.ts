@@ -252,7 +252,7 @@ describe("a delivery", () => {
     await settled(d);
     expect(d.log.list()[0]).toMatchObject({
       outcome: "rejected",
-      attempts: [{ error: "the sink must use https (http only on a loopback host)" }],
+      attempts: [{ error: "the sink must use the https scheme (http only on a loopback host)" }],
     });
   });
 });
