@@ -15,6 +15,8 @@ import type { DeliveryPolicy } from "./delivery-policy.js";
 import { backoffMs, DEFAULT_DELIVERY_POLICY, isRetryableStatus } from "./delivery-policy.js";
 import type { EventAnnotations, WriteEvent } from "./event-annotations.js";
 import { bodyRule, eventGroup } from "./event-rules.js";
+import type { AttemptResult } from "./sink-lane.js";
+import { SinkLane } from "./sink-lane.js";
 import type { SubscriptionSource } from "./subscription-source.js";
 
 /**
@@ -43,6 +45,8 @@ export interface DeliveriesOptions {
 interface Pending {
   record: DeliveryRecord;
   event: CloudEvent;
+  /** The group of its subscription: the token's subject. */
+  subscriptionGroup: string;
   token: { value: string; mintedAt: number } | undefined;
 }
 
@@ -50,6 +54,9 @@ interface Pending {
 const TOKEN_TTL_SECONDS = 600;
 const TOKEN_REUSE_MS = 300_000;
 const RESPONSE_EXCERPT = 512;
+// Attempts in flight to one sink while it answers, and deliveries waiting for it at most.
+const LANE_CONCURRENCY = 8;
+const MAX_QUEUED_PER_SINK = 10_000;
 
 /**
  * The webhook deliveries of the emulator. {@link written} is told of every committed write; a write
@@ -57,7 +64,9 @@ const RESPONSE_EXCERPT = 512;
  * to every subscription on the event's group or a group above it. Nothing is sent before the write's
  * answer: the work starts on a later turn of the event loop, and nothing of it can fail the write.
  * Each delivery is retried with backoff on a 5xx, a 429, a timeout or a failed connection, with the
- * same CloudEvent id; other answers end it. Redirects are not followed.
+ * same CloudEvent id; other answers end it. Redirects are not followed. The deliveries to one sink go
+ * through its {@link SinkLane}: while the sink fails, one attempt per backoff period probes it and
+ * the others wait, so a dead sink's cost does not grow with the writes.
  *
  * @example
  * const deliveries = new Deliveries(options);
@@ -67,7 +76,8 @@ const RESPONSE_EXCERPT = 512;
 export class Deliveries {
   readonly log: DeliveryLog;
   readonly policy: DeliveryPolicy;
-  private readonly timers = new Set<NodeJS.Timeout | NodeJS.Immediate>();
+  private readonly timers = new Set<NodeJS.Immediate>();
+  private readonly lanes = new Map<string, SinkLane<Pending>>();
   private readonly abort = new AbortController();
   private closed = false;
 
@@ -125,11 +135,9 @@ export class Deliveries {
    */
   close(): void {
     this.closed = true;
-    for (const t of this.timers) {
-      clearTimeout(t as NodeJS.Timeout);
-      clearImmediate(t as NodeJS.Immediate);
-    }
+    for (const t of this.timers) clearImmediate(t);
     this.timers.clear();
+    for (const lane of this.lanes.values()) lane.close();
     this.abort.abort();
     for (const r of this.log.list({ outcome: "pending" })) this.finish(r, "cancelled");
   }
@@ -181,7 +189,7 @@ export class Deliveries {
         },
         data,
       };
-      void this.attempt({ record, event, token: undefined }, subscriptionGroup);
+      this.lane(record.sink).push({ record, event, subscriptionGroup, token: undefined });
     }
   }
 
@@ -193,12 +201,13 @@ export class Deliveries {
     return toJson(annotation.body, message, { registry: this.o.registry }) as JsonObject;
   }
 
-  private async attempt(p: Pending, subscriptionGroup: string): Promise<void> {
+  // One attempt of a delivery; never rejects (the lane goes on whatever happens).
+  private async attempt(p: Pending): Promise<AttemptResult> {
     const r = p.record;
-    if (this.closed) return;
+    if (this.closed) return "skipped";
     if (!this.o.subscriptions.exists(r.subscription)) {
       this.finish(r, "cancelled");
-      return;
+      return "skipped";
     }
     // The sink rule of a create (sdk/schemas/subscription.ts), again here: a stored row may predate it.
     const problem = sinkProblem(r.sink);
@@ -209,11 +218,11 @@ export class Deliveries {
     if (problem !== undefined) {
       attempt.error = `the sink ${problem}`;
       this.finish(r, "rejected");
-      return;
+      return "skipped";
     }
     let retry = false;
     try {
-      const token = await this.token(p, subscriptionGroup);
+      const token = await this.token(p);
       const res = await fetch(r.sink, {
         method: "POST",
         headers: { ...binaryModeHeaders(p.event), authorization: `Bearer ${token}` },
@@ -224,39 +233,53 @@ export class Deliveries {
       attempt.status = res.status;
       const text = await res.text();
       if (text !== "") attempt.response = text.slice(0, RESPONSE_EXCERPT);
-      if (res.status >= 200 && res.status < 300) {
-        attempt.durationMs = this.o.clock() - started;
-        this.finish(r, "accepted");
-        return;
-      }
       retry = isRetryableStatus(res.status);
     } catch (e) {
       attempt.error = failureOf(e, this.policy.timeoutMs);
       retry = true;
     }
     attempt.durationMs = this.o.clock() - started;
-    if (this.closed) return;
-    if (!retry) this.finish(r, "rejected");
-    else if (r.attempts.length > this.policy.retries) this.finish(r, "failed");
-    else {
-      const t = setTimeout(
-        () => {
-          this.timers.delete(t);
-          void this.attempt(p, subscriptionGroup);
+    if (this.closed) return "skipped";
+    const status = attempt.status ?? 0;
+    if (status >= 200 && status < 300) this.finish(r, "accepted");
+    else if (!retry) this.finish(r, "rejected");
+    else if (r.attempts.length > this.policy.retries) {
+      this.finish(r, "failed");
+      return "last";
+    } else return "failed";
+    return "answered";
+  }
+
+  // The lane of a sink: its deliveries in order, one probe at a time while it fails.
+  private lane(sink: string): SinkLane<Pending> {
+    let lane = this.lanes.get(sink);
+    if (lane === undefined) {
+      lane = new SinkLane<Pending>({
+        concurrency: LANE_CONCURRENCY,
+        backoffMs: (failures) => backoffMs(this.policy, failures),
+        attempt: (p) => this.attempt(p).catch(() => "skipped" as const),
+        maxQueued: MAX_QUEUED_PER_SINK,
+        overflow: (p) => {
+          p.record.attempts.push({
+            time: formatTimestamp(this.o.clock()),
+            durationMs: 0,
+            error: `the sink has ${MAX_QUEUED_PER_SINK} deliveries waiting already`,
+          });
+          this.finish(p.record, "failed");
         },
-        backoffMs(this.policy, r.attempts.length),
-      );
-      this.timers.add(t);
+      });
+      this.lanes.set(sink, lane);
     }
+    return lane;
   }
 
   // The token of the delivery: subject `webhook:<the subscription's group>`, audience `customer`,
   // and the data's digest, as the published receiver checks them.
-  private async token(p: Pending, subscriptionGroup: string): Promise<string> {
+  private async token(p: Pending): Promise<string> {
     const now = this.o.clock();
     if (p.token === undefined || now - p.token.mintedAt > TOKEN_REUSE_MS) {
       const value = await this.o.mint({
-        subject: `webhook:${subscriptionGroup}`,
+        subject: `webhook:${p.subscriptionGroup}`,
         audience: "customer",
         ttlSeconds: TOKEN_TTL_SECONDS,
         claims: { webhook: { digest: dataDigest(p.event.data) } },

@@ -61,8 +61,9 @@ export interface DeliveryFilter {
 }
 
 /**
- * The deliveries of this run, oldest first; past {@link DeliveryLog.limit} the oldest finished ones
- * are forgotten (the counters keep counting).
+ * The deliveries of this run, oldest first; past {@link DeliveryLog.limit} the oldest are forgotten,
+ * finished or not (a forgotten delivery still runs, and the counters keep counting): a dead sink
+ * can hold thousands pending, and a write must not pay to look past them.
  *
  * @example
  * const log = new DeliveryLog();
@@ -82,10 +83,9 @@ export class DeliveryLog {
    */
   add(record: DeliveryRecord): void {
     this.records.push(record);
-    if (this.records.length > this.limit) {
-      const i = this.records.findIndex((r) => r.outcome !== "pending");
-      this.records.splice(i === -1 ? 0 : i, 1);
-    }
+    // Dropped in batches: one shift per add would move the whole array each time.
+    if (this.records.length > this.limit + this.limit / 4)
+      this.records.splice(0, this.records.length - this.limit);
   }
 
   /**
@@ -95,7 +95,8 @@ export class DeliveryLog {
    * log.list({ subscription: subUid });
    */
   list(filter: DeliveryFilter = {}): DeliveryRecord[] {
-    return this.records.filter(
+    const kept = this.records.length > this.limit ? this.records.slice(-this.limit) : this.records;
+    return kept.filter(
       (r) =>
         (filter.type === undefined || r.type === filter.type) &&
         (filter.subscription === undefined || r.subscription === filter.subscription) &&

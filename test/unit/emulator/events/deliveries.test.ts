@@ -225,6 +225,19 @@ describe("a delivery", () => {
     });
   });
 
+  test("to a dead sink is one probe at a time once it failed: 50 writes make no more attempts than the first round's", async () => {
+    const dead = await deadSink();
+    const { d } = engine([{ uid: `${org}/sub`, group: org, sink: dead }], { backoffMs: 60_000 });
+    for (let i = 0; i < 50; i++) d.written(group(`${team}/1${String(i).padStart(15, "0")}`));
+    const attempted = () => d.log.list().filter((r) => r.attempts.length > 0);
+    // The first round: as many attempts as the lane runs at once, all refused.
+    while (attempted().filter((r) => r.attempts[0]?.error !== undefined).length < 8)
+      await new Promise((r) => setTimeout(r, 5));
+    await new Promise((r) => setTimeout(r, 100));
+    expect(attempted()).toHaveLength(8);
+    expect(d.log.list({ outcome: "pending" })).toHaveLength(50);
+  });
+
   test("does not follow a redirect", async () => {
     const target = await sink([status(200)]);
     const s = await sink([(res) => res.writeHead(307, { location: target.url }).end()]);
