@@ -32,6 +32,7 @@ describe("the benchmark list", () => {
       "emulator-grpc",
       "emulator-lists",
       "emulator-throughput",
+      "emulator-webhooks",
     ]);
     expect(selectBenchmarks(all, ["emulator"]).every((b) => b.verbatim)).toBe(true);
   });
