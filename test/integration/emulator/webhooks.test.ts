@@ -247,7 +247,10 @@ describe("a delivery", () => {
     }
     // The stuck sink holds requests open while the writes went on answering.
     while (stuck.received.length < 1) await new Promise((r) => setTimeout(r, 10));
-    const writes = emu.deliveries({ subscription: held.uid, type: "dev.chainguard.api.iam.group.created.v1" });
+    const writes = emu.deliveries({
+      subscription: held.uid,
+      type: "dev.chainguard.api.iam.group.created.v1",
+    });
     expect(writes).toHaveLength(5);
     expect(writes.every((d) => d.outcome === "pending")).toBe(true);
   });
