@@ -10,6 +10,7 @@ import type {
 import type { IrvClient } from "../../sdk/index.js";
 import { exportStack, runPulumi, selectedStack, stackConfig } from "../pulumi-cli/index.js";
 import { CliError } from "./cli-error.js";
+import { cliStep, stackClient } from "./stack-client.js";
 
 // What the review loads besides the `pulumi` runner: the access model with its renderers, and the
 // API client. Loaded while the preview runs (the preview starts first), so the CLI's own start adds
@@ -237,15 +238,6 @@ async function readSides(
   return { stackName, before, after, stop, config: (k) => values[k], deployment: exported.deployment };
 }
 
-// A read through the `pulumi` command failed: its one line, as the CLI's error (exit 1).
-async function cliStep<T>(p: Promise<T>): Promise<T> {
-  try {
-    return await p;
-  } catch (err) {
-    throw err instanceof CliError ? err : new CliError(err instanceof Error ? err.message : String(err));
-  }
-}
-
 function previewJson(stack: string, cwd: string, signal: AbortSignal): Promise<string> {
   return cliStep(
     runPulumi(["preview", "--json", "--stack", stack], { cwd, signal }, (failure) => {
@@ -269,14 +261,7 @@ function previewJson(stack: string, cwd: string, signal: AbortSignal): Promise<s
 
 // The API client of the stack's settings; the review reads roles (and, with --live, bindings).
 function clientOf({ config }: Modules, values: (k: string) => string | undefined): IrvClient {
-  const settings = config.resolveSettings(values);
-  if (!settings.baseUrl)
-    throw new CliError(
-      "the review reads the roles' capabilities from the API: set irv:baseUrl in the stack's config or IRV_BASE_URL (and a token: irv:token / IRV_TOKEN, or irv:identity with a workload token)",
-      2,
-    );
-  // The client is the process-wide one of these settings (clientFor): the process exit closes it.
-  return config.clientFor(settings);
+  return stackClient(config, values, "the review reads the roles' capabilities from the API");
 }
 
 async function readLive(

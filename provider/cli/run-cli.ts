@@ -13,6 +13,7 @@ Commands:
   recover      repair a stack after an interrupted (killed) pulumi up
   import-org   generate a Pulumi program that adopts an existing organization
   access-review  who gains or loses which capability where, if the stack's preview is applied
+  drift        what changed in the organization outside code, and the access it changes
 
 Run "pulumi-irv <command> --help" for its flags.`;
 
@@ -103,6 +104,28 @@ Flags:
                      stack touches (and the groups above): access from outside the stack is shown
                      and counted (a new binding granting nothing new is no gain)
   -h, --help         show this help`;
+
+const DRIFT_HELP = `Usage: pulumi-irv drift [--stack NAME] [--cwd DIR] [--format text|markdown|json]
+                     [--fail-on none|any|risky]
+
+Reads the stack's state (pulumi stack export, as stored) and, with the stack's credentials, the
+organization where the stack has objects: every object below each group the stack manages, and
+the groups of its other objects, by lists (pages of 200). Reports each managed object changed
+outside code (field by field, as a refresh would see it), each managed object deleted outside
+code, and each group, identity, binding, identity provider, pull token or invite below a managed
+group that the stack does not manage ("unmanaged"). For each, the access it changes, in the access
+review's terms: who gained or lost which capability where, with its risk classes (lock-out,
+owner-equivalent, escalation, root, broad-matcher, new-identity). Writes no state and takes no
+lock. Credentials and the API: the stack's irv:* config, then IRV_BASE_URL, IRV_TOKEN (or
+IRV_IDENTITY with a workload token).
+
+Flags:
+  --stack NAME     the stack (default: the selected stack of the project)
+  --cwd DIR        the Pulumi project directory (default: the current directory)
+  --format FORMAT  text (default), markdown (one issue body) or json (versioned)
+  --fail-on WHAT   exit 1 when anything is found (any) or a finding gains risky access (risky);
+                   none (default): exit 0 whatever is found. Exit 2 on an error.
+  -h, --help       show this help`;
 
 type Print = (line: string) => void;
 
@@ -223,6 +246,27 @@ export async function runCli(
         });
         return result.exitCode;
       }
+      case "drift": {
+        const { values } = parse(rest, {
+          stack: { type: "string" },
+          cwd: { type: "string" },
+          format: { type: "string" },
+          "fail-on": { type: "string" },
+          help: { type: "boolean", short: "h" },
+        });
+        if (values.help === true) return done(io.out, DRIFT_HELP);
+        const format = oneOf(values.format, "--format", ["text", "markdown", "json"] as const);
+        const failOn = oneOf(values["fail-on"], "--fail-on", ["none", "any", "risky"] as const);
+        const { drift } = await import("./drift.js");
+        const result = await drift({
+          stack: str(values.stack),
+          cwd: str(values.cwd),
+          format,
+          failOn,
+          print: io.out,
+        });
+        return result.exitCode;
+      }
       case "version":
       case "--version":
       case "-v":
@@ -237,6 +281,8 @@ export async function runCli(
     }
   } catch (err) {
     io.err(`pulumi-irv ${command ?? ""}: ${err instanceof Error ? err.message : String(err)}`);
+    // drift's 1 means "found": any failure of it is 2, so a scheduled job never takes one for the other.
+    if (command === "drift") return 2;
     return err instanceof CliError ? err.exitCode : 1;
   }
 }

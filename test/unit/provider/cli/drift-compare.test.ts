@@ -1,0 +1,191 @@
+// `pulumi-irv drift`'s comparison, on hand-built state and live objects: what it reports as changed
+// (in the kind's own terms), deleted and unmanaged, the access each finding changes, and the lists
+// that cover a stack's objects.
+import { describe, expect, it } from "vitest";
+import type { LiveObject } from "../../../../provider/cli/drift-compare.js";
+import { compareDrift } from "../../../../provider/cli/drift-compare.js";
+import { driftReads, managedSubtrees } from "../../../../provider/cli/drift-read.js";
+import { driftSummary, renderDriftMarkdown, renderDriftText } from "../../../../provider/cli/drift-render.js";
+import type { StateResource } from "../../../../provider/cli/stack-state.js";
+import { BUILT_IN_ROLE_CAPABILITIES } from "../../../../sdk/index.js";
+import { ORG, seg } from "../iam-resource.js";
+
+const T = "pulumi-nodejs:dynamic/irv";
+const TEAM = `${ORG}/${seg(1)}`;
+const CI = `${TEAM}/${seg(2)}`;
+const BINDING = `${TEAM}/${seg(3)}`;
+const OWNER = "f".repeat(32);
+const VIEWER = "e".repeat(32);
+const roles = [
+  { uid: OWNER, name: "owner", capabilities: [...BUILT_IN_ROLE_CAPABILITIES.owner] },
+  { uid: VIEWER, name: "viewer", capabilities: [...BUILT_IN_ROLE_CAPABILITIES.viewer] },
+];
+
+const res = (cls: string, name: string, uid: string, inputs: Record<string, unknown>): StateResource => ({
+  urn: `urn:pulumi:dev::org::${T}:${cls}::${name}`,
+  type: `${T}:${cls}`,
+  id: uid,
+  inputs: { ...inputs, __provider: "stub" },
+  outputs: { ...inputs, uid },
+});
+const claimMatch = {
+  issuer: "https://token.actions.githubusercontent.com",
+  subject: "repo:acme/app:ref:refs/heads/main",
+};
+const state: StateResource[] = [
+  res("Group", "team", TEAM, { parentUid: ORG, name: "team", description: "Team A" }),
+  res("Identity", "ci", CI, { groupUid: TEAM, name: "ci", claimMatch }),
+  res("RoleBinding", "ci-viewer", BINDING, { groupUid: TEAM, identityUid: CI, roleUid: VIEWER }),
+];
+const group = (uid: string, name: string, description?: string): LiveObject => ({
+  className: "Group",
+  uid,
+  server: { uid, name, ...(description === undefined ? {} : { description }) },
+});
+const identity: LiveObject = { className: "Identity", uid: CI, server: { uid: CI, name: "ci", claimMatch } };
+const binding = (uid: string, identityUid: string, role: { uid: string; name: string }): LiveObject => ({
+  className: "RoleBinding",
+  uid,
+  server: {
+    uid,
+    group: { uid: TEAM, name: "team" },
+    identity: { uid: identityUid, name: identityUid === CI ? "ci" : "intruder" },
+    role,
+  },
+});
+const asCoded = [
+  group(TEAM, "team", "Team A"),
+  identity,
+  binding(BINDING, CI, { uid: VIEWER, name: "viewer" }),
+];
+
+describe("compareDrift", () => {
+  it("finds nothing when the organization is as the code left it", () => {
+    const report = compareDrift({ state, live: asCoded, subtrees: [TEAM], roles });
+    expect(report.findings).toEqual([]);
+    expect(report.review.rows).toEqual([]);
+  });
+
+  it("reports a field edited by hand, code against live, with no access change", () => {
+    const live = [group(TEAM, "team", "edited by hand"), ...asCoded.slice(1)];
+    const [f, ...rest] = compareDrift({ state, live, subtrees: [TEAM], roles }).findings;
+    expect(rest).toEqual([]);
+    expect(f).toMatchObject({
+      state: "changed",
+      className: "Group",
+      name: "team",
+      fields: [{ field: "description", code: "Team A", live: "edited by hand" }],
+      access: [],
+      risky: false,
+    });
+  });
+
+  it("reports an identity deleted by hand and the access it lost", () => {
+    const live = [asCoded[0] as LiveObject];
+    const report = compareDrift({ state, live, subtrees: [TEAM], roles });
+    expect(report.findings.map((f) => [f.state, f.className, f.name])).toEqual([
+      ["deleted", "Identity", "ci"],
+      ["deleted", "RoleBinding", "ci-viewer"],
+    ]);
+    const lost = report.review.rows.filter((r) => r.state === "lost");
+    expect(lost.length).toBeGreaterThan(0);
+    expect(report.findings[0]?.access).toEqual(expect.arrayContaining(lost.map((r) => r.id)));
+    expect(report.findings.some((f) => f.risky)).toBe(false);
+  });
+
+  it("reports an owner binding made outside the stack as unmanaged and risky, and an unmanaged group", () => {
+    const rogue = `${TEAM}/${seg(9)}`;
+    const extra = binding(`${TEAM}/${seg(8)}`, CI, { uid: OWNER, name: "owner" });
+    const report = compareDrift({
+      state,
+      live: [...asCoded, extra, group(rogue, "rogue")],
+      subtrees: [TEAM],
+      roles,
+    });
+    expect(report.findings.map((f) => [f.state, f.className, f.name, f.risky])).toEqual([
+      ["unmanaged", "Group", "rogue", false],
+      ["unmanaged", "RoleBinding", extra.uid, true],
+    ]);
+    const owner = report.findings[1];
+    expect(owner?.detail).toBe("ci → owner at team");
+    const rows = report.review.rows.filter((r) => owner?.access.includes(r.id));
+    expect(rows.map((r) => [r.state, r.identity.name, r.risks.includes("owner-equivalent")])).toEqual([
+      ["gained", "ci", true],
+    ]);
+  });
+
+  it("reports nothing outside the managed subtrees, and compares a secret it cannot read as unchanged", () => {
+    const sibling = group(`${ORG}/${seg(5)}`, "someone-elses");
+    const secretState = state.map((r) =>
+      r.urn.endsWith("::team")
+        ? {
+            ...r,
+            inputs: {
+              ...r.inputs,
+              description: {
+                "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270",
+                ciphertext: "x",
+              },
+            },
+          }
+        : r,
+    );
+    const report = compareDrift({
+      state: secretState,
+      live: [group(TEAM, "team", "anything"), ...asCoded.slice(1), sibling],
+      subtrees: [TEAM],
+      roles,
+    });
+    expect(report.findings).toEqual([]);
+  });
+
+  it("renders every finding in text and markdown, the markdown with its marker", () => {
+    const extra = binding(`${TEAM}/${seg(8)}`, CI, { uid: OWNER, name: "owner" });
+    const report = compareDrift({
+      state,
+      live: [group(TEAM, "team", "edited"), identity, extra],
+      subtrees: [TEAM],
+      roles,
+    });
+    const about = { stack: "dev", requests: 7, objects: 3, subtrees: [TEAM] };
+    expect(driftSummary(report, about)).toBe(
+      "Drift in stack dev: 1 changed, 1 deleted, 1 unmanaged (1 risky).",
+    );
+    const text = renderDriftText(report, about);
+    expect(text).toContain(`description: "Team A" (code) → "edited" (live)`);
+    expect(text).toContain("deleted    RoleBinding ci-viewer");
+    expect(text).toMatch(/unmanaged {2}RoleBinding .* {2}RISKY\n {11}ci → owner at team/);
+    const md = renderDriftMarkdown(report, about);
+    expect(md.split("\n")[0]).toBe("<!-- pulumi-irv:drift -->");
+    expect(md).not.toContain("<!-- pulumi-irv:access-review -->");
+    expect(md).toContain("| ⚠️ unmanaged | RoleBinding");
+  });
+});
+
+describe("the lists drift reads", () => {
+  it("lists each managed subtree whole, and a managed object elsewhere through its group's children", () => {
+    const rootBinding = res("RoleBinding", "ci-root", `${ORG}/${seg(7)}`, {
+      groupUid: ORG,
+      identityUid: CI,
+      roleUid: VIEWER,
+    });
+    const { subtrees, lists, byUid } = driftReads([...state, rootBinding]);
+    expect(subtrees).toEqual([TEAM]);
+    expect(lists).toEqual(
+      expect.arrayContaining([
+        ["groups", { descendantsOf: TEAM }],
+        ["roleBindings", { descendantsOf: TEAM }],
+        ["groups", { childrenOf: ORG }],
+        ["roleBindings", { childrenOf: ORG }],
+      ]),
+    );
+    // The team's identity and binding are in its subtree's lists: no list of their own.
+    expect(lists.filter(([, q]) => "childrenOf" in q && q.childrenOf === TEAM)).toEqual([]);
+    expect(byUid).toEqual([]);
+  });
+
+  it("takes only the topmost managed groups as subtrees", () => {
+    const sub = res("Group", "sub", `${TEAM}/${seg(4)}`, { parentUid: TEAM, name: "sub" });
+    expect(managedSubtrees([...state, sub])).toEqual([TEAM]);
+  });
+});
