@@ -280,9 +280,13 @@ async function readLive(
       subtrees: [...live.subtrees, ...live.groups],
       outside: live.resources.map((r) => ({
         uid: String(r.props.uid),
-        identity: name(r.props.identity, r.props.identityUid),
+        // A mapping grants to the members of an external group, at its scope.
+        identity:
+          r.props.externalGroupId === undefined
+            ? name(r.props.identity, r.props.identityUid)
+            : `${String(r.props.externalGroupId)} (external group of ${String(r.props.identityProviderUid)})`,
         role: name(r.props.role, r.props.roleUid),
-        group: name(r.props.group, r.props.groupUid),
+        group: name(r.props.group, r.props.groupUid ?? r.props.scope),
       })),
     },
   };

@@ -100,9 +100,10 @@ export interface DriftInput {
   kinds?: Readonly<Record<string, AnyKind>> | undefined;
 }
 
-// The classes an unmanaged object is reported for: each holds or grants access, or is a place.
-// Roles are listed once for the whole organization (flat uids), and an account association is its
-// group's own settings: neither is "inside" a group as the others are.
+// The classes an unmanaged object is reported for: each holds or grants access, is a place, or
+// sends the organization's events out. Roles are listed once for the whole organization (flat uids),
+// and an account association is its group's own settings: neither is "inside" a group as the others
+// are. Repos count only in a stack that manages repos: elsewhere they are the registry's, not code's.
 const UNMANAGED = new Set([
   "Group",
   "Identity",
@@ -110,7 +111,10 @@ const UNMANAGED = new Set([
   "IdentityProvider",
   "PullToken",
   "GroupInvite",
+  "ExternalGroupRoleMapping",
+  "Subscription",
 ]);
+const UNMANAGED_WHEN_MANAGED = new Set(["Repo"]);
 
 // A value the exported state keeps encrypted: it cannot be compared without the stack's key.
 const SECRET_SIG = "4dabf18193072939515e22adb298388d";
@@ -173,8 +177,12 @@ export function compareDrift(input: DriftInput): DriftReport {
     });
   }
 
+  const managedClasses = new Set([...managedKeys].map((k) => k.slice(0, k.indexOf(" "))));
+  const reported = (cls: string) =>
+    UNMANAGED.has(cls) || (UNMANAGED_WHEN_MANAGED.has(cls) && managedClasses.has(cls));
+  const roleNames = new Map((input.roles ?? []).map((r) => [r.uid, r.name]));
   for (const o of input.live) {
-    if (managedKeys.has(keyOf(o.className, o.uid)) || !UNMANAGED.has(o.className)) continue;
+    if (managedKeys.has(keyOf(o.className, o.uid)) || !reported(o.className)) continue;
     if (!below(o.uid, input.subtrees)) continue;
     findings.push({
       state: "unmanaged",
@@ -182,13 +190,21 @@ export function compareDrift(input: DriftInput): DriftReport {
       uid: o.uid,
       name: nameOf(o),
       fields: [],
-      detail: detailOf(o),
+      detail: detailOf(o, roleNames),
       access: [],
       risky: false,
     });
     const binding = o.className === "PullToken" ? (o.server.binding as Props | undefined) : o.server;
     if ((o.className === "RoleBinding" || o.className === "PullToken") && binding !== undefined)
       after.push(externalBinding(binding));
+    if (o.className === "ExternalGroupRoleMapping")
+      after.push({
+        urn: `live::${o.uid}`,
+        type: "irv:iam:ExternalGroupRoleMapping",
+        id: o.uid,
+        external: true,
+        props: o.server,
+      });
   }
 
   const uidIndex = uidIndexOf([...before, ...after]);
@@ -233,12 +249,18 @@ const nested = (o: Props, k: string): Props =>
 
 function nameOf(o: LiveObject): string {
   const s = o.server;
-  if (o.className === "RoleBinding") return o.uid;
+  if (o.className === "RoleBinding" || o.className === "ExternalGroupRoleMapping") return o.uid;
   if (o.className === "PullToken") return str(nested(s, "identity").name) ?? o.uid;
   return str(s.name) ?? str(s.email) ?? o.uid;
 }
 
-function detailOf(o: LiveObject): string | undefined {
+function detailOf(o: LiveObject, roleNames: ReadonlyMap<string, string>): string | undefined {
+  if (o.className === "ExternalGroupRoleMapping") {
+    const s = o.server;
+    const role = str(s.roleUid) ?? "(unknown)";
+    return `${str(s.externalGroupId)} (external group of ${str(s.identityProviderUid)}) → ${roleNames.get(role) ?? role} at ${str(s.scope)}`;
+  }
+  if (o.className === "Subscription") return `sends the organization's events to ${str(o.server.sink)}`;
   const binding = o.className === "PullToken" ? nested(o.server, "binding") : o.server;
   if (o.className !== "RoleBinding" && o.className !== "PullToken") return undefined;
   const name = (k: string) => str(nested(binding, k).name) ?? str(nested(binding, k).uid) ?? "(unknown)";
@@ -272,6 +294,7 @@ function causes(f: DriftFinding, row: AccessRow): boolean {
   const refs = new Set([f.uid, ...(f.urn === undefined ? [] : [f.urn])]);
   switch (f.className) {
     case "RoleBinding":
+    case "ExternalGroupRoleMapping":
       return f.urn === undefined ? row.grant.binding === f.uid : row.grant.binding === f.name;
     case "PullToken":
       return refs.has(row.identity.ref) || row.grant.binding === f.name;

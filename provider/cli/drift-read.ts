@@ -30,6 +30,9 @@ const COLLECTIONS = {
   IdentityProvider: ["identityProviders"],
   GroupInvite: ["groupInvites"],
   AccountAssociations: ["accountAssociations"],
+  ExternalGroupRoleMapping: ["externalGroupRoleMappings"],
+  Subscription: ["subscriptions"],
+  Repo: ["repos"],
 } as const satisfies Record<string, readonly ListedCollection[]>;
 type ListedCollection =
   | "groups"
@@ -37,7 +40,10 @@ type ListedCollection =
   | "roleBindings"
   | "identityProviders"
   | "groupInvites"
-  | "accountAssociations";
+  | "accountAssociations"
+  | "externalGroupRoleMappings"
+  | "subscriptions"
+  | "repos";
 const LISTED: readonly ListedCollection[] = [
   "groups",
   "identities",
@@ -45,6 +51,9 @@ const LISTED: readonly ListedCollection[] = [
   "identityProviders",
   "groupInvites",
   "accountAssociations",
+  "externalGroupRoleMappings",
+  "subscriptions",
+  "repos",
 ];
 const PAGES = { concurrency: 4 };
 
@@ -74,7 +83,7 @@ export function managedSubtrees(state: readonly StateResource[]): string[] {
  * The lists that cover every object of a stack's state, and every object below the groups it
  * manages: each collection `descendantsOf` each managed subtree (which holds the objects at the
  * subtree's group itself), and, for a managed object elsewhere, its collection `childrenOf` its
- * group (a topmost managed group: its parent's groups). Roles have flat uids and are listed once
+ * parent (a group; a mapping's identity provider; a topmost managed group: its parent's groups). Roles have flat uids and are listed once
  * for the organization. What no list covers (an account association outside the subtrees: its uid
  * is its group's) is read by uid.
  *
@@ -189,6 +198,9 @@ function liveObjects(found: ReadonlyMap<ListedCollection, ReadonlyMap<string, Se
     ["identityProviders", "IdentityProvider"],
     ["groupInvites", "GroupInvite"],
     ["accountAssociations", "AccountAssociations"],
+    ["externalGroupRoleMappings", "ExternalGroupRoleMapping"],
+    ["subscriptions", "Subscription"],
+    ["repos", "Repo"],
   ];
   for (const [c, className] of classes)
     for (const o of all(c)) objects.push({ className, uid: o.uid, server: o });

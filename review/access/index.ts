@@ -49,4 +49,4 @@ export {
   spansRepositories,
 } from "./risk.js";
 export type { KnownRole, StackResource } from "./stack-resources.js";
-export { irvClassOf, orgModelOf, uidIndexOf } from "./stack-resources.js";
+export { externalGroupRef, irvClassOf, orgModelOf, uidIndexOf } from "./stack-resources.js";

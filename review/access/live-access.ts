@@ -4,9 +4,9 @@ import type { StackResource } from "./stack-resources.js";
 import { irvClassOf } from "./stack-resources.js";
 
 /**
- * The bindings the API holds in the subtrees a stack touches, as stack resources marked
- * `external` (the review shows them as access from outside the stack), and the number of list
- * requests it took.
+ * The bindings the API holds in the subtrees a stack touches, and the organization's external group
+ * role mappings, as stack resources marked `external` (the review shows them as access from outside
+ * the stack), and the number of list requests it took.
  *
  * @example
  * const { resources, requests } = await liveBindings(client, touchedGroups([...before, ...after]), stackUids);
@@ -84,38 +84,58 @@ export async function liveBindings(
   const subtrees = where.subtrees;
   let requests = 0;
   const seen = new Map<string, StackResource>();
-  const read = async (query: { descendantsOf?: string; childrenOf?: string }) => {
+  // Every page of one list; each object not the stack's becomes an outside resource.
+  const readAll = async <T extends { uid: string }>(
+    list: (pageToken: string | undefined) => Promise<{ items: T[]; nextPageToken?: string | undefined }>,
+    type: string,
+    props: (item: T) => Record<string, unknown>,
+  ) => {
     let pageToken: string | undefined;
     do {
-      const page = await client.roleBindings.list({ ...query, pageSize, pageToken });
+      const page = await list(pageToken);
       requests++;
-      for (const b of page.items) {
-        if (stackUids.has(b.uid) || seen.has(b.uid)) continue;
-        seen.set(b.uid, {
-          urn: `live::${b.uid}`,
-          type: "irv:iam:RoleBinding",
-          id: b.uid,
+      for (const item of page.items) {
+        if (stackUids.has(item.uid) || seen.has(item.uid)) continue;
+        seen.set(item.uid, {
+          urn: `live::${item.uid}`,
+          type,
+          id: item.uid,
           external: true,
-          props: {
-            uid: b.uid,
-            groupUid: b.group.uid,
-            identityUid: b.identity.uid,
-            roleUid: b.role.uid,
-            identity: b.identity,
-            group: b.group,
-            role: b.role,
-          },
+          props: props(item),
         });
       }
       pageToken = page.nextPageToken || undefined;
     } while (pageToken !== undefined);
   };
+  const read = (query: { descendantsOf?: string; childrenOf?: string }) =>
+    readAll(
+      (pageToken) => client.roleBindings.list({ ...query, pageSize, pageToken }),
+      "irv:iam:RoleBinding",
+      (b) => ({
+        uid: b.uid,
+        groupUid: b.group.uid,
+        identityUid: b.identity.uid,
+        roleUid: b.role.uid,
+        identity: b.identity,
+        group: b.group,
+        role: b.role,
+      }),
+    );
   for (const s of subtrees) await read({ descendantsOf: s });
   const above = new Set(where.groups ?? []);
   // Without a list of groups: every group above the subtrees.
   if (where.groups === undefined)
     for (const s of subtrees) for (let p = parentUidOf(s); p !== null; p = parentUidOf(p)) above.add(p);
   for (const g of [...above].filter((a) => !subtrees.includes(a)).sort()) await read({ childrenOf: g });
+  // External group role mappings are grants at the organization's root (their scope), made under
+  // identity providers anywhere in it: every one of the organization reaches the stack's subtrees.
+  const root = [...subtrees, ...above][0]?.split("/")[0];
+  if (root !== undefined)
+    await readAll(
+      (pageToken) => client.externalGroupRoleMappings.list({ descendantsOf: root, pageSize, pageToken }),
+      "irv:iam:ExternalGroupRoleMapping",
+      (m) => ({ ...m }),
+    );
   return { resources: [...seen.values()], requests, subtrees: [...subtrees], groups: [...above].sort() };
 }
 
@@ -137,7 +157,11 @@ export async function liveAccessOf(
     resources.flatMap((r) => {
       const cls = irvClassOf(r.type);
       const uids =
-        cls === "RoleBinding" ? [r.props.uid, r.id] : cls === "PullToken" ? [r.props.bindingUid] : [];
+        cls === "RoleBinding" || cls === "ExternalGroupRoleMapping"
+          ? [r.props.uid, r.id]
+          : cls === "PullToken"
+            ? [r.props.bindingUid]
+            : [];
       return uids.filter((u): u is string => typeof u === "string");
     }),
   );

@@ -33,8 +33,19 @@ export interface KnownRole {
   capabilities: readonly string[];
 }
 
-// A pull token (`irv.registry.PullToken`) is an identity and its one binding: both are modelled.
-const CLASSES = ["Group", "Identity", "Role", "RoleBinding", "PullToken"] as const;
+// A pull token (`irv.registry.PullToken`) is an identity and its one binding: both are modelled. An
+// external group role mapping is a grant too: everyone in an identity provider's external group
+// holds the role at its scope, so the group of people is modelled as one identity (named after the
+// provider, which the review reads for its name only).
+const CLASSES = [
+  "Group",
+  "Identity",
+  "Role",
+  "RoleBinding",
+  "PullToken",
+  "IdentityProvider",
+  "ExternalGroupRoleMapping",
+] as const;
 type IamClass = (typeof CLASSES)[number];
 
 /**
@@ -63,6 +74,16 @@ const PULL_TOKEN_ROLE = "registry.pull";
 
 const known = (v: unknown): string | undefined =>
   typeof v === "string" && v !== "" && v !== PREVIEW_UNKNOWN ? v : undefined;
+
+/**
+ * The review's identity of an external group role mapping: the members of `externalGroupId` at the
+ * identity provider `idp` (its stack resource's URN, else its uid).
+ *
+ * @example
+ * externalGroupRef(idpUrn, "platform-admins"); // "external-group:<idpUrn>#platform-admins"
+ */
+export const externalGroupRef = (idp: Ref, externalGroupId: string): Ref =>
+  `external-group:${idp}#${externalGroupId}`;
 
 /** The last segment of a URN: the resource's logical name. */
 const nameOfUrn = (urn: string): string => urn.slice(urn.lastIndexOf("::") + 2);
@@ -174,6 +195,12 @@ export function orgModelOf(
       });
   }
 
+  // Identity providers name the external groups of their mappings.
+  const providerNames = new Map<Ref, string>();
+  for (const r of list)
+    if (classOf.get(r.urn) === "IdentityProvider")
+      providerNames.set(r.urn, known(r.props.name) ?? nameOfUrn(r.urn));
+
   for (const r of list) {
     const uid = known(r.props.uid) ?? known(r.id);
     const name = known(r.props.name) ?? nameOfUrn(r.urn);
@@ -218,6 +245,32 @@ export function orgModelOf(
         bindings.push({ ref: r.urn, name, group: resolve(r, "groupUid", "Group"), identity: r.urn, role });
         const groupUid = known(r.props.groupUid);
         if (groupUid !== undefined && !classOf.has(refOf(groupUid))) externalGroup(groupUid);
+        break;
+      }
+      case "ExternalGroupRoleMapping": {
+        const idp = resolve(r, "identityProviderUid", "IdentityProvider");
+        const external = known(r.props.externalGroupId);
+        const identity =
+          idp === undefined || external === undefined ? undefined : externalGroupRef(idp, external);
+        if (identity !== undefined && !identities.has(identity)) {
+          const provider = providerNames.get(idp as Ref) ?? (idp as Ref);
+          identities.set(identity, {
+            ref: identity,
+            name: `${external} (external group of ${provider})`,
+            matcher: { identityProvider: provider, externalGroup: external as string },
+            inStack: false,
+          });
+        }
+        bindings.push({
+          ref: r.urn,
+          name: r.external === true ? (uid ?? nameOfUrn(r.urn)) : nameOfUrn(r.urn),
+          external: r.external === true,
+          group: resolve(r, "scope", "Group"),
+          identity,
+          role: resolve(r, "roleUid", "Role"),
+        });
+        const scope = known(r.props.scope);
+        if (scope !== undefined && !classOf.has(refOf(scope))) externalGroup(scope);
         break;
       }
       case "RoleBinding": {

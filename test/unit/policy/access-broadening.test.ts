@@ -173,3 +173,31 @@ test("a new binding whose identity is unknown at preview is resolved through its
   expect(messages.length).toBeGreaterThan(0);
   expect(messages.every((m) => m.startsWith("deploy gained ") && m.includes("[new-identity]"))).toBe(true);
 });
+
+// Issue 45: a mapping of an identity provider's external group to a role grants that role to the
+// group's members; the gate counts it as it counts a binding.
+test("a new mapping of an external group to owner is blocked as an owner binding is, and approved by its grant", async () => {
+  const IDP = `${ORG}/${"0".repeat(15)}7`;
+  const sso = res("IdentityProvider", "sso", { uid: IDP, parentUid: ORG, name: "corp-sso" }, "irv:iam");
+  const mapping = res(
+    "ExternalGroupRoleMapping",
+    "admins-owner",
+    { identityProviderUid: IDP, externalGroupId: "admins", roleUid: OWNER, scope: ORG },
+    "irv:iam",
+  );
+  const blocked = await run([team, ci, viewerOnTeam, sso, mapping], {}, [team, ci, viewerOnTeam, sso]);
+  expect(blocked).toHaveLength(1);
+  expect(blocked[0]).toMatch(
+    /^admins \(external group of corp-sso\) gained all of owner \(\d+\) on \/ through admins-owner → owner \[owner-equivalent, .*root.*\]: not approved/,
+  );
+  const grant = {
+    identity: "admins (external group of corp-sso)",
+    group: "/",
+    role: "owner",
+    approvedBy: "alice",
+    until: "2999-01-01",
+  };
+  expect(
+    await run([team, ci, viewerOnTeam, sso, mapping], { approvals: [grant] }, [team, ci, viewerOnTeam, sso]),
+  ).toEqual([]);
+});

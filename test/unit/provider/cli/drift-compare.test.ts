@@ -139,6 +139,35 @@ describe("compareDrift", () => {
     expect(report.findings).toEqual([]);
   });
 
+  // Issue 45: a mapping is a grant; the mapping made by hand to owner is drift with a risky row.
+  it("reports an external group mapped to owner by hand as unmanaged and risky; a repo only where the stack manages repos", () => {
+    const idp = `${TEAM}/${seg(6)}`;
+    const mapping: LiveObject = {
+      className: "ExternalGroupRoleMapping",
+      uid: `${idp}/${seg(7)}`,
+      server: {
+        uid: `${idp}/${seg(7)}`,
+        identityProviderUid: idp,
+        externalGroupId: "admins",
+        roleUid: OWNER,
+        scope: ORG,
+      },
+    };
+    const repo: LiveObject = {
+      className: "Repo",
+      uid: `${TEAM}/${seg(9)}`,
+      server: { uid: `${TEAM}/${seg(9)}`, name: "app" },
+    };
+    const report = compareDrift({ state, live: [...asCoded, mapping, repo], subtrees: [TEAM], roles });
+    expect(report.findings.map((f) => [f.state, f.className, f.detail, f.risky])).toEqual([
+      ["unmanaged", "ExternalGroupRoleMapping", `admins (external group of ${idp}) → owner at ${ORG}`, true],
+    ]);
+    const rows = report.review.rows.filter((r) => report.findings[0]?.access.includes(r.id));
+    expect(rows.map((r) => [r.state, r.identity.name, r.subtree.path])).toEqual([
+      ["gained", `admins (external group of ${idp})`, "/"],
+    ]);
+  });
+
   it("renders every finding in text and markdown, the markdown with its marker", () => {
     const extra = binding(`${TEAM}/${seg(8)}`, CI, { uid: OWNER, name: "owner" });
     const report = compareDrift({

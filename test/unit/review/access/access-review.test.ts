@@ -442,3 +442,28 @@ test("an account association sharing its group's uid does not take the group's p
   const r = review(withAssociation, after);
   expect(r.rows.map((x) => [x.state, x.subtree.path])).toEqual([["gained", "/platform"]]);
 });
+
+// Issue 45: an external group role mapping is a grant to everyone in the identity provider's
+// external group; the review could not see it.
+test("a new mapping of an external group to owner: one gained row naming the provider and the group, risky as an owner binding is", () => {
+  const idp = `${ORG}/${seg(7)}`;
+  const provider = res("IdentityProvider", "corp-sso", { uid: idp, parentUid: ORG, name: "corp-sso" });
+  const mapping = res(
+    "ExternalGroupRoleMapping",
+    "admins-owner",
+    { identityProviderUid: PREVIEW_UNKNOWN, externalGroupId: "platform-admins", roleUid: OWNER, scope: ORG },
+    { identityProviderUid: [provider.urn] },
+  );
+  const r = review([...base(), provider], [...base(), provider, mapping]);
+  expect(
+    r.rows.map((row) => [row.state, row.identity.name, row.subtree.path, row.grant.binding, row.grant.role]),
+  ).toEqual([["gained", "platform-admins (external group of corp-sso)", "/", "admins-owner", "owner"]]);
+  expect(r.rows[0]?.risks).toEqual(expect.arrayContaining(["owner-equivalent", "root"]));
+  expect(unapprovedChanges(r, [], { failOn: "risky", now: new Date() }).length).toBe(1);
+  // The same mapping, created: no change; removed: the group loses what it held.
+  const created = replace([mapping], "admins-owner", { uid: `${idp}/${seg(8)}`, identityProviderUid: idp });
+  expect(review([...base(), provider, ...created], [...base(), provider, ...created]).rows).toEqual([]);
+  expect(
+    review([...base(), provider, ...created], [...base(), provider]).rows.map((row) => row.state),
+  ).toEqual(["lost"]);
+});
