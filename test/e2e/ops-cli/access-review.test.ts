@@ -372,7 +372,8 @@ describe("pulumi-irv access-review and the access-broadening gate", () => {
       expect(live.outside).toEqual([{ uid: byHand.uid, identity: "ci", role: "editor", group: "payments" }]);
       // The stack's topmost groups (platform, shared) are listed whole, the root above them one level.
       expect(live.subtrees).toEqual([platform.uid, shared.uid].sort().concat(org));
-      expect(live.requests).toBe(3);
+      // Three lists of bindings, and the organization's external group role mappings (issue 45).
+      expect(live.requests).toBe(4);
       expect(gate.stdout).toContain("**Access from outside the stack** (read live: 1 bindings");
       expect(gate.stdout).toContain(`\`ci\` → \`editor\` on \`payments\` (\`${byHand.uid}\`)`);
     } finally {
