@@ -88,17 +88,30 @@ describe("grpcurl v1.9.4 against the emulator's one port", () => {
   it("lists the contract's services through reflection", async () => {
     const r = await call(["list"], undefined);
     expect(r.code, r.stderr).toBe(0);
+    // Both API versions (issue 45): the GA copy beside v2beta1; overlays and bindings have no v2.
     expect(r.stdout.trim().split("\n")).toEqual([
-      `${IAM}.AccountAssociationsService`,
-      `${IAM}.GroupInvitesService`,
-      `${IAM}.GroupsService`,
-      `${IAM}.IdentitiesService`,
-      `${IAM}.IdentityProvidersService`,
-      `${IAM}.RoleBindingsService`,
-      `${IAM}.RolesService`,
+      "chainguard.platform.events.v2.SubscriptionsService",
+      "chainguard.platform.events.v2beta1.SubscriptionsService",
+      ...["v2", "v2beta1"].flatMap((v) =>
+        [
+          "AccountAssociationsService",
+          "ExternalGroupRoleMappingsService",
+          "GroupInvitesService",
+          "GroupsService",
+          "IdentitiesService",
+          "IdentityProvidersService",
+          "RoleBindingsService",
+          "RolesService",
+        ].map((s) => `chainguard.platform.iam.${v}.${s}`),
+      ),
       "chainguard.platform.oidc.SecurityTokenService",
+      "chainguard.platform.registry.v2.ReposService",
+      "chainguard.platform.registry.v2.TagsService",
+      "chainguard.platform.registry.v2beta1.OverlayBindingsService",
+      "chainguard.platform.registry.v2beta1.OverlaysService",
       "chainguard.platform.registry.v2beta1.ReposService",
       "chainguard.platform.registry.v2beta1.TagsService",
+      "chainguard.platform.vulnerabilities.v2.AdvisoriesService",
       "chainguard.platform.vulnerabilities.v2beta1.AdvisoriesService",
       "grpc.reflection.v1.ServerReflection",
       "grpc.reflection.v1alpha.ServerReflection",
