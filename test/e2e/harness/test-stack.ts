@@ -13,6 +13,9 @@ import { pulumiBinDir } from "./pulumi-bin.js";
 import type { CommandResult } from "./run-pulumi.js";
 import { collectOutput, exitCodeOf, PulumiCommandError, pulumiCommand, runPulumi } from "./run-pulumi.js";
 
+/** A temp tree's removal, retried while a late writer still fills it. */
+const REMOVE_TREE = { recursive: true, force: true, maxRetries: 5, retryDelay: 200 } as const;
+
 /** A stack config value: plain text, or `{ value, secret: true }` for an encrypted secret. */
 export type ConfigValue = string | { value: string; secret?: boolean };
 
@@ -318,7 +321,10 @@ export class TestStack {
     } catch (err) {
       failure = err;
     } finally {
-      if (!keepTempDirs) rmSync(this.workDir, { recursive: true, force: true });
+      // A plugin the engine stopped without waiting may still be writing under PULUMI_HOME or the
+      // state dir for a moment: Node retries ENOTEMPTY and EBUSY rather than fail the dispose
+      // (the CI run of 2026-11-28 failed drift.test.ts's afterAll this way, every test green).
+      if (!keepTempDirs) rmSync(this.workDir, REMOVE_TREE);
     }
     if (failure !== undefined) throw failure;
   }
@@ -465,7 +471,7 @@ export async function createStack(options: TestStackOptions): Promise<TestStack>
       0,
     );
   } catch (err) {
-    if (!keepTempDirs) rmSync(workDir, { recursive: true, force: true });
+    if (!keepTempDirs) rmSync(workDir, REMOVE_TREE);
     throw err;
   }
 }
