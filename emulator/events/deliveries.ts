@@ -95,7 +95,7 @@ export class Deliveries {
    */
   written(write: WriteNotice): void {
     if (this.closed) return;
-    const annotation = this.o.annotations.get(write.kind, write.verb);
+    const annotation = this.o.annotations.get(write.kind, write.verb, write.rpc);
     if (annotation?.audience !== "customer") return;
     const rule = bodyRule(annotation.body.typeName);
     const group = eventGroup(rule.group, write.uid, write.scope);
@@ -193,10 +193,11 @@ export class Deliveries {
     }
   }
 
-  // The published message of the body, in its protojson form: the answer for a create or an update
-  // (decoded as the message, so that only its fields go out), the request for a delete.
+  // The published message of the body, in its protojson form: the answer (decoded as the message, so
+  // that only its fields go out), or the request of an rpc that answers Empty (a delete: its uid).
   private body(write: WriteNotice, annotation: WriteEvent): JsonObject | undefined {
-    const json: JsonValue = write.answer === undefined ? { uid: write.uid } : JSON.parse(write.answer);
+    const json: JsonValue =
+      annotation.bodyIsRequest || write.answer === undefined ? { uid: write.uid } : JSON.parse(write.answer);
     const message = fromJson(annotation.body, json, { registry: this.o.registry, ignoreUnknownFields: true });
     return toJson(annotation.body, message, { registry: this.o.registry }) as JsonObject;
   }

@@ -95,10 +95,14 @@ export const BODY_RULES: Readonly<Record<string, BodyRule>> = {
   DeleteGroupInviteRequest: { group: "parent" },
   ExternalGroupRoleMapping: { group: "root", identityProvider: { field: "identityProviderUid" } },
   DeleteExternalGroupRoleMappingRequest: { group: "root", identityProvider: "parent" },
+  // A batch's subject is its identity provider (the response's parent), whose root is the group.
+  BatchDeleteExternalGroupRoleMappingsResponse: { group: "root", identityProvider: { field: "parent" } },
   Subscription: { group: "parent" },
   DeleteSubscriptionRequest: { group: "parent" },
   Repo: { group: "parent" },
   DeleteRepoRequest: { group: "parent" },
+  // The readme's uid is its repo's.
+  RepoReadme: { group: "parent" },
   Tag: { group: "root" },
   DeleteTagRequest: { group: "root" },
   Overlay: { group: "root" },

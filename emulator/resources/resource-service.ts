@@ -19,20 +19,27 @@ export { MAX_LISTED_VIOLATIONS } from "./limits.js";
 export type { ResourceServiceOptions } from "./service-core.js";
 
 /**
- * A write a caller made through the API (either transport), told after it is committed.
+ * A write a caller made through the API (either transport), told after it is committed. Every write
+ * rpc ends in one method of {@link ResourceService}, which tells it: the kind's own Create, Update
+ * and Delete by their verb, any other by its published rpc name.
  *
  * @example
- * service.onWrite((w) => console.log(w.verb, w.kind, w.uid));
+ * service.onWrite((w) => console.log(w.verb, w.kind, w.rpc ?? "", w.uid));
  */
 export interface WriteNotice {
   kind: KindName;
   verb: "create" | "update" | "delete";
+  /**
+   * The published method name when the write is not the kind's own rpc of its verb
+   * (`UpdateRepoReadme`, `BatchDeleteExternalGroupRoleMappings`).
+   */
+  rpc?: string | undefined;
   caller: Caller;
-  /** The written resource's uid (for a create, read from the answer). */
+  /** The uid the write is about, its event's subject (a create's, read from the answer). */
   uid: string;
   /** The group whose capabilities governed the write (a custom role's own group). */
   scope: string;
-  /** The JSON answered to the caller (create and update). */
+  /** The JSON answered to the caller; undefined when the answer is empty (a delete). */
   answer: string | undefined;
 }
 
@@ -168,10 +175,10 @@ export class ResourceService {
    */
   create(caller: Caller, kind: KindName, parentUid: string, body: unknown): string {
     const answer = this.writes.create(caller, kind, parentUid, body);
-    if (this.writeListener !== undefined) {
+    this.told(() => {
       const uid = (JSON.parse(answer) as { uid?: unknown }).uid;
-      this.told({ kind, verb: "create", caller, uid: String(uid ?? ""), scope: parentUid, answer });
-    }
+      return { kind, verb: "create", caller, uid: String(uid ?? ""), scope: parentUid, answer };
+    });
     return answer;
   }
 
@@ -194,9 +201,14 @@ export class ResourceService {
    */
   update(caller: Caller, kind: KindName, uid: string, body: unknown, updateMask: string | undefined): string {
     const answer = this.writes.update(caller, kind, uid, body, updateMask);
-    if (this.writeListener !== undefined) {
-      this.told({ kind, verb: "update", caller, uid, scope: this.scopeOf(KIND_RULES[kind], uid), answer });
-    }
+    this.told(() => ({
+      kind,
+      verb: "update",
+      caller,
+      uid,
+      scope: this.scopeOf(KIND_RULES[kind], uid),
+      answer,
+    }));
     return answer;
   }
 
@@ -211,7 +223,7 @@ export class ResourceService {
     const scope = this.writeListener === undefined ? "" : this.scopeOf(KIND_RULES[kind], uid);
     this.deletes.delete(caller, kind, uid);
     if (kind === "repos") this.readmes.forget(uid);
-    this.told({ kind, verb: "delete", caller, uid, scope, answer: undefined });
+    this.told(() => ({ kind, verb: "delete", caller, uid, scope, answer: undefined }));
   }
 
   /**
@@ -226,9 +238,11 @@ export class ResourceService {
     this.writeListener = listener;
   }
 
-  private told(write: WriteNotice): void {
+  // The one place a committed API write is told: the notice is built only when someone listens.
+  private told(notice: () => WriteNotice): void {
+    if (this.writeListener === undefined) return;
     try {
-      this.writeListener?.(write);
+      this.writeListener(notice());
     } catch (e) {
       process.stderr.write(`irv-emulator: a write's listener failed: ${String((e as Error).stack ?? e)}\n`);
     }
@@ -241,7 +255,18 @@ export class ResourceService {
    * service.batchDeleteMappings(caller, idpUid, [mappingUid]);
    */
   batchDeleteMappings(caller: Caller, parent: string, names: unknown): string {
-    return this.deletes.batchDeleteMappings(caller, parent, names);
+    const answer = this.deletes.batchDeleteMappings(caller, parent, names);
+    // The published event is about the identity provider: its subject is the request's parent.
+    this.told(() => ({
+      kind: "externalGroupRoleMappings",
+      verb: "delete",
+      rpc: "BatchDeleteExternalGroupRoleMappings",
+      caller,
+      uid: parent,
+      scope: this.scopeOf(KIND_RULES.identityProviders, parent),
+      answer,
+    }));
+    return answer;
   }
 
   /**
@@ -261,7 +286,17 @@ export class ResourceService {
    * service.updateReadme(caller, repoUid, { content: "# app" }, undefined);
    */
   updateReadme(caller: Caller, uid: string, body: unknown, updateMask: string | undefined): string {
-    return this.readmes.update(caller, uid, body, updateMask);
+    const answer = this.readmes.update(caller, uid, body, updateMask);
+    this.told(() => ({
+      kind: "repos",
+      verb: "update",
+      rpc: "UpdateRepoReadme",
+      caller,
+      uid,
+      scope: this.scopeOf(KIND_RULES.repos, uid),
+      answer,
+    }));
+    return answer;
   }
 
   /**

@@ -9,7 +9,9 @@ import type { AddressInfo } from "node:net";
 import { fromJson } from "@bufbuild/protobuf";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { EventAnnotations } from "../../../emulator/events/index.js";
+import { ExternalGroupRoleMappingsService } from "../../../emulator/grpc/gen/chainguard/platform/iam/v2beta1/external_group_role_mappings_pb.js";
 import { GroupsService } from "../../../emulator/grpc/gen/chainguard/platform/iam/v2beta1/groups_pb.js";
+import { ReposService } from "../../../emulator/grpc/gen/chainguard/platform/registry/v2beta1/repos_pb.js";
 import { API_SERVICES, SERVICE_KINDS, WIRE_REGISTRY } from "../../../emulator/grpc/index.js";
 import type { ReceivedEvent, WebhookSink } from "../../../emulator/index.js";
 import { startWebhookSink } from "../../../emulator/index.js";
@@ -81,11 +83,29 @@ async function settled(): Promise<void> {
   while (emu.deliveries({ outcome: "pending" }).length > 0) await new Promise((r) => setTimeout(r, 10));
 }
 
-/** One write of every annotated kind and verb, as an admin over HTTP: each kind's create, update, delete. */
-async function everyWrite(parent: string): Promise<void> {
+/** What one write's event must carry: its subject, its `group` and, where annotated, its identity provider. */
+interface Expected {
+  subject: string;
+  group: string;
+  identityprovider?: string;
+}
+
+/**
+ * One write of every annotated rpc, as an admin over HTTP: each kind's create, update and delete, the
+ * repo's readme and the mappings' batch delete. Answers what each rpc's event must say, by the rpc's
+ * method name (the published `*.event.go` files: most kinds name their parent group, the registry's
+ * tags, overlays and bindings and the mappings the organization's root).
+ */
+async function everyWrite(parent: string): Promise<Map<string, Expected>> {
+  const expected = new Map<string, Expected>();
+  const org = emu.orgUid;
+  const under = (rpc: string, subject: string, group = parent, identityprovider?: string) =>
+    expected.set(rpc, { subject, group, ...(identityprovider === undefined ? {} : { identityprovider }) });
   const viewer = await emu.roleUid("viewer");
   const g = await emu.group("every-write", parent);
+  under("CreateGroup", g.uid, g.uid);
   await emu.ok("PATCH", `/iam/v2beta1/groups/${g.uid}`, { body: { description: "d" } });
+  under("UpdateGroup", g.uid, g.uid);
   const id = await emu.identity(g.uid, "ci");
   await emu.ok("PATCH", `/iam/v2beta1/identities/${id.uid}`, { body: { description: "d" } });
   const role = await emu.ok<{ uid: string }>("POST", `/iam/v2beta1/roles/${g.uid}`, {
@@ -99,6 +119,11 @@ async function everyWrite(parent: string): Promise<void> {
   await emu.ok("DELETE", `/iam/v2beta1/roleBindings/${binding.uid}`);
   await emu.ok("DELETE", `/iam/v2beta1/roles/${role.uid}`);
   await emu.ok("DELETE", `/iam/v2beta1/identities/${id.uid}`);
+  for (const verb of ["Create", "Update", "Delete"]) {
+    under(`${verb}Identity`, id.uid, g.uid);
+    under(`${verb}Role`, role.uid, g.uid);
+    under(`${verb}RoleBinding`, binding.uid, g.uid);
+  }
   const idp = await emu.ok<{ uid: string }>("POST", `/iam/v2beta1/identityProviders/${g.uid}`, {
     body: {
       name: "okta",
@@ -107,52 +132,131 @@ async function everyWrite(parent: string): Promise<void> {
     },
   });
   await emu.ok("PATCH", `/iam/v2beta1/identityProviders/${idp.uid}`, { body: { description: "d" } });
+  const mapping = (externalGroupId: string) =>
+    emu.ok<{ uid: string }>("POST", `/iam/v2beta1/externalGroupRoleMappings/${idp.uid}`, {
+      body: { externalGroupId, roleUid: viewer, scope: org },
+    });
+  const single = await mapping("engineering");
+  const batched = await mapping("platform");
+  await emu.ok("DELETE", `/iam/v2beta1/externalGroupRoleMappings/${single.uid}`);
+  await emu.ok("POST", "/iam/v2beta1/externalGroupRoleMappings:batchDelete", {
+    body: { parent: idp.uid, names: [batched.uid] },
+  });
+  under("CreateExternalGroupRoleMapping", single.uid, org, idp.uid);
+  under("DeleteExternalGroupRoleMapping", single.uid, org, idp.uid);
+  under("BatchDeleteExternalGroupRoleMappings", idp.uid, org, idp.uid);
   await emu.ok("DELETE", `/iam/v2beta1/identityProviders/${idp.uid}`);
+  for (const verb of ["Create", "Update", "Delete"]) under(`${verb}IdentityProvider`, idp.uid, g.uid);
   await emu.ok("POST", `/iam/v2beta1/accountAssociations/${g.uid}`, {
     body: { name: "aws", amazon: { account: "123456789012" } },
   });
   await emu.ok("PATCH", `/iam/v2beta1/accountAssociations/${g.uid}`, { body: { description: "d" } });
   await emu.ok("DELETE", `/iam/v2beta1/accountAssociations/${g.uid}`);
+  for (const verb of ["Create", "Update", "Delete"]) under(`${verb}AccountAssociation`, g.uid, g.uid);
   const invite = await emu.ok<{ uid: string }>("POST", `/iam/v2beta1/groupInvites/${g.uid}`, {
     body: { roleUid: viewer, ttl: "86400s" },
   });
   await emu.ok("DELETE", `/iam/v2beta1/groupInvites/${invite.uid}`);
+  under("CreateGroupInvite", invite.uid, g.uid);
+  under("DeleteGroupInvite", invite.uid, g.uid);
+  await registryWrites(g.uid, under);
   const sub = await createSubscription(g.uid, "https://hooks.example.com/irv");
   await emu.ok("DELETE", `/events/v2beta1/subscriptions/${sub.uid}`);
+  under("CreateSubscription", sub.uid, g.uid);
+  under("DeleteSubscription", sub.uid, g.uid);
   await emu.ok("DELETE", `/iam/v2beta1/groups/${g.uid}`);
+  under("DeleteGroup", g.uid, parent);
+  return expected;
 }
 
+/** The registry's writes under group `g`: a repo (and its readme), a tag, an overlay and its binding. */
+async function registryWrites(
+  g: string,
+  under: (rpc: string, subject: string, group?: string) => void,
+): Promise<void> {
+  const org = emu.orgUid;
+  const repo = await emu.ok<{ uid: string }>("POST", `/registry/v2beta1/repos/${g}`, {
+    body: { name: "app" },
+  });
+  await emu.ok("PATCH", `/registry/v2beta1/repos/${repo.uid}`, { body: { description: "d" } });
+  await emu.ok("PATCH", `/registry/v2beta1/repos/${repo.uid}/readme`, { body: { content: "# app" } });
+  const tag = await emu.ok<{ uid: string }>("POST", `/registry/v2beta1/tags/${repo.uid}`, {
+    body: { name: "latest", digest: `sha256:${"a".repeat(64)}` },
+  });
+  await emu.ok("DELETE", `/registry/v2beta1/tags/${tag.uid}`);
+  const overlay = await emu.ok<{ uid: string }>("POST", `/registry/v2beta1/overlays/${g}`, {
+    body: { name: "tools", config: { contents: { packages: ["curl"] } } },
+  });
+  const bound = await emu.ok<{ uid: string }>("POST", `/registry/v2beta1/overlayBindings/${repo.uid}`, {
+    body: { overlay: overlay.uid, tags: ["latest"] },
+  });
+  await emu.ok("DELETE", `/registry/v2beta1/overlayBindings/${bound.uid}`);
+  await emu.ok("DELETE", `/registry/v2beta1/overlays/${overlay.uid}`);
+  await emu.ok("DELETE", `/registry/v2beta1/repos/${repo.uid}`);
+  for (const verb of ["Create", "Update", "Delete"]) under(`${verb}Repo`, repo.uid, g);
+  under("UpdateRepoReadme", repo.uid, g);
+  for (const verb of ["Create", "Delete"]) {
+    under(`${verb}Tag`, tag.uid, org);
+    under(`${verb}Overlay`, overlay.uid, org);
+    under(`${verb}OverlayBinding`, bound.uid, org);
+  }
+}
+
+/** The method name of an rpc's full name. */
+const methodOf = (rpc: string) => rpc.slice(rpc.lastIndexOf(".") + 1);
+
 describe("a subscription", () => {
-  test("receives the event of every CUSTOMER annotation, its body decodable as the annotated message", async () => {
+  test("receives the event of every CUSTOMER annotation, with its subject, extensions and a body decodable as the annotated message", async () => {
     const top = await emu.group("events-top");
-    const sink = await subscribe(top.uid);
-    await everyWrite(top.uid);
+    // The organization's: the registry's tags, overlays and bindings and the mappings name its root.
+    const sink = await subscribe();
+    const expected = await everyWrite(top.uid);
     const customer = annotations.all().filter((a) => a.audience === "customer");
-    // The IAM kinds and subscriptions. Not yet driven here: the registry kinds and the external
-    // group role mappings, whose events name the organization's root (their `*.event.go`), so
-    // that only an organization-level subscription receives them.
-    const served = customer.filter(
-      (a) => !/\.(Repos|Tags|Overlays|OverlayBindings|ExternalGroupRoleMappings)Service\./.test(a.rpc),
-    );
-    for (const a of served) {
-      const event = await sink.waitFor(a.type);
-      expect(event.extensions).toMatchObject({ bodytype: a.body.typeName, audience: "customer" });
-      expect(event.extensions.group).toMatch(new RegExp(`^${top.uid}`));
-      if (event.data.body !== undefined) {
-        const message = WIRE_REGISTRY.getMessage(event.extensions.bodytype ?? "");
-        expect(message?.typeName).toBe(a.body.typeName);
+    // Every annotated rpc was driven, the readme and the batch delete among them.
+    expect(customer.map((a) => methodOf(a.rpc)).sort()).toEqual([...expected.keys()].sort());
+    // Every delivery answered: each event is in (the UpdateRepo and UpdateRepoReadme events share a
+    // type and a subject; their bodytype tells them apart).
+    await settled();
+    for (const a of customer) {
+      const want = expected.get(methodOf(a.rpc)) as Expected;
+      const event = sink.events.find(
+        (e) => e.type === a.type && e.subject === want.subject && e.extensions.bodytype === a.body.typeName,
+      );
+      expect(event?.extensions, a.rpc).toMatchObject({
+        audience: "customer",
+        group: want.group,
+        ...(want.identityprovider === undefined ? {} : { identityprovider: want.identityprovider }),
+      });
+      if (event?.data.body !== undefined) {
         // protojson of the published message: decodes strictly (an unknown field would throw).
-        expect(() => fromJson(a.body, event.data.body as never, { registry: WIRE_REGISTRY })).not.toThrow();
+        expect(
+          () => fromJson(a.body, event.data.body as never, { registry: WIRE_REGISTRY }),
+          a.rpc,
+        ).not.toThrow();
       }
     }
+    const of = (rpc: string) =>
+      sink.events.find(
+        (e) =>
+          e.extensions.bodytype === annotations.all().find((a) => methodOf(a.rpc) === rpc)?.body.typeName,
+      );
+    expect(of("UpdateRepoReadme")?.data.body).toEqual({
+      uid: expected.get("UpdateRepoReadme")?.subject,
+      content: "# app",
+    });
+    expect(of("BatchDeleteExternalGroupRoleMappings")?.data.body).toMatchObject({
+      parent: expected.get("BatchDeleteExternalGroupRoleMappings")?.subject,
+      externalGroupRoleMappings: [{ externalGroupId: "platform", scope: emu.orgUid }],
+    });
     // DeleteAccountAssociationRequest redacts to nothing, as published: no body at all.
     const aaDeleted = await sink.waitFor("dev.chainguard.api.iam.account_associations.deleted.v1");
     expect(aaDeleted.data).toEqual({ actor: { subject: "admin" } });
+    await sink.close();
   });
 
-  test("receives the writes of gRPC calls too", async () => {
+  test("receives the writes of gRPC calls too: a create, a readme write and a mappings batch delete", async () => {
     const top = await emu.group("events-grpc");
-    const sink = await subscribe(top.uid);
+    const sink = await subscribe();
     const groups = grpcClient(GroupsService, emu.baseUrl, emu.adminToken);
     const made = await groups.createGroup({
       parent: top.uid,
@@ -161,6 +265,52 @@ describe("a subscription", () => {
     const event = await sink.waitFor("dev.chainguard.api.iam.group.created.v1", { subject: made.uid });
     expect(event.data.body).toMatchObject({ uid: made.uid, name: "over-grpc", description: "g" });
     expect(event.extensions.group).toBe(made.uid);
+
+    const repo = await emu.ok<{ uid: string }>("POST", `/registry/v2beta1/repos/${top.uid}`, {
+      body: { name: "grpc-app" },
+    });
+    const repos = grpcClient(ReposService, emu.baseUrl, emu.adminToken);
+    await repos.updateRepoReadme({ repoReadme: { uid: repo.uid, content: "# over gRPC" } });
+    const idp = await emu.ok<{ uid: string }>("POST", `/iam/v2beta1/identityProviders/${top.uid}`, {
+      body: {
+        name: "grpc-sso",
+        defaultRole: await emu.roleUid("viewer"),
+        oidc: { issuer: "https://idp.example", clientId: "c", clientSecret: "s" },
+      },
+    });
+    const mappings = grpcClient(ExternalGroupRoleMappingsService, emu.baseUrl, emu.adminToken);
+    const mapping = await mappings.createExternalGroupRoleMapping({
+      parent: idp.uid,
+      externalGroupRoleMapping: {
+        externalGroupId: "eng",
+        roleUid: await emu.roleUid("viewer"),
+        scope: emu.orgUid,
+      },
+    });
+    await mappings.batchDeleteExternalGroupRoleMappings({ parent: idp.uid, names: [mapping.uid] });
+    await settled();
+    const readme = sink.events.find(
+      (e) =>
+        e.extensions.bodytype === "chainguard.platform.registry.v2beta1.RepoReadme" && e.subject === repo.uid,
+    );
+    expect(readme).toMatchObject({
+      type: "dev.chainguard.api.platform.registry.repo.updated.v1",
+      extensions: { group: top.uid },
+      data: { body: { uid: repo.uid, content: "# over gRPC" } },
+    });
+    const batch = await sink.waitFor("dev.chainguard.api.iam.external_group_role_mappings.deleted.batch.v1", {
+      subject: idp.uid,
+    });
+    expect(batch.extensions).toMatchObject({
+      group: emu.orgUid,
+      identityprovider: idp.uid,
+      bodytype: "chainguard.platform.iam.v2beta1.BatchDeleteExternalGroupRoleMappingsResponse",
+    });
+    expect(batch.data.body).toMatchObject({
+      parent: idp.uid,
+      externalGroupRoleMappings: [{ uid: mapping.uid }],
+    });
+    await sink.close();
   });
 
   test("on a sibling group receives nothing of its neighbour's writes", async () => {

@@ -129,6 +129,31 @@ describe("the annotations", () => {
       "chainguard.platform.iam.v2beta1.Identity",
     );
   });
+
+  test("cover every annotated rpc, not only the kinds' own Create, Update and Delete: the readme write and the mappings' batch delete, whose bodies are their answers", () => {
+    const readme = annotations.get("repos", "update", "UpdateRepoReadme");
+    expect(readme).toMatchObject({
+      type: "dev.chainguard.api.platform.registry.repo.updated.v1",
+      audience: "customer",
+      bodyIsRequest: false,
+    });
+    expect(readme?.body.typeName).toBe("chainguard.platform.registry.v2beta1.RepoReadme");
+    // The repo's own update is another rpc of the same verb.
+    expect(annotations.get("repos", "update")?.body.typeName).toBe(
+      "chainguard.platform.registry.v2beta1.Repo",
+    );
+    const batch = annotations.get(
+      "externalGroupRoleMappings",
+      "delete",
+      "BatchDeleteExternalGroupRoleMappings",
+    );
+    expect(batch?.type).toBe("dev.chainguard.api.iam.external_group_role_mappings.deleted.batch.v1");
+    expect(batch?.extensions).toEqual(["group", "identityprovider"]);
+    expect(batch?.body.typeName).toBe(
+      "chainguard.platform.iam.v2beta1.BatchDeleteExternalGroupRoleMappingsResponse",
+    );
+    expect(annotations.get("groups", "update", "UpdateGroupMembers")).toBeUndefined();
+  });
 });
 
 describe("a delivery", () => {
@@ -270,6 +295,41 @@ describe("a delivery", () => {
   });
 });
 
+describe("an rpc annotated INTERNAL", () => {
+  test("delivers nothing (the published UpdateIdentityMetadata's event never leaves the platform)", async () => {
+    const s = await sink([status(200)]);
+    const updateIdentity = annotations.get("identities", "update");
+    if (updateIdentity === undefined) throw new Error("UpdateIdentity is annotated");
+    const internal = { get: () => ({ ...updateIdentity, audience: "internal" }) };
+    const d = new Deliveries({
+      annotations: internal as unknown as EventAnnotations,
+      subscriptions: {
+        covering: () => [{ uid: `${org}/sub`, group: org, sink: s.url }],
+        exists: () => true,
+      },
+      registry: WIRE_REGISTRY,
+      source: () => "http://127.0.0.1:1",
+      mint: (r) => issuer.mint(r),
+      clock: Date.now,
+    });
+    closers.push(() => d.close());
+    const uid = `${team}/00000000000000ab`;
+    d.written({
+      kind: "identities",
+      verb: "update",
+      rpc: "UpdateIdentityMetadata",
+      caller: admin,
+      uid,
+      scope: team,
+      answer: JSON.stringify({ uid }),
+    });
+    // A delivery is queued during the write's turn and starts on the next: neither happened.
+    expect(d.log.list()).toEqual([]);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(s.received).toEqual([]);
+  });
+});
+
 describe("the body", () => {
   async function bodyOf(write: WriteNotice) {
     const s = await sink([status(200)]);
@@ -328,6 +388,50 @@ describe("the body", () => {
       uid,
       name: "okta",
       oidc: { issuer: "https://idp.example", clientId: "c", additionalScopes: ["email"] },
+    });
+  });
+
+  test("of a readme write is the readme; of a mappings batch delete, its response, about the identity provider", async () => {
+    const repo = `${team}/00000000000000a1`;
+    const readme = await bodyOf({
+      kind: "repos",
+      verb: "update",
+      rpc: "UpdateRepoReadme",
+      caller: admin,
+      uid: repo,
+      scope: team,
+      answer: JSON.stringify({ uid: repo, content: "# app" }),
+    });
+    expect(readme.data.body).toEqual({ uid: repo, content: "# app" });
+    expect(readme.headers).toMatchObject({
+      "ce-type": "dev.chainguard.api.platform.registry.repo.updated.v1",
+      "ce-subject": repo,
+      "ce-group": team,
+      "ce-bodytype": "chainguard.platform.registry.v2beta1.RepoReadme",
+    });
+    const idp = `${team}/00000000000000a2`;
+    const mapping = {
+      uid: `${idp}/00000000000000a3`,
+      identityProviderUid: idp,
+      externalGroupId: "eng",
+      roleUid: "r",
+      scope: org,
+    };
+    const batch = await bodyOf({
+      kind: "externalGroupRoleMappings",
+      verb: "delete",
+      rpc: "BatchDeleteExternalGroupRoleMappings",
+      caller: admin,
+      uid: idp,
+      scope: team,
+      answer: JSON.stringify({ parent: idp, externalGroupRoleMappings: [mapping] }),
+    });
+    expect(batch.data.body).toEqual({ parent: idp, externalGroupRoleMappings: [mapping] });
+    expect(batch.headers).toMatchObject({
+      "ce-subject": idp,
+      "ce-group": org,
+      "ce-identityprovider": idp,
+      "ce-bodytype": "chainguard.platform.iam.v2beta1.BatchDeleteExternalGroupRoleMappingsResponse",
     });
   });
 
