@@ -12,7 +12,12 @@ import { binaryModeHeaders, dataDigest } from "./cloud-event.js";
 import type { DeliveryRecord } from "./delivery-log.js";
 import { DeliveryLog } from "./delivery-log.js";
 import type { DeliveryPolicy } from "./delivery-policy.js";
-import { backoffMs, DEFAULT_DELIVERY_POLICY, isRetryableStatus } from "./delivery-policy.js";
+import {
+  DEFAULT_DELIVERY_POLICY,
+  isRetryableStatus,
+  requestedPauseMs,
+  retryDelayMs,
+} from "./delivery-policy.js";
 import type { EventAnnotations, WriteEvent } from "./event-annotations.js";
 import { bodyRule, eventGroup } from "./event-rules.js";
 import type { AttemptResult } from "./sink-lane.js";
@@ -48,6 +53,8 @@ interface Pending {
   /** The group of its subscription: the token's subject. */
   subscriptionGroup: string;
   token: { value: string; mintedAt: number } | undefined;
+  /** The pause the last attempt's answer asked for (a 429 or 503 with `Retry-After`), ms. */
+  pauseMs?: number | undefined;
 }
 
 // A webhook token lives ten minutes; one older than five is minted again before an attempt.
@@ -64,7 +71,8 @@ const MAX_QUEUED_PER_SINK = 10_000;
  * to every subscription on the event's group or a group above it. Nothing is sent before the write's
  * answer: the work starts on a later turn of the event loop, and nothing of it can fail the write.
  * Each delivery is retried with backoff on a 5xx, a 429, a timeout or a failed connection, with the
- * same CloudEvent id; other answers end it. Redirects are not followed. The deliveries to one sink go
+ * same CloudEvent id, after the pause a 429's or 503's `Retry-After` asks for when it is longer (up
+ * to the policy's cap); other answers end it. Redirects are not followed. The deliveries to one sink go
  * through its {@link SinkLane}: while the sink fails, one attempt per backoff period probes it and
  * the others wait, so a dead sink's cost does not grow with the writes.
  *
@@ -222,6 +230,7 @@ export class Deliveries {
       return "skipped";
     }
     let retry = false;
+    p.pauseMs = undefined;
     try {
       const token = await this.token(p);
       const res = await fetch(r.sink, {
@@ -232,6 +241,7 @@ export class Deliveries {
         signal: AbortSignal.any([this.abort.signal, AbortSignal.timeout(this.policy.timeoutMs)]),
       });
       attempt.status = res.status;
+      p.pauseMs = requestedPauseMs(res.status, res.headers.get("retry-after"), Date.now());
       const text = await res.text();
       if (text !== "") attempt.response = text.slice(0, RESPONSE_EXCERPT);
       retry = isRetryableStatus(res.status);
@@ -257,7 +267,7 @@ export class Deliveries {
     if (lane === undefined) {
       lane = new SinkLane<Pending>({
         concurrency: LANE_CONCURRENCY,
-        backoffMs: (failures) => backoffMs(this.policy, failures),
+        backoffMs: (failures, p) => retryDelayMs(this.policy, failures, p.pauseMs),
         attempt: (p) => this.attempt(p).catch(() => "skipped" as const),
         maxQueued: MAX_QUEUED_PER_SINK,
         overflow: (p) => {

@@ -16,6 +16,8 @@ export {
   isRetryableStatus,
   MAX_DELIVERY_RETRIES,
   MAX_DELIVERY_TIMEOUT_MS,
+  requestedPauseMs,
+  retryDelayMs,
 } from "./delivery-policy.js";
 export type { WriteEvent, WriteVerb } from "./event-annotations.js";
 export { EventAnnotations } from "./event-annotations.js";

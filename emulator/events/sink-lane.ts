@@ -18,8 +18,8 @@ export type AttemptResult = "answered" | "failed" | "last" | "skipped";
 export interface SinkLaneOptions<T> {
   /** Attempts in flight at once while the sink answers. */
   concurrency: number;
-  /** The pause after the n-th failure in a row, ms. */
-  backoffMs: (failures: number) => number;
+  /** The pause after the n-th failure in a row, ms, given the job that failed (its answer may ask for one). */
+  backoffMs: (failures: number, job: T) => number;
   attempt: (job: T) => Promise<AttemptResult>;
   /** Jobs waiting at most; a job beyond it is handed to `overflow` instead. */
   maxQueued: number;
@@ -102,7 +102,7 @@ export class SinkLane<T> {
       if (result === "answered") this.failures = 0;
       else if (result === "failed" || result === "last") {
         this.failures++;
-        this.restUntil = Date.now() + this.o.backoffMs(this.failures);
+        this.restUntil = Date.now() + this.o.backoffMs(this.failures, job);
         if (result === "failed") this.queue.unshift(job);
       }
       // On a later turn: jobs skipped without a request (a deleted subscription's) would otherwise

@@ -239,6 +239,23 @@ describe("a delivery", () => {
     expect(gone?.attempts.map((a) => a.error)).toEqual(Array(3).fill("connection refused"));
   });
 
+  test("answered 429 with Retry-After waits what it asks for before the next attempt, at most the cap", async () => {
+    const s = await sink([
+      (res) => res.writeHead(429, { "retry-after": "3600" }).end(),
+      (res) => res.writeHead(503, { "retry-after": "0" }).end(),
+      status(200),
+    ]);
+    const { d } = engine([{ uid: `${org}/sub`, group: org, sink: s.url }], { maxBackoffMs: 300 });
+    d.written(group(`${team}/000000000000000a`));
+    await settled(d);
+    const [record] = d.log.list();
+    expect(record?.outcome).toBe("accepted");
+    const started = record?.attempts.map((a) => Date.parse(a.time)) ?? [];
+    // An hour asked for: the cap (300 ms), not the 1 ms backoff. Timers never fire early, but the
+    // attempt's recorded start is the clock's millisecond, hence the slack of a few.
+    expect((started[1] ?? 0) - (started[0] ?? 0)).toBeGreaterThanOrEqual(295);
+  });
+
   test("is bounded by the timeout per attempt, and a timeout is retried", async () => {
     const s = await sink([() => {}, status(204)]);
     const { d } = engine([{ uid: `${org}/sub`, group: org, sink: s.url }], { timeoutMs: 100 });
