@@ -77,15 +77,33 @@ describe("pulumi-irv access-review and the access-broadening gate", () => {
     await irv?.close();
   });
 
+  // Each preview costs seconds of CPU (the engine, the program, the providers, the pack), so a step
+  // previews only for what it asserts: `setSpec` alone where only the pack's preview follows, one
+  // JSON review that is also the gate (--fail-on risky sets its exit code in any format), and the
+  // markdown comment only where its text is asserted.
+  const setSpec = (spec: Spec) => stack.setConfig({ spec: JSON.stringify(spec) });
+  const reviewArgs = (extra: string[]) => [
+    "access-review",
+    "--stack",
+    stack.stackName,
+    "--cwd",
+    stack.projectDir,
+    ...extra,
+  ];
+
   async function review(spec: Spec, extra: string[] = []) {
-    await stack.setConfig({ spec: JSON.stringify(spec) });
-    const args = ["access-review", "--stack", stack.stackName, "--cwd", stack.projectDir, ...extra];
-    const json = await runOpsCli([...args, "--format", "json"], { env: stack.env });
-    expect(json.stderr).toBe("");
-    const doc = JSON.parse(json.stdout) as ReviewJson;
-    const gate = await runOpsCli([...args, "--format", "markdown", "--fail-on", "risky"], { env: stack.env });
+    await setSpec(spec);
+    const gate = await runOpsCli([...reviewArgs(extra), "--format", "json", "--fail-on", "risky"], {
+      env: stack.env,
+    });
+    const doc = JSON.parse(gate.stdout) as ReviewJson;
+    if (gate.exitCode === 0) expect(gate.stderr).toBe("");
     return { doc, diff: doc.stacks[0]!.diff, gate };
   }
+
+  /** The markdown comment of the spec last set, gated as the pipeline gates it. */
+  const comment = (extra: string[] = []) =>
+    runOpsCli([...reviewArgs(extra), "--format", "markdown", "--fail-on", "risky"], { env: stack.env });
 
   // The gate as a team turns it on: the pack with the roles only — no `before` (the policy reads the
   // stack's state itself) and no approvals path (it reads access-approvals.yaml in the project
@@ -145,8 +163,10 @@ describe("pulumi-irv access-review and the access-broadening gate", () => {
     expect(doc.summary).toBe("No access change.");
     expect(doc.stacks[0]!.after.length).toBeGreaterThan(0);
     expect(gate.exitCode).toBe(0);
-    expect(gate.stdout).toContain("<!-- pulumi-irv:access-review -->");
-    expect(gate.stdout).toContain("No access change.");
+    const md = await comment();
+    expect(md.exitCode).toBe(0);
+    expect(md.stdout).toContain("<!-- pulumi-irv:access-review -->");
+    expect(md.stdout).toContain("No access change.");
     expect((await policyGate()).exitCode).toBe(0);
   });
 
@@ -155,7 +175,7 @@ describe("pulumi-irv access-review and the access-broadening gate", () => {
     expect(diff).toEqual([]);
     const unchanged = await policyGate();
     expect(unchanged).toEqual({ exitCode: 0, messages: [], advisory: [] });
-    await review(
+    await setSpec(
       edit((s) => s.bindings.push({ key: "ci-owner-root", group: "org", identity: "ci", role: "owner" })),
     );
     const blocked = await policyGate();
@@ -172,10 +192,12 @@ describe("pulumi-irv access-review and the access-broadening gate", () => {
     expect(diff.map((r) => [r.state, r.identity.name, r.subtree.path, r.grant.binding, r.allOf])).toEqual([
       ["gained", "ci", "/", "ci-owner-root", { role: "owner", count: owner.capabilities.length }],
     ]);
-    expect(gate.stdout).toContain(`| all of \`owner\` (${owner.capabilities.length}) |`);
-    expect(gate.stdout).toContain(diff[0]!.id);
+    expect(gate.exitCode).toBe(1);
+    const md = (await comment()).stdout;
+    expect(md).toContain(`| all of \`owner\` (${owner.capabilities.length}) |`);
+    expect(md).toContain(diff[0]!.id);
     // The picture: one mermaid block that mermaid parses, naming the changed group and identity.
-    const [block] = mermaidBlocks(gate.stdout);
+    const [block] = mermaidBlocks(md);
     expect((await parseMermaid(block ?? "")).diagramType).toMatch(/^flowchart/);
     expect(block).toContain('"/ (root)"');
     expect(block).toMatch(/-->\|"\+ owner: all of owner ⚠️ [^"]*root"\| i0/);
@@ -204,13 +226,13 @@ describe("pulumi-irv access-review and the access-broadening gate", () => {
 
   it("the pack with no config reads the roles with the stack's own credentials: a harmless new binding passes, owner at the root is approved by role name", async () => {
     // editor is bound nowhere in the state: without the roles, its uid could grant anything.
-    await review(
+    await setSpec(
       edit((s) =>
         s.bindings.push({ key: "ci-editor-shared", group: "shared", identity: "ci", role: "editor" }),
       ),
     );
     expect(await policyGate([], {}, true)).toEqual({ exitCode: 0, messages: [], advisory: [] });
-    await review(
+    await setSpec(
       edit((s) => s.bindings.push({ key: "ci-owner-root", group: "org", identity: "ci", role: "owner" })),
     );
     const blocked = await policyGate([], {}, true);
@@ -301,7 +323,7 @@ describe("pulumi-irv access-review and the access-broadening gate", () => {
     expect(doc.stacks[0]!.lockOut?.removed).toEqual(["admin-owner"]);
     expect(diff.map((r) => [r.state, r.identity.name, r.subtree.path])).toEqual([["lost", "admin", "/"]]);
     expect(gate.exitCode).toBe(1);
-    expect(gate.stdout).toContain("**Lock-out**");
+    expect((await comment()).stdout).toContain("**Lock-out**");
     const blocked = await policyGate();
     expect(blocked.messages.join("\n")).toMatch(/^lock-out: no owner-equivalent binding left at the root/m);
     expect((await policyGate(ids(doc))).exitCode).toBe(0);
@@ -374,8 +396,10 @@ describe("pulumi-irv access-review and the access-broadening gate", () => {
       expect(live.subtrees).toEqual([platform.uid, shared.uid].sort().concat(org));
       // Three lists of bindings, and the organization's external group role mappings (issue 45).
       expect(live.requests).toBe(4);
-      expect(gate.stdout).toContain("**Access from outside the stack** (read live: 1 bindings");
-      expect(gate.stdout).toContain(`\`ci\` → \`editor\` on \`payments\` (\`${byHand.uid}\`)`);
+      expect(gate.exitCode).toBe(0);
+      const md = (await comment(["--live"])).stdout;
+      expect(md).toContain("**Access from outside the stack** (read live: 1 bindings");
+      expect(md).toContain(`\`ci\` → \`editor\` on \`payments\` (\`${byHand.uid}\`)`);
     } finally {
       await irv.admin.roleBindings.delete(byHand.uid);
     }
@@ -391,7 +415,7 @@ describe("pulumi-irv access-review and the access-broadening gate", () => {
       roleUid: owner.uid,
     });
     try {
-      await review(
+      await setSpec(
         edit((s) =>
           s.bindings.push({ key: "auditor-owner", group: "shared", identity: "auditor", role: "owner" }),
         ),
@@ -427,7 +451,7 @@ describe("pulumi-irv access-review and the access-broadening gate", () => {
   it("reviewing a named stack leaves the project's selected stack as it was (regression: it ran `pulumi stack select`)", async () => {
     const cli = (args: string[]) =>
       runPulumi(pulumiBinDir(), args, { cwd: stack.projectDir, env: stack.env as Record<string, string> });
-    await review(BASE);
+    await setSpec(BASE);
     await cli(["stack", "init", "other", "--non-interactive"]);
     try {
       const args = [
@@ -452,5 +476,6 @@ describe("pulumi-irv access-review and the access-broadening gate", () => {
     const { doc, gate } = await review(BASE);
     expect(JSON.stringify(doc)).not.toContain(token);
     expect(gate.stdout).not.toContain(token);
+    expect((await comment()).stdout).not.toContain(token);
   });
 });
