@@ -1,4 +1,6 @@
+import path from "node:path";
 import { defineConfig } from "vitest/config";
+import { cacheRoot } from "./scripts/pulumi-cli.ts";
 
 // Three suites with different costs: unit (pure, fast), integration (real emulator over loopback HTTP)
 // and e2e (the real Pulumi engine). e2e files run two at a time: each one's engine, program and
@@ -14,6 +16,11 @@ import { defineConfig } from "vitest/config";
 const ISOLATED = ["test/unit/provider/plugin/plugin-imports.test.ts"];
 
 export default defineConfig({
+  // Vitest orders files by their last durations (the longest first, so that no long e2e file starts
+  // last and runs alone), which it keeps in its cache dir. In node_modules, a fresh clone (CI) has
+  // none and falls back to file sizes: kept outside the repo, beside the Pulumi CLI's cache, every
+  // clone on the machine orders by what the last run measured.
+  cacheDir: path.join(cacheRoot(), "vite"),
   test: {
     // Every project the same, explicitly: vitest's default differs under CI=true, and projects that
     // run side by side must share one worker count.
