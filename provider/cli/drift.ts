@@ -54,16 +54,23 @@ export async function drift(options: DriftOptions = {}): Promise<DriftResult> {
   const at = { cwd };
   const stack = options.stack ?? (await cliStep(selectedStack(at)));
   if (stack === undefined) throw new CliError("no stack is selected here: pass --stack NAME", 2);
+  // When one read fails the other is stopped: the CLI exits with the error, and a `pulumi` process
+  // of its own left running would outlive it.
+  const reads = new AbortController();
+  const beside = { ...at, signal: reads.signal };
   const [exported, values, modules] = await Promise.all([
-    cliStep(exportStack(stack, at)) as Promise<{ deployment?: unknown }>,
-    cliStep(stackConfig(stack, at)),
+    cliStep(exportStack(stack, beside)) as Promise<{ deployment?: unknown }>,
+    cliStep(stackConfig(stack, beside)),
     Promise.all([
       import("./drift-read.js"),
       import("./drift-compare.js"),
       import("./drift-render.js"),
       import("../config/index.js"),
     ]),
-  ]);
+  ]).catch((err: unknown) => {
+    reads.abort();
+    throw err;
+  });
   const [read, compare, render, config] = modules;
   const parsed = Deployment.safeParse(exported.deployment ?? {});
   if (!parsed.success)
