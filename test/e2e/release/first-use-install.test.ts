@@ -3,7 +3,11 @@
 // plugin acquisition on and NO `node` on PATH, downloads pulumi-resource-irv on first use — from a
 // YAML program's `pluginDownloadURL`, from the Python wheel's and from the Go module's
 // pulumi-plugin.json — and runs it against the emulator (started apart, on this process's Node).
+// The build leaves the checkout as it found it, and its emulator archives and pytest helper wheel are
+// byte for byte those of the other release the e2e files share (test/e2e/support/cached-release.ts):
+// two builds of one source tree, at other times and with another download URL, which neither carries.
 import { execFile, spawn, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { once } from "node:events";
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -20,6 +24,7 @@ import { ensureYamlLanguageHost } from "../../../scripts/pulumi-cli.ts";
 import { ensurePythonLanguageHost, ensurePythonWheelhouse } from "../../../scripts/python-sdk.ts";
 import type { TestStack } from "../harness/index.js";
 import { createStack, diagnostics, fixtureDir, pulumiBinDir, summary } from "../harness/index.js";
+import { cachedRelease } from "../support/cached-release.js";
 import type { TestEmulator } from "../support/irv-emulator.js";
 import { resourceRoutes, startTestEmulator } from "../support/irv-emulator.js";
 import { expectOnePatchEdit } from "../support/one-field-edit.js";
@@ -36,6 +41,13 @@ function pathWithoutNode(dirs: string[]): string {
   for (const dir of dirs)
     if (existsSync(path.join(dir, "node"))) throw new Error(`${dir} holds a node: pick another PATH`);
   return dirs.join(path.delimiter);
+}
+
+/** `git status --porcelain` of the checkout (untracked files not ignored show as `??`). */
+function gitStatus(): string {
+  const r = spawnSync("git", ["status", "--porcelain"], { cwd: root, encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`git status in ${root}: ${r.error?.message ?? r.stderr}`);
+  return r.stdout;
 }
 
 /** The environment of a stack that must get the plugin from the release server by itself. */
@@ -91,20 +103,25 @@ describe("a release, installed by the engine on first use with no Node.js on PAT
   let out: string;
   let irv: TestEmulator;
   let cliBin: string;
+  /** `git status --porcelain` of the checkout before the release build and after it. */
+  let status: { before: string; after: string };
 
   beforeAll(async () => {
     cliBin = pulumiBinDir();
     server = await serveRelease();
     out = mkdtempSync(path.join(tmpdir(), "irv-release-"));
+    const before = gitStatus();
     // `npm run release` is `npm run build` (done by the e2e setup) and then this script.
     await promisify(execFile)(
       process.execPath,
       [path.join(root, "scripts", "release.ts"), "--download-url", server.url, "--out", out],
       { cwd: root, maxBuffer: 64 * 1024 * 1024 },
     );
+    status = { before, after: gitStatus() };
     server.serve(out);
     irv = await startTestEmulator();
-  });
+    // A release build: minutes on two shared cores (3.7-7.5 min seen), past the e2e hook default.
+  }, 900_000);
 
   afterAll(async () => {
     await irv?.close();
@@ -139,6 +156,29 @@ describe("a release, installed by the engine on first use with no Node.js on PAT
         new RegExp(`^## ${version}\n`),
       );
     });
+
+    // Regression (issue 47): the pytest helper's wheel build left testing/python/pulumi-irv-testing/build/
+    // behind, untracked and not ignored.
+    it("leaves the checkout's git status as it was", () => {
+      expect(status.after).toBe(status.before);
+    });
+
+    // Regression (issue 47): each build's irv-emulator archives differed (the build's file times,
+    // user and umask in the tar, gzip's time), so a rebuild could not be checked against SHA256SUMS.
+    // The pytest helper's wheel carries no download URL either. (The SDK's wheel and sdist do: they
+    // are compared with a rebuild in test/e2e/generated-sdks/python-sdk.test.ts.)
+    it("has the same irv-emulator archives and pytest helper wheel, byte for byte, as another build of the same sources", async () => {
+      const other = await cachedRelease();
+      const files = [...Object.values(other.emulator).map((a) => a.file), other.python.testing];
+      expect(files).toHaveLength(6);
+      const sum = (dir: string, file: string) =>
+        createHash("sha256")
+          .update(readFileSync(path.join(dir, file)))
+          .digest("hex");
+      expect(Object.fromEntries(files.map((f) => [f, sum(out, f)]))).toEqual(
+        Object.fromEntries(files.map((f) => [f, sum(other.out, f)])),
+      );
+    }, 900_000);
 
     it("has an archive per platform with what the engine runs: the executable (or launcher) and the schema", () => {
       const selfContained = ["pulumi-resource-irv", "schema.json"];
