@@ -21,7 +21,6 @@ import {
   readFileSync,
   renameSync,
   rmSync,
-  statSync,
   writeFileSync,
 } from "node:fs";
 import path from "node:path";
@@ -29,6 +28,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { listFiles, SDK_DIRS } from "./build-sdks.ts";
 import type { EnsurePulumiCliOptions } from "./pulumi-cli.ts";
 import { cacheRoot, installPythonLanguageHost, PULUMI_VERSION, withLock } from "./pulumi-cli.ts";
+import { ARCHIVE_EPOCH, writeReproducibleArchive } from "./release-archive.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -233,25 +233,34 @@ export async function buildPythonWheel(
       python,
       ["-m", "build", "--no-isolation", "--wheel", "--sdist", "--outdir", path.join(work, "out"), stage],
       {
-        // Fixed timestamps in the archives: the same sources make the same wheel.
-        env: { ...process.env, SOURCE_DATE_EPOCH: String(sourceDate(sdkDir)) },
+        // The wheel's entries at the release archives' fixed time: the same sources make the same
+        // wheel, however old their files are (a fresh clone's, or the release's regenerated SDK).
+        env: { ...process.env, SOURCE_DATE_EPOCH: String(ARCHIVE_EPOCH) },
       },
     );
-    for (const file of [made.wheel, made.sdist])
-      renameSync(path.join(work, "out", path.basename(file)), file);
+    renameSync(path.join(work, "out", path.basename(made.wheel)), made.wheel);
+    // setuptools' sdist ignores SOURCE_DATE_EPOCH: its tar holds the staged files' times and the
+    // builder's user, and its gzip header the build's time and name. Written again as the release's
+    // archives are.
+    const unpacked = path.join(work, "sdist");
+    mkdirSync(unpacked);
+    const untar = spawnSync(
+      "tar",
+      ["-xzf", path.join(work, "out", path.basename(made.sdist)), "-C", unpacked],
+      {
+        encoding: "utf8",
+      },
+    );
+    if (untar.status !== 0)
+      throw new Error(
+        `pulumi-irv: tar failed unpacking the sdist: ${untar.error?.message ?? untar.stderr.trim()}`,
+      );
+    writeReproducibleArchive(unpacked, made.sdist, "pax");
     writeFileSync(stamp, digest);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
   return made;
-}
-
-/** Seconds since the epoch of the newest SDK file (what SOURCE_DATE_EPOCH stands for), at least 1980. */
-function sourceDate(sdkDir: string): number {
-  let newest = 315532800;
-  for (const file of listFiles(sdkDir))
-    newest = Math.max(newest, Math.floor(statSync(path.join(sdkDir, file)).mtimeMs / 1000));
-  return newest;
 }
 
 /**

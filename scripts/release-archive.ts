@@ -4,7 +4,8 @@
 // its own time; none of that is part of the release. Here every entry has the same time
 // (ARCHIVE_EPOCH), owner and group 0 with no names, a mode of 0755 or 0644 (executable or not), and
 // entries come in name order; gzip is Node's zlib (the Node version is pinned by the repository, as
-// it is for the executables inside), whose header carries no time and no file name.
+// it is for the executables inside), whose header carries no time and no file name. The Python SDK's
+// sdist is re-written the same way, in the pax format its specification asks for.
 import { spawnSync } from "node:child_process";
 import { readdirSync, writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
@@ -20,15 +21,19 @@ export const ARCHIVE_EPOCH = 315532800;
 /**
  * Writes every file of `stage` (its top level, in name order) into the gzip-compressed tar `file`,
  * with nothing of the build's time, user or umask in it. Needs GNU tar (the release builds on Linux).
+ * `format` "pax" is for a Python sdist (its specification asks for POSIX.1-2001 archives).
  * @example
  * writeReproducibleArchive("/tmp/stage", "/tmp/out/irv-emulator-v0.1.0-linux-amd64.tar.gz");
  */
-export function writeReproducibleArchive(stage: string, file: string): void {
+export function writeReproducibleArchive(stage: string, file: string, format: "gnu" | "pax" = "gnu"): void {
   const tar = spawnSync(
     "tar",
     [
       "--create",
-      "--format=gnu",
+      `--format=${format}`,
+      // pax's extended headers would otherwise carry each file's access and change times (and, in
+      // older GNU tars, tar's process id in their names).
+      ...(format === "pax" ? ["--pax-option=exthdr.name=%d/PaxHeaders/%f,delete=atime,delete=ctime"] : []),
       "--sort=name",
       `--mtime=@${ARCHIVE_EPOCH}`,
       "--owner=0",

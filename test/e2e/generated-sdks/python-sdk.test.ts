@@ -3,10 +3,12 @@
 // by the real engine (through our test-only Python language host and the packaged plugin) against the
 // emulator: up, a one-field edit, refresh and destroy; and a Config.require_secret input kept secret.
 import { spawnSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { installedDistributions } from "../../../scripts/python-sdk.ts";
+import { buildPythonWheel, installedDistributions } from "../../../scripts/python-sdk.ts";
 import type { TestStack } from "../harness/index.js";
 import { createStack, diagnostics, fixtureDir, pulumiBinDir, summary } from "../harness/index.js";
 import type { TestEmulator } from "../support/irv-emulator.js";
@@ -70,6 +72,34 @@ describe("the Python SDK (pulumi_irv wheel) in a fresh virtualenv", () => {
       version: py.version,
       server: "github://api.github.com/pulumi-irv/pulumi-irv",
     });
+  });
+
+  // Regression (issue 47): the wheel's SOURCE_DATE_EPOCH was the newest SDK file's time (a fresh
+  // clone's or a release's regenerated SDK: the build's own), and setuptools' sdist carried the
+  // staged files' times, the builder's user and gzip's time, so no two builds gave the same bytes.
+  it("builds the same wheel and sdist, byte for byte, from the same sources at another time", async () => {
+    const dirs = [
+      mkdtempSync(path.join(tmpdir(), "irv-py-a-")),
+      mkdtempSync(path.join(tmpdir(), "irv-py-b-")),
+    ];
+    try {
+      const sums: Record<string, string>[] = [];
+      for (const outDir of dirs) {
+        const made = await buildPythonWheel({ outDir });
+        sums.push(
+          Object.fromEntries(
+            [made.wheel, made.sdist].map((f) => [
+              path.basename(f),
+              createHash("sha256").update(readFileSync(f)).digest("hex"),
+            ]),
+          ),
+        );
+      }
+      expect(Object.keys(sums[0] ?? {})).toHaveLength(2);
+      expect(sums[1]).toEqual(sums[0]);
+    } finally {
+      for (const d of dirs) rmSync(d, { recursive: true, force: true });
+    }
   });
 
   it("type-checks the quickstart under mypy --strict, and names a misspelt keyword argument", () => {

@@ -6,6 +6,7 @@ import { spawnSync } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { gunzipSync } from "node:zlib";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ARCHIVE_EPOCH, writeReproducibleArchive } from "../../../scripts/release-archive.ts";
 
@@ -34,6 +35,26 @@ describe("scripts/release-archive.ts", () => {
     writeReproducibleArchive(stage("one", new Date("2026-01-01T10:00:00Z"), { exe: 0o755, file: 0o644 }), a);
     writeReproducibleArchive(stage("two", new Date("2026-11-28T14:00:07Z"), { exe: 0o775, file: 0o664 }), b);
     expect(readFileSync(a).equals(readFileSync(b))).toBe(true);
+  });
+
+  it("gives the same bytes in the pax format (the Python sdist's), whose headers carry no access or change time", () => {
+    const a = path.join(dir, "a.tar.gz");
+    const b = path.join(dir, "b.tar.gz");
+    writeReproducibleArchive(
+      stage("one", new Date("2026-01-01T10:00:00Z"), { exe: 0o755, file: 0o644 }),
+      a,
+      "pax",
+    );
+    writeReproducibleArchive(
+      stage("two", new Date("2026-11-28T14:00:07Z"), { exe: 0o775, file: 0o664 }),
+      b,
+      "pax",
+    );
+    expect(readFileSync(a).equals(readFileSync(b))).toBe(true);
+    const tar = gunzipSync(readFileSync(a));
+    // ustar's magic at 257 (GNU's is "ustar  ").
+    expect(tar.subarray(257, 263).toString("latin1")).toBe("ustar\0");
+    expect(tar.toString("latin1")).not.toMatch(/ [ac]time=/);
   });
 
   it("lists the files in name order, executable or not, owned by 0:0 at the fixed time", () => {
