@@ -9,6 +9,8 @@
 // @grpc/grpc-js with the same messages (the client's own cost differs by twice). The cost the preface dispatch adds to HTTP is
 // measured on a bare node:http server with and without it, one new connection per request (the
 // dispatch acts once per connection; with keep-alive it is paid once per connection only).
+// The goals (issue 47) are on the emulator's CPU per request, gRPC ÷ HTTP: GET ≤ 1.5×, LIST ≤ 1.2×;
+// requests per second are printed for reference.
 //
 // Run after a build: `node bench/emulator-grpc.ts` (or `npm run bench -- emulator-grpc`).
 import { performance } from "node:perf_hooks";
@@ -233,16 +235,15 @@ for (const [name, m] of Object.entries(all)) {
   console.log(`| ${name} | ${s.rps.toFixed(0)} | ${s.p50.toFixed(2)} | ${s.p99.toFixed(2)} | ${cpu} |`);
 }
 const ratio = (a: string, b: string) => (summary(all[a] ?? []).rps / summary(all[b] ?? []).rps).toFixed(2);
-console.log(
-  `gRPC ÷ HTTP throughput: GET ${ratio("GET, gRPC", "GET, HTTP/JSON")}×, LIST ${ratio("LIST 200 of 10,000, gRPC", "LIST 200 of 10,000, HTTP/JSON")}× (goal ≥ 1.0×)`,
-);
-console.log(
-  `With the grpc-js client: GET ${ratio("GET, gRPC (grpc-js client)", "GET, HTTP/JSON")}×, LIST ${ratio("LIST 200 of 10,000, gRPC (grpc-js client)", "LIST 200 of 10,000, HTTP/JSON")}×`,
-);
 const cpuRatio = (a: string, b: string) =>
-  (summary(all[a] ?? []).serverCpu / summary(all[b] ?? []).serverCpu).toFixed(1);
+  (summary(all[a] ?? []).serverCpu / summary(all[b] ?? []).serverCpu).toFixed(2);
+// The goal is on the server's own CPU per request (issue 47): throughput also counts each client's
+// cost, which the two protocols' client libraries make unequal, on the same two cores as the server.
 console.log(
-  `Emulator CPU per request, gRPC ÷ HTTP (the server's own cost, whatever the client's): GET ${cpuRatio("GET, gRPC", "GET, HTTP/JSON")}×, LIST ${cpuRatio("LIST 200 of 10,000, gRPC", "LIST 200 of 10,000, HTTP/JSON")}×`,
+  `Emulator CPU per request, gRPC ÷ HTTP (the server's own cost, whatever the client's): GET ${cpuRatio("GET, gRPC", "GET, HTTP/JSON")}× (goal ≤ 1.5×), LIST ${cpuRatio("LIST 200 of 10,000, gRPC", "LIST 200 of 10,000, HTTP/JSON")}× (goal ≤ 1.2×)`,
+);
+console.log(
+  `gRPC ÷ HTTP throughput, for reference: GET ${ratio("GET, gRPC", "GET, HTTP/JSON")}×, LIST ${ratio("LIST 200 of 10,000, gRPC", "LIST 200 of 10,000, HTTP/JSON")}×; with the grpc-js client GET ${ratio("GET, gRPC (grpc-js client)", "GET, HTTP/JSON")}×, LIST ${ratio("LIST 200 of 10,000, gRPC (grpc-js client)", "LIST 200 of 10,000, HTTP/JSON")}×`,
 );
 console.log(
   `HTTP with the dispatch ÷ without, a new connection per request: ${ratio("bare node:http, with dispatch", "bare node:http, no dispatch")}× (goal ≥ 0.98×, i.e. at most 1.02× the cost)`,
