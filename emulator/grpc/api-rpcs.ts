@@ -17,7 +17,7 @@ import { invalidArgument } from "../core/index.js";
 import type { AppContext } from "../http/index.js";
 import { admitCall, bodyViolation } from "../http/index.js";
 import type { QueryValues } from "../lists/index.js";
-import { KIND_RULES, versionsOf } from "../resources/index.js";
+import { KIND_RULES } from "../resources/index.js";
 import { toConnectError } from "./grpc-faults.js";
 import { wireMessage } from "./wire-objects.js";
 import { API_SERVICES, WIRE_REGISTRY } from "./wire-types.js";
@@ -87,7 +87,7 @@ const BETA_SERVICE_KINDS: Readonly<Record<string, KindName>> = {
 export const SERVICE_KINDS: Readonly<Record<string, KindName>> = Object.fromEntries(
   Object.entries(BETA_SERVICE_KINDS).flatMap(([name, kind]) => {
     const [domain, service] = name.split(".");
-    return versionsOf(KIND_RULES[kind]).map((v) => [`chainguard.platform.${domain}.${v}.${service}`, kind]);
+    return KIND_RULES[kind].versions.map((v) => [`chainguard.platform.${domain}.${v}.${service}`, kind]);
   }),
 );
 

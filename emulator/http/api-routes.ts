@@ -1,9 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { KindName } from "pulumi-irv/sdk";
+import { collectionPath } from "pulumi-irv/sdk";
 import { invalidArgument } from "../core/index.js";
 import type { QueryValues } from "../lists/index.js";
 import type { KindRules } from "../resources/index.js";
-import { KIND_RULES, requireObject, versionedPath, versionsOf } from "../resources/index.js";
+import { KIND_RULES, requireObject } from "../resources/index.js";
 import type { AppContext } from "./app-context.js";
 import { replyJson, uidParam } from "./reply-json.js";
 import { callerOf } from "./request-context.js";
@@ -33,8 +34,8 @@ function updateMaskOf(req: FastifyRequest): string | undefined {
 export function registerApiRoutes(app: FastifyInstance, ctx: AppContext): void {
   const s = ctx.service;
   for (const rules of Object.values(KIND_RULES)) {
-    for (const version of versionsOf(rules))
-      registerKindRoutes(app, ctx, rules, versionedPath(rules, version));
+    for (const version of rules.versions)
+      registerKindRoutes(app, ctx, rules, collectionPath(rules.spec, version));
   }
   // v1 kept for side-by-side migration (spec §9): the v1 shape, unpaged.
   app.get("/iam/v1/groups", api, (req, reply) =>

@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import Fastify from "fastify";
+import type { ApiVersion } from "pulumi-irv/sdk";
 import { Code } from "pulumi-irv/sdk";
 import { ApiFault, invalidArgument, notFound } from "../core/index.js";
-import type { ApiVersion } from "../resources/index.js";
-import { RULES_BY_COLLECTION, versionsOf } from "../resources/index.js";
+import { RULES_BY_COLLECTION } from "../resources/index.js";
 import { admitCall } from "./admit-call.js";
 import { registerApiRoutes } from "./api-routes.js";
 import type { AppContext } from "./app-context.js";
@@ -164,7 +164,7 @@ function notFoundRoute(req: FastifyRequest, reply: FastifyReply): FastifyReply {
     m !== null &&
     rules !== undefined &&
     rules.spec.domain === m[1] &&
-    versionsOf(rules).includes(m[2] as ApiVersion)
+    rules.versions.includes(m[2] as ApiVersion)
   ) {
     const withUid = m[4] !== undefined && m[4] !== "/";
     const allowed = ["GET"];

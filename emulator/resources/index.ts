@@ -1,6 +1,4 @@
 export { AdvisorySeed, newAdvisoryId } from "./advisories.js";
-export type { ApiVersion } from "./api-versions.js";
-export { API_VERSIONS, versionedPath, versionsOf } from "./api-versions.js";
 export type { FreeFormLimits } from "./field-limits.js";
 export {
   FREE_FORM_LIMITS,

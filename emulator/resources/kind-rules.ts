@@ -1,5 +1,11 @@
-import type { Capability, KindName, KindSpec } from "pulumi-irv/sdk";
-import { GROUP_NAME_PATTERN_SOURCE, KINDS, RoleBindingCreateSchema } from "pulumi-irv/sdk";
+import type { ApiVersion, Capability, KindName, KindSpec } from "pulumi-irv/sdk";
+import {
+  API_VERSIONS,
+  GROUP_NAME_PATTERN_SOURCE,
+  KINDS,
+  RoleBindingCreateSchema,
+  servedVersion,
+} from "pulumi-irv/sdk";
 import type { z } from "zod";
 import type { ListFilterParam } from "../lists/index.js";
 import { ACCOUNT_ASSOCIATIONS_HOOKS } from "./account-associations.js";
@@ -44,11 +50,17 @@ export interface KindRules {
    * uid says nothing: their row's group governs them.
    */
   scopeDepth: number | undefined;
-  /** Served at v2beta1 only: the published GA (v2) definitions have no such kind. */
-  betaOnly: boolean;
+  /**
+   * The API versions the kind is served at, from one store: every one of the sdk's, but v2beta1
+   * only for a kind with no GA definition (the sdk's `betaOnly`: overlays and overlay bindings).
+   */
+  versions: readonly ApiVersion[];
   /** The kind a create's parent uid must name. */
   parentKind: "groups" | "repos" | "identityProviders";
-  /** The writes the published service offers for the kind (its Create, Update and Delete rpcs). */
+  /**
+   * The writes the published service offers for the kind (its Create, Update and Delete rpcs): from
+   * the sdk's kind ({@link writesOf}).
+   */
   writes: readonly WriteVerb[];
   /** The capability family: `<family>.list` reads, `<family>.create` creates… */
   family: CapabilityFamily;
@@ -125,7 +137,18 @@ export interface KindRules {
 export type WriteVerb = "create" | "update" | "delete";
 
 const ALL_WRITES: readonly WriteVerb[] = ["create", "update", "delete"];
-const NO_UPDATE: readonly WriteVerb[] = ["create", "delete"];
+
+/**
+ * The writes a kind's published service offers, as the sdk's kind says them: none for a read-only
+ * kind; no update for one with no field to update (its service has no Update rpc).
+ *
+ * @example
+ * writesOf(KINDS.tags); // ["create", "delete"]
+ */
+function writesOf(spec: Pick<KindSpec, "writable" | "mutable">): readonly WriteVerb[] {
+  if (!spec.writable) return [];
+  return spec.mutable.length > 0 ? ALL_WRITES : ALL_WRITES.filter((v) => v !== "update");
+}
 
 const NAME_HINT = { name: `must match the pattern ${GROUP_NAME_PATTERN_SOURCE}` };
 const NONE = () => ({});
@@ -138,9 +161,9 @@ const iamChild = (
   name,
   spec: KINDS[name],
   scopeDepth: 1,
-  betaOnly: KINDS[name].betaOnly === true,
+  versions: API_VERSIONS.filter((v) => servedVersion(KINDS[name], v) === v),
   parentKind: "groups",
-  writes: KINDS[name].writable ? ALL_WRITES : [],
+  writes: writesOf(KINDS[name]),
   family,
   verbCapabilities: {},
   strictCreate: false,
@@ -242,6 +265,9 @@ export const KIND_RULES: Readonly<Record<KindName, KindRules>> = {
     hooks: ACCOUNT_ASSOCIATIONS_HOOKS,
   }),
   groupInvites: iamChild("groupInvites", "group_invites", {
+    // No Update rpc and no field to update, but a PATCH is routed so that it is refused with code 3
+    // saying what to do instead (docs/contract-decisions.md, GroupInvite), not 405 as for tags.
+    writes: ALL_WRITES,
     // Published group_invites.proto:35-39: an invite is a future role binding.
     alsoNeeds: { create: ["role_bindings.create"] },
     uniqueNames: false,
@@ -253,7 +279,6 @@ export const KIND_RULES: Readonly<Record<KindName, KindRules>> = {
     // group/identityProvider/mapping: the identity provider's group governs it.
     scopeDepth: 2,
     parentKind: "identityProviders",
-    writes: NO_UPDATE,
     // Published external_group_role_mappings.proto: Create needs both capabilities, Delete and
     // BatchDelete the identity providers' delete, reads their list.
     alsoNeeds: { create: ["role_bindings.create"] },
@@ -266,7 +291,6 @@ export const KIND_RULES: Readonly<Record<KindName, KindRules>> = {
     hooks: MAPPING_HOOKS,
   }),
   repos: iamChild("repos", "repo", {
-    writes: ALL_WRITES,
     hints: { syncConfig: "the field is sync_config (its published json_name), not syncConfig" },
     // Checked by the hooks: a stored sync_config holds the service's fields the create body refuses.
     validate: undefined,
@@ -276,7 +300,6 @@ export const KIND_RULES: Readonly<Record<KindName, KindRules>> = {
   tags: iamChild("tags", "tag", {
     scopeDepth: 2,
     parentKind: "repos",
-    writes: NO_UPDATE,
     validate: undefined,
     required: [],
     strictCreate: true,
@@ -284,7 +307,6 @@ export const KIND_RULES: Readonly<Record<KindName, KindRules>> = {
     hooks: TAG_HOOKS,
   }),
   overlays: iamChild("overlays", "registry", {
-    writes: NO_UPDATE,
     verbCapabilities: {
       list: "registry.overlays.list",
       create: "registry.overlays.edit",
@@ -296,7 +318,6 @@ export const KIND_RULES: Readonly<Record<KindName, KindRules>> = {
   overlayBindings: iamChild("overlayBindings", "registry", {
     scopeDepth: 2,
     parentKind: "repos",
-    writes: NO_UPDATE,
     verbCapabilities: {
       list: "registry.overlays.list",
       create: "registry.overlays.edit",
@@ -310,7 +331,6 @@ export const KIND_RULES: Readonly<Record<KindName, KindRules>> = {
     hooks: OVERLAY_BINDING_HOOKS,
   }),
   subscriptions: iamChild("subscriptions", "subscriptions", {
-    writes: NO_UPDATE,
     uniqueNames: false,
     nameField: "sink",
     nameFilter: false,
