@@ -211,7 +211,7 @@ export function storedEvent(advisoryUid: string, e: EventSeed, now: string): Rec
  * in a row's name column (sibling uniqueness, `order_by=name`): advisories have no name.
  *
  * @example
- * const fields = ADVISORY_HOOKS.beforeCreate?.(ctx, { caller, parentUid: groupUid, fields: {} }); // advisoryId set
+ * const fields = ADVISORY_HOOKS.beforeCreate?.(ctx, { caller, parentUid: groupUid, fields: {}, now: Date.now() }); // advisoryId set
  * ADVISORY_HOOKS.stored?.(advisoryUid, groupUid, fields ?? {}, now)?.severities; // []
  */
 export const ADVISORY_HOOKS: Pick<KindHooks, "beforeCreate" | "stored"> = {

@@ -77,7 +77,7 @@ export const GROUP_INVITE_HOOKS: KindHooks = {
     }
     return {
       ...fields,
-      expirationTime: formatTimestamp(ctx.clock() + ms),
+      expirationTime: formatTimestamp(w.now + ms),
       singleUse: fields.singleUse === true,
       code: randomBytes(24).toString("base64url"),
     };

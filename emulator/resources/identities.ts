@@ -87,12 +87,12 @@ export function publishedIdentity(stored: Fields): Fields {
  * KIND_RULES.identities.hooks === IDENTITY_HOOKS; // true
  */
 export const IDENTITY_HOOKS: KindHooks = {
-  beforeCreate(ctx, w) {
+  beforeCreate(_ctx, w) {
     // Only a written expiration is checked here; the default is set with the createTime
     // (`serviceFields`), so it is exactly 365 days after it.
     const keys = w.fields.staticKeys;
     const given = isObject(keys) && keys.expirationTime !== undefined && keys.expirationTime !== null;
-    if (given) withKeysExpiration(w.fields, ctx.clock(), ctx.clock());
+    if (given) withKeysExpiration(w.fields, w.now, w.now);
     return w.fields;
   },
   beforeUpdate(ctx, u) {

@@ -21,15 +21,20 @@ export interface KindContext {
 }
 
 /**
- * One write as a hook sees it: who asks, where, and the resource's fields.
+ * One write as a hook sees it: who asks, where, when, and the resource's fields.
  *
  * @example
- * const w: WriteRequest = { caller, parentUid: groupUid, fields: { name: "ci" } };
+ * const w: WriteRequest = { caller, parentUid: groupUid, fields: { name: "ci" }, now: Date.now() };
  */
 export interface WriteRequest {
   caller: Caller;
   parentUid: string;
   fields: Record<string, unknown>;
+  /**
+   * The write's one reading of the clock (ms), also the new resource's createTime: what a hook
+   * counts from (a sync's or an invite's expiration) is then exactly that far from it.
+   */
+  now: number;
 }
 
 /**

@@ -180,7 +180,7 @@ export const REPO_HOOKS: KindHooks = {
       const source = syncSource(ctx, w.caller, String(fields.sync_config.source));
       inherit(fields, source.data, (f) => fields[f] !== undefined);
       fields.description ??= source.data.description;
-      fields.sync_config = storedSync(fields.sync_config, source.uid, undefined, ctx.clock());
+      fields.sync_config = storedSync(fields.sync_config, source.uid, undefined, w.now);
     }
     if (fields.customOverlay !== undefined) {
       refuseWithoutCustomAssembly(ctx, w.parentUid);

@@ -3,6 +3,7 @@ import { Code } from "pulumi-irv/sdk";
 import type { Caller } from "../auth/index.js";
 import {
   ApiFault,
+  formatTimestamp,
   invalidArgument,
   newChildUid,
   newRoleUid,
@@ -137,8 +138,9 @@ export class ResourceWrites {
   ): string {
     const row = this.core.table.get(rules.name, uid) as ResourceRow;
     const current = JSON.parse(row.data) as Record<string, unknown>;
-    const checked = rules.hooks.beforeCreate?.(this.core, { caller, parentUid, fields }) ?? fields;
-    const now = nextUpdateTime(current.updateTime as string | undefined, this.core.clock());
+    const at = this.core.clock();
+    const checked = rules.hooks.beforeCreate?.(this.core, { caller, parentUid, fields, now: at }) ?? fields;
+    const now = nextUpdateTime(current.updateTime as string | undefined, at);
     const data = rules.hooks.stored?.(uid, parentUid, checked, now) ?? {
       ...current,
       ...checked,
@@ -192,23 +194,32 @@ export class ResourceWrites {
         );
       }
     }
-    const checked = rules.hooks.beforeCreate?.(this.core, { caller, parentUid, fields }) ?? fields;
+    // One clock reading for the whole create: the hooks' times (a sync's expiration) count from
+    // the createTime itself.
+    const at = this.core.clock();
+    const checked = rules.hooks.beforeCreate?.(this.core, { caller, parentUid, fields, now: at }) ?? fields;
     this.checkSiblingName(rules, parentUid, checked[rules.nameField], undefined);
     const newUid = rules.uidIsParent
       ? parentUid
       : (uid ?? (rules.scopeDepth === undefined ? newRoleUid() : newChildUid(parentUid)));
-    return this.writeNew(rules, newUid, parentUid, checked);
+    return this.writeNew(rules, newUid, parentUid, checked, at);
   }
 
   /**
    * Builds the stored form of a new resource (service-set fields, timestamps, key order) and writes
-   * its row. No checks: callers have made them.
+   * its row, created at `at` (ms; default: the clock now). No checks: callers have made them.
    *
    * @example
    * writes.writeNew(KIND_RULES.roles, newRoleUid(), "", { name: "viewer", capabilities });
    */
-  writeNew(rules: KindRules, uid: string, parentUid: string, fields: Record<string, unknown>): Inserted {
-    const now = this.core.now();
+  writeNew(
+    rules: KindRules,
+    uid: string,
+    parentUid: string,
+    fields: Record<string, unknown>,
+    at: number = this.core.clock(),
+  ): Inserted {
+    const now = formatTimestamp(at);
     const once: Record<string, unknown> = {};
     const own: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(fields)) {

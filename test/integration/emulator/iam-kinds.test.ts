@@ -236,6 +236,10 @@ describe("group invites", () => {
     const lifetime = Date.parse(invite.expirationTime as string) - before;
     expect(lifetime).toBeGreaterThanOrEqual(604_800_000 - 1000);
     expect(lifetime).toBeLessThanOrEqual(604_800_000 + 60_000);
+    // From the createTime exactly: one clock reading per create.
+    expect(Date.parse(invite.expirationTime as string) - Date.parse(String(made.createTime))).toBe(
+      604_800_000,
+    );
     const got = await emu.ok<Json>("GET", iam("groupInvites", invite.uid));
     const listed = await emu.ok<Json>("GET", "/iam/v2beta1/groupInvites", {
       query: { "uidp.children_of": g.uid },
