@@ -47,9 +47,21 @@ export interface DeliveriesOptions {
   logLimit?: number | undefined;
 }
 
+/**
+ * One write's event, shared by its deliveries. Its data and extensions are built at its first
+ * attempt, not in the write's wake: a sink that is down (its lane resting) never costs a write the
+ * protojson body, and every delivery of the write sends the same bytes.
+ */
+interface Occurrence {
+  write: WriteNotice;
+  annotation: WriteEvent;
+  group: string;
+  built?: { data: Buffer; extensions: Record<string, string> } | "failed";
+}
+
 interface Pending {
   record: DeliveryRecord;
-  event: CloudEvent;
+  occurrence: Occurrence;
   /** The group of its subscription: the token's subject. */
   subscriptionGroup: string;
   token: { value: string; mintedAt: number } | undefined;
@@ -84,7 +96,9 @@ const MAX_QUEUED_PER_SINK = 10_000;
 export class Deliveries {
   readonly log: DeliveryLog;
   readonly policy: DeliveryPolicy;
-  private readonly timers = new Set<NodeJS.Immediate>();
+  /** Deliveries queued in this turn, handed to their lanes in the next. */
+  private readonly incoming: Pending[] = [];
+  private handOff: NodeJS.Immediate | undefined;
   private readonly lanes = new Map<string, SinkLane<Pending>>();
   private readonly abort = new AbortController();
   private closed = false;
@@ -111,7 +125,8 @@ export class Deliveries {
     if (targets.length === 0) return;
     const writeTime = formatTimestamp(this.o.clock());
     const eventId = randomUUID();
-    const records = targets.map((target) => {
+    const occurrence: Occurrence = { write, annotation, group };
+    for (const target of targets) {
       const record: DeliveryRecord = {
         eventId,
         type: annotation.type,
@@ -125,14 +140,14 @@ export class Deliveries {
       };
       this.log.add(record);
       this.o.onCount?.("queued");
-      return { record, subscriptionGroup: target.group };
+      this.incoming.push({ record, occurrence, subscriptionGroup: target.group, token: undefined });
+    }
+    // The answer goes out in this turn; the deliveries reach their lanes in a later one, all the
+    // writes of a turn at once.
+    this.handOff ??= setImmediate(() => {
+      this.handOff = undefined;
+      for (const p of this.incoming.splice(0)) this.lane(p.record.sink).push(p);
     });
-    // The answer goes out in this turn; the event is built and sent in a later one.
-    const later = setImmediate(() => {
-      this.timers.delete(later);
-      this.start(write, annotation, records);
-    });
-    this.timers.add(later);
   }
 
   /**
@@ -143,62 +158,69 @@ export class Deliveries {
    */
   close(): void {
     this.closed = true;
-    for (const t of this.timers) clearImmediate(t);
-    this.timers.clear();
+    clearImmediate(this.handOff);
+    this.incoming.length = 0;
     for (const lane of this.lanes.values()) lane.close();
     this.abort.abort();
     for (const r of this.log.list({ outcome: "pending" })) this.finish(r, "cancelled");
   }
 
-  private start(
-    write: WriteNotice,
-    annotation: WriteEvent,
-    records: { record: DeliveryRecord; subscriptionGroup: string }[],
-  ): void {
-    let data: Buffer;
-    const extensions: Record<string, string> = {};
-    try {
-      const rule = bodyRule(annotation.body.typeName);
-      const body = this.body(write, annotation);
-      const redacted = body === undefined || rule.redact === undefined ? body : rule.redact(body);
-      data = Buffer.from(
-        JSON.stringify({
-          actor: { subject: actorSubject(write) },
-          ...(redacted === undefined ? {} : { body: redacted }),
-        }),
-      );
-      for (const name of annotation.extensions) {
-        if (name === "group") extensions.group = records[0]?.record.group ?? "";
-        else if (name === "identityprovider") {
-          const idp = identityProviderOf(rule.identityProvider, write.uid, body);
-          if (idp !== undefined) extensions.identityprovider = idp;
-        }
+  // The data and the extensions of a write's event, built once, at its first attempt.
+  private built(o: Occurrence): { data: Buffer; extensions: Record<string, string> } | undefined {
+    if (o.built === undefined) {
+      try {
+        o.built = this.build(o);
+      } catch (e) {
+        // A bug of ours: say so once; the write was answered long ago.
+        process.stderr.write(`irv-emulator: the event of ${o.annotation.rpc} failed: ${String(e)}\n`);
+        o.built = "failed";
       }
-    } catch (e) {
-      // A bug of ours: say so, never touch the write.
-      process.stderr.write(`irv-emulator: the event of ${annotation.rpc} failed: ${String(e)}\n`);
-      for (const { record } of records) this.finish(record, "rejected");
-      return;
+    }
+    return o.built === "failed" ? undefined : o.built;
+  }
+
+  private build({ write, annotation, group }: Occurrence): {
+    data: Buffer;
+    extensions: Record<string, string>;
+  } {
+    const rule = bodyRule(annotation.body.typeName);
+    const body = this.body(write, annotation);
+    const redacted = body === undefined || rule.redact === undefined ? body : rule.redact(body);
+    const data = Buffer.from(
+      JSON.stringify({
+        actor: { subject: actorSubject(write) },
+        ...(redacted === undefined ? {} : { body: redacted }),
+      }),
+    );
+    const extensions: Record<string, string> = {};
+    for (const name of annotation.extensions) {
+      if (name === "group") extensions.group = group;
+      else if (name === "identityprovider") {
+        const idp = identityProviderOf(rule.identityProvider, write.uid, body);
+        if (idp !== undefined) extensions.identityprovider = idp;
+      }
     }
     extensions.bodytype = annotation.body.typeName;
     extensions.audience = annotation.audience;
-    for (const { record, subscriptionGroup } of records) {
-      const event: CloudEvent = {
-        id: record.eventId,
-        source: this.o.source(),
-        type: record.type,
-        subject: record.subject,
-        time: record.writeTime,
-        extensions: {
-          ...extensions,
-          chainguarddev1delivery: "webhook",
-          chainguarddev1subscription: record.subscription,
-          chainguarddev1webhook: record.sink,
-        },
-        data,
-      };
-      this.lane(record.sink).push({ record, event, subscriptionGroup, token: undefined });
-    }
+    return { data, extensions };
+  }
+
+  // The CloudEvent of one delivery: the write's event with its subscription's delivery extensions.
+  private event(r: DeliveryRecord, built: { data: Buffer; extensions: Record<string, string> }): CloudEvent {
+    return {
+      id: r.eventId,
+      source: this.o.source(),
+      type: r.type,
+      subject: r.subject,
+      time: r.writeTime,
+      extensions: {
+        ...built.extensions,
+        chainguarddev1delivery: "webhook",
+        chainguarddev1subscription: r.subscription,
+        chainguarddev1webhook: r.sink,
+      },
+      data: built.data,
+    };
   }
 
   // The published message of the body, in its protojson form: the answer (decoded as the message, so
@@ -218,6 +240,11 @@ export class Deliveries {
       this.finish(r, "cancelled");
       return "skipped";
     }
+    const built = this.built(p.occurrence);
+    if (built === undefined) {
+      this.finish(r, "rejected");
+      return "skipped";
+    }
     // The sink rule of a create (sdk/schemas/subscription.ts), again here: a stored row may predate it.
     const problem = sinkProblem(r.sink);
     const started = this.o.clock();
@@ -232,11 +259,12 @@ export class Deliveries {
     let retry = false;
     p.pauseMs = undefined;
     try {
-      const token = await this.token(p);
+      const event = this.event(r, built);
+      const token = await this.token(p, event.data);
       const res = await fetch(r.sink, {
         method: "POST",
-        headers: { ...binaryModeHeaders(p.event), authorization: `Bearer ${token}` },
-        body: p.event.data,
+        headers: { ...binaryModeHeaders(event), authorization: `Bearer ${token}` },
+        body: event.data,
         redirect: "manual",
         signal: AbortSignal.any([this.abort.signal, AbortSignal.timeout(this.policy.timeoutMs)]),
       });
@@ -286,14 +314,14 @@ export class Deliveries {
 
   // The token of the delivery: subject `webhook:<the subscription's group>`, audience `customer`,
   // and the data's digest, as the published receiver checks them.
-  private async token(p: Pending): Promise<string> {
+  private async token(p: Pending, data: Buffer): Promise<string> {
     const now = this.o.clock();
     if (p.token === undefined || now - p.token.mintedAt > TOKEN_REUSE_MS) {
       const value = await this.o.mint({
         subject: `webhook:${p.subscriptionGroup}`,
         audience: "customer",
         ttlSeconds: TOKEN_TTL_SECONDS,
-        claims: { webhook: { digest: dataDigest(p.event.data) } },
+        claims: { webhook: { digest: dataDigest(data) } },
       });
       p.token = { value, mintedAt: now };
     }

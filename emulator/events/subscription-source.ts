@@ -43,17 +43,28 @@ export const SUBSCRIPTIONS_KIND = "subscriptions";
  * source.covering(teamUid).map((s) => s.sink);
  */
 export function storedSubscriptions(table: ResourceTable): SubscriptionSource {
+  // Each row's target, parsed once while its data stays the same: a write with subscriptions pays
+  // one indexed read by kind, not a JSON parse per subscription.
+  const parsed = new Map<string, { data: string; target: SubscriptionTarget }>();
+  const targetOf = (row: { uid: string; parentUid: string; data: string }): SubscriptionTarget => {
+    const known = parsed.get(row.uid);
+    if (known !== undefined && known.data === row.data && known.target.group === row.parentUid)
+      return known.target;
+    const target = {
+      uid: row.uid,
+      group: row.parentUid,
+      sink: String((JSON.parse(row.data) as { sink?: unknown }).sink ?? ""),
+    };
+    parsed.set(row.uid, { data: row.data, target });
+    return target;
+  };
   return {
     // One indexed read by kind: with no subscription, a write pays only this.
-    covering: (groupUid) =>
-      table
-        .all(SUBSCRIPTIONS_KIND)
-        .filter((row) => isSelfOrDescendant(groupUid, row.parentUid))
-        .map((row) => ({
-          uid: row.uid,
-          group: row.parentUid,
-          sink: String((JSON.parse(row.data) as { sink?: unknown }).sink ?? ""),
-        })),
+    covering: (groupUid) => {
+      const rows = table.all(SUBSCRIPTIONS_KIND);
+      if (parsed.size > rows.length) parsed.clear();
+      return rows.filter((row) => isSelfOrDescendant(groupUid, row.parentUid)).map(targetOf);
+    },
     exists: (uid) => table.has(SUBSCRIPTIONS_KIND, uid),
   };
 }
