@@ -8,7 +8,7 @@ import {
   uidIndexOf,
 } from "../../review/index.js";
 import type { AnyKind, Props } from "../runtime/index.js";
-import { diffInputs, KIND_DEFINITIONS } from "../runtime/index.js";
+import { diffInputs, KIND_DEFINITIONS, setAt, valueAt } from "../runtime/index.js";
 import type { StateResource } from "./stack-state.js";
 
 /**
@@ -231,9 +231,17 @@ export function compareDrift(input: DriftInput): DriftReport {
 
 // The inputs the code applied against the inputs the API describes, as the provider's diff
 // compares them (a refresh then a preview would show these keys).
-function changedFields(kind: AnyKind, stateInputs: Props, liveInputs: Props): FieldChange[] {
-  const code: Props = {};
-  for (const [k, v] of Object.entries(stateInputs)) code[k] = isSecretValue(v) ? liveInputs[k] : v;
+// What the API never returns (a role's parent, a client secret: the kind's `writeOnly`) is the
+// state's on the live side too, as a refresh keeps it; a value the state keeps encrypted, at any
+// depth, is taken as the live one: it cannot be compared without the stack's key.
+function changedFields(kind: AnyKind, stateInputs: Props, apiInputs: Props): FieldChange[] {
+  const liveInputs = structuredClone(apiInputs);
+  for (const path of kind.writeOnly ?? []) {
+    const keys = path.split(".");
+    const kept = valueAt(stateInputs, keys);
+    if (kept !== undefined) setAt(liveInputs, keys, kept);
+  }
+  const code = withoutSecrets(stateInputs, liveInputs) as Props;
   const { changed } = diffInputs(kind, liveInputs, code);
   const secret = new Set((kind.secrets ?? []).map((p: string) => p.split(".")[0]));
   return changed.map((field) =>
@@ -241,6 +249,13 @@ function changedFields(kind: AnyKind, stateInputs: Props, liveInputs: Props): Fi
       ? { field, code: "[secret]", live: "[secret]" }
       : { field, code: code[field], live: liveInputs[field] },
   );
+}
+
+function withoutSecrets(code: unknown, live: unknown): unknown {
+  if (isSecretValue(code)) return live;
+  if (typeof code !== "object" || code === null || Array.isArray(code)) return code;
+  const at = typeof live === "object" && live !== null ? (live as Props) : {};
+  return Object.fromEntries(Object.entries(code).map(([k, v]) => [k, withoutSecrets(v, at[k])]));
 }
 
 const str = (v: unknown): string | undefined => (typeof v === "string" && v !== "" ? v : undefined);

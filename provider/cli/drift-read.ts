@@ -68,6 +68,24 @@ const inside = (uid: string, subtrees: readonly string[]) =>
   subtrees.some((s) => uid === s || uid.startsWith(`${s}/`));
 
 /**
+ * The name of the explicit `pulumi:providers:irv` resource a state resource is managed through
+ * (another organization, or other credentials), or undefined for a default provider (the stack's
+ * `irv:` settings) and the dynamic providers, which read those settings too.
+ *
+ * @example
+ * explicitProviderOf(partners); // "secondOrg"
+ */
+export function explicitProviderOf(r: StateResource): string | undefined {
+  const ref = (r as { provider?: unknown }).provider;
+  if (typeof ref !== "string") return undefined;
+  // `<urn>::<id>`, the urn ending in `::pulumi:providers:irv::<name>`.
+  const parts = ref.split("::");
+  const name = parts.at(-2);
+  if (parts.at(-3) !== "pulumi:providers:irv" || name === undefined) return undefined;
+  return /^default(_|$)/.test(name) ? undefined : name;
+}
+
+/**
  * The topmost groups a stack's state manages: below each, every object belongs to the stack or is
  * unmanaged.
  *

@@ -32,6 +32,8 @@ export interface DriftAbout {
   objects: number;
   /** The managed subtrees listed whole. */
   subtrees: string[];
+  /** Resources managed through an explicit provider (its own settings), which drift did not read. */
+  notRead?: { urn: string; provider: string }[] | undefined;
 }
 
 /**
@@ -46,7 +48,12 @@ export interface DriftJson {
   schemaVersion: number;
   stack: string;
   summary: string;
-  read: { requests: number; objects: number; subtrees: string[] };
+  read: {
+    requests: number;
+    objects: number;
+    subtrees: string[];
+    notRead: { urn: string; provider: string }[];
+  };
   findings: DriftFinding[];
   access: ReviewJson;
 }
@@ -67,11 +74,17 @@ export function driftSummary(report: DriftReport, about: DriftAbout): string {
     .map((s) => [s, count(s)] as const)
     .filter(([, n]) => n > 0)
     .map(([s, n]) => `${n} ${s}`);
-  if (parts.length === 0) return `No drift in stack ${about.stack}: the organization is as the code left it.`;
+  const notRead = about.notRead ?? [];
+  const unread =
+    notRead.length === 0
+      ? ""
+      : ` Not read: ${notRead.length} resource${notRead.length === 1 ? "" : "s"} managed through explicit providers (${[...new Set(notRead.map((r) => r.provider))].sort().join(", ")}), which drift cannot read with the stack's irv: settings.`;
+  if (parts.length === 0)
+    return `No drift in stack ${about.stack}: the organization is as the code left it.${unread}`;
   const risky = report.findings.filter((f) => f.risky).length;
   const lockOut =
     report.review.lockOut === undefined ? "" : " Lock-out: no owner-equivalent binding left at the root.";
-  return `Drift in stack ${about.stack}: ${parts.join(", ")} (${risky} risky).${lockOut}`;
+  return `Drift in stack ${about.stack}: ${parts.join(", ")} (${risky} risky).${lockOut}${unread}`;
 }
 
 const show = (v: unknown): string => (v === undefined ? "(none)" : JSON.stringify(v));
@@ -169,7 +182,12 @@ export function driftJson(report: DriftReport, about: DriftAbout): DriftJson {
     schemaVersion: DRIFT_JSON_VERSION,
     stack: about.stack,
     summary: driftSummary(report, about),
-    read: { requests: about.requests, objects: about.objects, subtrees: about.subtrees },
+    read: {
+      requests: about.requests,
+      objects: about.objects,
+      subtrees: about.subtrees,
+      notRead: about.notRead ?? [],
+    },
     findings: report.findings,
     access: reviewJson(stacksOf(report, about)),
   };

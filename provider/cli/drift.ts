@@ -4,6 +4,7 @@ import { CliError } from "./cli-error.js";
 import type { DriftReport } from "./drift-compare.js";
 import type { DriftAbout } from "./drift-render.js";
 import { cliStep, stackClient } from "./stack-client.js";
+import type { StateResource } from "./stack-state.js";
 import { Deployment } from "./stack-state.js";
 
 /**
@@ -77,7 +78,15 @@ export async function drift(options: DriftOptions = {}): Promise<DriftResult> {
     throw new CliError(
       `the exported state of stack ${stack} is not a Pulumi deployment (pulumi stack export)`,
     );
-  const state = parsed.data.resources ?? [];
+  // What an explicit provider manages lives where its own settings point (another organization):
+  // the stack's settings cannot read it, and it is not reported deleted; the report says so.
+  const state: StateResource[] = [];
+  const notRead: DriftAbout["notRead"] = [];
+  for (const r of parsed.data.resources ?? []) {
+    const provider = read.explicitProviderOf(r);
+    if (provider === undefined) state.push(r);
+    else if (r.type !== "pulumi:providers:irv") notRead.push({ urn: r.urn, provider });
+  }
   const client = stackClient(config, (k) => values[k], "drift reads the organization from the API");
   const live = await read.readLiveOrg(client, state);
   const report = compare.compareDrift({
@@ -91,6 +100,7 @@ export async function drift(options: DriftOptions = {}): Promise<DriftResult> {
     requests: live.requests,
     objects: live.objects.length,
     subtrees: live.subtrees,
+    notRead,
   };
   const format = options.format ?? "text";
   const text =

@@ -43,6 +43,7 @@ export {
   subscriptionKind,
   tagKind,
 } from "./kinds/index.js";
+export { setAt, valueAt } from "./props-path.js";
 export { DEFAULT_REGISTRY_HOST } from "./registry-host.js";
 export { serializedProvider } from "./serialized-provider.js";
 export { isUnknownAt, UNKNOWN } from "./unknown.js";

@@ -8,6 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import type { DriftJson } from "../../../provider/cli/drift-render.js";
 import { importOrg } from "../../../provider/cli/import-org.js";
 import type { TestStack } from "../harness/index.js";
 import { createStack, diagnostics, fixtureDir, pulumiBinDir, summary } from "../harness/index.js";
@@ -17,6 +18,7 @@ import { resourceRoutes, seedAdvisory, startTestEmulator } from "../support/irv-
 import type { NativePlugin } from "../support/native-plugin.js";
 import { prepareNativePlugin } from "../support/native-plugin.js";
 import { expectOnePatchEdit } from "../support/one-field-edit.js";
+import { runOpsCli } from "../support/ops-cli.js";
 
 const CLIENT_SECRET = "sso-client-secret-7d1f0c2e";
 
@@ -125,6 +127,52 @@ describe("a Pulumi YAML program on pulumi-resource-irv", () => {
     expect(summary(preview.events)?.resourceChanges).toMatchObject({ update: 1 });
     await stack.up();
     expect((await irv.admin.groups.get(outputs.platformUid ?? "")).description).toBe("Platform team");
+  });
+
+  // Issue 46: drift reads a YAML program's state on the plugin (native type tokens, the explicit
+  // provider of a second organization) as it reads a TypeScript program's.
+  it("pulumi-irv drift reports a description edited, an owner binding and a group made by hand, and nothing of the second organization", async () => {
+    const platform = outputs.platformUid ?? "";
+    const payments = outputs.paymentsUid ?? "";
+    const [ci] = await irv.admin.identities.collect({ childrenOf: payments, name: "paymentsCi" });
+    const [owner] = await irv.admin.roles.collect({ name: "owner" });
+    await irv.admin.groups.update(
+      platform,
+      { description: "edited by hand" },
+      { updateMask: ["description"] },
+    );
+    const binding = await irv.admin.roleBindings.create(payments, {
+      identityUid: ci?.uid ?? "",
+      roleUid: owner?.uid ?? "",
+    });
+    const rogue = await irv.admin.groups.create(platform, { name: "rogue" });
+    try {
+      const args = ["drift", "--stack", stack.stackName, "--cwd", stack.projectDir, "--format", "json"];
+      const r = await runOpsCli([...args, "--fail-on", "risky"], { env: stack.env });
+      expect([r.exitCode, r.stderr]).toEqual([1, ""]);
+      const doc = JSON.parse(r.stdout) as DriftJson;
+      expect(doc.findings.map((f) => [f.state, f.className, f.name, f.risky])).toEqual([
+        ["changed", "Group", "platform", false],
+        ["unmanaged", "Group", "rogue", false],
+        ["unmanaged", "RoleBinding", binding.uid, true],
+      ]);
+      expect(doc.findings[0]?.fields).toEqual([
+        { field: "description", code: "Platform team", live: "edited by hand" },
+      ]);
+      // The second organization's group, through its explicit provider: not read, and said so.
+      expect(doc.read.notRead).toEqual([
+        { urn: expect.stringMatching(/::irv:iam:Group::partners$/), provider: "secondOrg" },
+      ]);
+      expect(doc.summary).toMatch(/ Not read: 1 resource managed through explicit providers \(secondOrg\)/);
+    } finally {
+      await irv.admin.groups.delete(rogue.uid);
+      await irv.admin.roleBindings.delete(binding.uid);
+      await irv.admin.groups.update(
+        platform,
+        { description: "Platform team" },
+        { updateMask: ["description"] },
+      );
+    }
   });
 
   it("adopts a group made through the API with `pulumi import irv:iam:Group`, writing its YAML", async () => {

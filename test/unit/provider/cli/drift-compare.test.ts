@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import type { LiveObject } from "../../../../provider/cli/drift-compare.js";
 import { compareDrift } from "../../../../provider/cli/drift-compare.js";
-import { driftReads, managedSubtrees } from "../../../../provider/cli/drift-read.js";
+import { driftReads, explicitProviderOf, managedSubtrees } from "../../../../provider/cli/drift-read.js";
 import { driftSummary, renderDriftMarkdown, renderDriftText } from "../../../../provider/cli/drift-render.js";
 import type { StateResource } from "../../../../provider/cli/stack-state.js";
 import { BUILT_IN_ROLE_CAPABILITIES } from "../../../../sdk/index.js";
@@ -139,6 +139,43 @@ describe("compareDrift", () => {
     expect(report.findings).toEqual([]);
   });
 
+  // Regression (found by drift on the YAML program, issue 46): what the API never returns was
+  // compared as edited by hand: a custom role's parent (its uid is flat) and an identity provider's
+  // client secret, which the state keeps encrypted inside `oidc`.
+  it("reports neither a role's parent nor a secret nested in an identity provider's oidc as changed", () => {
+    const ROLE = "a".repeat(32);
+    const IDP = `${TEAM}/${seg(6)}`;
+    const secret = {
+      "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270",
+      ciphertext: "x",
+    };
+    const oidc = { issuer: "https://accounts.google.com", clientId: "sso" };
+    const more = [
+      res("Role", "deployer", ROLE, { parentUid: TEAM, name: "deployer", capabilities: ["groups.list"] }),
+      res("IdentityProvider", "sso", IDP, {
+        parentUid: TEAM,
+        name: "sso",
+        defaultRoleUid: VIEWER,
+        oidc: { ...oidc, clientSecret: secret },
+      }),
+    ];
+    const live: LiveObject[] = [
+      ...asCoded,
+      {
+        className: "Role",
+        uid: ROLE,
+        server: { uid: ROLE, name: "deployer", capabilities: ["groups.list"] },
+      },
+      {
+        className: "IdentityProvider",
+        uid: IDP,
+        server: { uid: IDP, name: "sso", defaultRole: VIEWER, oidc },
+      },
+    ];
+    const report = compareDrift({ state: [...state, ...more], live, subtrees: [TEAM], roles });
+    expect(report.findings.map((f) => [f.className, f.fields])).toEqual([]);
+  });
+
   // Issue 45: a mapping is a grant; the mapping made by hand to owner is drift with a risky row.
   it("reports an external group mapped to owner by hand as unmanaged and risky; a repo only where the stack manages repos", () => {
     const idp = `${TEAM}/${seg(6)}`;
@@ -211,6 +248,20 @@ describe("the lists drift reads", () => {
     // The team's identity and binding are in its subtree's lists: no list of their own.
     expect(lists.filter(([, q]) => "childrenOf" in q && q.childrenOf === TEAM)).toEqual([]);
     expect(byUid).toEqual([]);
+  });
+
+  // Regression (found by drift on the YAML program, issue 46): a group of a second organization,
+  // managed through an explicit provider, was reported deleted: the stack's settings cannot see it.
+  it("names the explicit provider a resource is managed through, and none for the default ones", () => {
+    const through = (provider: string) => ({ ...state[0]!, provider: `${provider}::04da6b54-80e4-46f7` });
+    const prefix = "urn:pulumi:dev::org::pulumi:providers:irv::";
+    expect(explicitProviderOf(through(`${prefix}secondOrg`))).toBe("secondOrg");
+    expect(explicitProviderOf(through(`${prefix}default_0_9_0`))).toBeUndefined();
+    expect(explicitProviderOf(through(`${prefix}default`))).toBeUndefined();
+    expect(
+      explicitProviderOf(through("urn:pulumi:dev::org::pulumi:providers:pulumi-nodejs::default")),
+    ).toBeUndefined();
+    expect(explicitProviderOf(state[0]!)).toBeUndefined();
   });
 
   it("takes only the topmost managed groups as subtrees", () => {
