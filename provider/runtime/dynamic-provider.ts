@@ -84,7 +84,7 @@ export function makeProvider<Inputs extends Props, Server extends { uid: string 
       return {
         id: server.uid,
         props: outs,
-        inputs: { ...keepWriteOnly(kind.writeOnly, fresh, props), __provider: props.__provider },
+        inputs: { ...keepWriteOnly(kind.writeOnly, fresh, props, true), __provider: props.__provider },
       };
     },
 
@@ -117,11 +117,22 @@ export function makeProvider<Inputs extends Props, Server extends { uid: string 
 }
 
 // What the API never returns comes from the state, or is absent when the state has none either.
-function keepWriteOnly(paths: readonly string[] = [], fresh: Props, state: Props): Props {
+// With `answered`, the inputs of a resource whose state lacks the value (an import) keep what the
+// service did answer in its own form (a sync source or an overlay as the uid it resolved): the code
+// `pulumi import` writes from these inputs needs a value (issue 45: it wrote `overlay: ""`). The
+// outputs still lack it, so a diff compares it only once a program has set it (a name form stays
+// no change).
+function keepWriteOnly(paths: readonly string[] = [], fresh: Props, state: Props, answered = false): Props {
   // Most kinds have no write-only value: nothing to put back, so no copy (once per refreshed resource).
   if (paths.length === 0) return fresh;
   const out = structuredClone(fresh);
-  for (const path of paths) setAt(out, path.split("."), valueAt(state, path.split(".")));
+  for (const path of paths) {
+    const at = path.split(".");
+    const kept = valueAt(state, at);
+    const fromService = valueAt(fresh, at);
+    if (kept === undefined && answered && fromService !== undefined && fromService !== "") continue;
+    setAt(out, at, kept);
+  }
   return out;
 }
 

@@ -2,7 +2,8 @@
 // builds and vets on it from the module cache alone, a type error names the field, and the program
 // runs end to end through the engine (our test-only Go language host, scripts/pulumi-language-go) on
 // the packaged plugin against the emulator: up makes the org tree, a config edit is one PATCH,
-// destroy removes it all.
+// destroy removes it all. The program declaring issue 45's kinds (test/e2e/fixtures/go-pull-token-presets,
+// run by pull-token-presets.test.ts) vets here too.
 import { spawnSync } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -15,7 +16,7 @@ import {
   offlineGoEnv,
 } from "../../../scripts/go-sdk.js";
 import type { TestStack } from "../harness/index.js";
-import { createStack, diagnostics, pulumiBinDir, summary } from "../harness/index.js";
+import { createStack, diagnostics, fixtureDir, pulumiBinDir, summary } from "../harness/index.js";
 import { goProgramEnv } from "../support/go-program.js";
 import type { TestEmulator } from "../support/irv-emulator.js";
 import { resourceRoutes, startTestEmulator } from "../support/irv-emulator.js";
@@ -83,6 +84,24 @@ describe("the Go SDK: examples/quickstart-go", () => {
     expect(build.status).not.toBe(0);
     expect(build.output).toContain("unknown field Parent in struct literal of type iam.GroupArgs");
     expect(build.output).toMatch(/pulumi\.String\("groups\.list"\).*as pulumi\.StringArrayInput value/);
+  });
+
+  it("vets issue 45's kinds (the program of pull-token-presets.test.ts), and names a nested field a copy gets wrong", () => {
+    const program = fixtureDir("go-pull-token-presets");
+    const vet = go(program, "vet", ".");
+    expect(vet.output).toBe("");
+    expect(vet.status).toBe(0);
+    const copy = path.join(work, "kinds-broken");
+    cpSync(program, copy, { recursive: true });
+    expect(go(copy, "mod", "edit", `-replace=${GO_SDK_MODULE}=${GO_SDK_MODULE_DIR}`).status).toBe(0);
+    const main = path.join(copy, "main.go");
+    const source = readFileSync(main, "utf8");
+    const broken = source.replace("Source: web.Uid,", "Src:    web.Uid,");
+    expect(broken).not.toBe(source);
+    writeFileSync(main, broken);
+    const build = go(copy, "build", "-o", path.join(work, "kinds-broken-bin"), ".");
+    expect(build.status).not.toBe(0);
+    expect(build.output).toContain("unknown field Src in struct literal of type registry.RepoSyncConfigArgs");
   });
 });
 

@@ -6,6 +6,11 @@
 // or project they name (the emulator's issuer mints them) and refused one whose name only matches
 // an unescaped `.`; the AWS preset's identity holds the escaped, anchored role pattern; destroy
 // removes the token's identity and binding.
+// The same programs declare issue 45's kinds on the plugin (the TypeScript program of
+// test/e2e/provider/registry-kinds.test.ts, in each SDK): two repos, one synced with a custom overlay
+// and one with bundles and aliases, a tag, an overlay bound to a repo, a subscription, and an external
+// group mapped to a role on an identity provider; the same up makes them and the same destroy removes
+// them in order (the tag and binding before their repo, the mapping before its identity provider).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestStack } from "../harness/index.js";
 import { createStack, diagnostics, fixtureDir, pulumiBinDir } from "../harness/index.js";
@@ -18,6 +23,7 @@ import { preparePythonProgram } from "../support/python-project.js";
 
 type Prepared = PreparedPythonProgram | PreparedGoProgram;
 type Outputs = Record<string, string>;
+const DIGEST = `sha256:${"1".repeat(64)}`;
 
 const PROGRAMS: { language: string; prepare: () => Promise<Prepared> }[] = [
   {
@@ -91,9 +97,9 @@ for (const { language, prepare } of PROGRAMS) {
       const repos = await fetch(`${irv.emulator.baseUrl}/registry/v2/repos?uidp.descendants_of=${groupUid}`, {
         headers: { authorization: `Bearer ${body.token}` },
       });
-      expect(((await repos.json()) as { repos: { name: string }[] }).repos.map((r) => r.name)).toEqual([
-        "app",
-      ]);
+      const names = ((await repos.json()) as { repos: { name: string }[] }).repos.map((r) => r.name);
+      // The seeded repo and the program's own two (issue 45's kinds, below).
+      expect(names.sort()).toEqual(["app", "web", "web-mirror"]);
       const signature = (outputs.password ?? "").split(".")[2] ?? "";
       expect(signature).not.toBe("");
       expect(JSON.stringify(await stack.exportState())).not.toContain(signature);
@@ -125,11 +131,45 @@ for (const { language, prepare } of PROGRAMS) {
       });
     });
 
-    it("destroy removes the token's identity and its binding", async () => {
+    it("makes issue 45's kinds: the synced repo inheriting from its source, the tag, the bound overlay, the subscription and the mapping at the root", async () => {
+      const { admin, emulator } = irv;
+      const web = await admin.repos.get(outputs.webUid ?? "");
+      expect(web).toMatchObject({ name: "web", bundles: ["base"], aliases: ["www"] });
+      const mirror = await admin.repos.get(outputs.mirrorUid ?? "");
+      expect(mirror).toMatchObject({
+        name: "web-mirror",
+        sync_config: { source: web.uid, amazon: "123456789012.dkr.ecr.us-east-1.amazonaws.com/app" },
+        customOverlay: { contents: { packages: ["curl"] }, environment: { TZ: "UTC" } },
+      });
+      expect(outputs.mirrorBundles).toEqual(["base"]);
+      const tags = await admin.tags.collect({ childrenOf: web.uid });
+      expect(tags.map((t) => [t.uid, t.name, t.digest])).toEqual([[outputs.tagUid, "latest", DIGEST]]);
+      const [binding, ...more] = await admin.overlayBindings.collect({ childrenOf: web.uid });
+      expect(more).toEqual([]);
+      expect(binding).toMatchObject({ tags: ["latest"], overlay: { name: "tools" } });
+      expect(outputs.boundOverlay).toBe("tools");
+      expect((await admin.subscriptions.get(outputs.hookUid ?? "")).sink).toBe(
+        "https://hooks.example.com/irv",
+      );
+      const mappings = await admin.externalGroupRoleMappings.collect({ childrenOf: outputs.oktaUid ?? "" });
+      expect(mappings.map((m) => [m.externalGroupId, m.scope])).toEqual([["admins", emulator.orgUid]]);
+      expect(outputs.mappingScope).toBe(emulator.orgUid);
+    });
+
+    it("destroy removes everything it made: the token's identity and binding, the repos after their tag and binding, the mapping before its identity provider", async () => {
       const result = await stack.destroy();
       expect(diagnostics(result.events, "error")).toEqual([]);
-      expect(await irv.admin.identities.collect({ childrenOf: groupUid })).toEqual([]);
-      expect(await irv.admin.roleBindings.collect({ childrenOf: groupUid })).toEqual([]);
+      const { admin } = irv;
+      const left = await Promise.all([
+        admin.identities.collect({ childrenOf: groupUid }),
+        admin.roleBindings.collect({ childrenOf: groupUid }),
+        // The repo seeded before the run is the only one left: the program never managed it.
+        admin.repos.collect({ descendantsOf: groupUid }).then((repos) => repos.map((r) => r.name)),
+        admin.overlays.collect({ childrenOf: groupUid }),
+        admin.subscriptions.collect({ childrenOf: groupUid }),
+        admin.identityProviders.collect({ childrenOf: groupUid }),
+      ]);
+      expect(left).toEqual([[], [], ["app"], [], [], []]);
     });
   });
 }

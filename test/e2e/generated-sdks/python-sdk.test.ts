@@ -2,6 +2,8 @@
 // fresh virtualenv (from the cached wheelhouse, offline), the quickstart type-checked with mypy, then run
 // by the real engine (through our test-only Python language host and the packaged plugin) against the
 // emulator: up, a one-field edit, refresh and destroy; and a Config.require_secret input kept secret.
+// The program declaring issue 45's kinds (test/e2e/fixtures/python-pull-token-presets) is type-checked
+// here too; pull-token-presets.test.ts runs it.
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -119,6 +121,25 @@ describe("the Python SDK (pulumi_irv wheel) in a fresh virtualenv", () => {
     expect(bad.status).toBe(1);
     expect(bad.stdout).toMatch(
       /wrong\.py:\d+: error: Unexpected keyword argument "descripton" for .*"Group"/,
+    );
+  });
+
+  it("type-checks issue 45's kinds under mypy --strict (the program of pull-token-presets.test.ts), and names a misspelt keyword argument of one", () => {
+    qs.pip(["mypy"]);
+    const source = readFileSync(path.join(fixtureDir("python-pull-token-presets"), "__main__.py"), "utf8");
+    const mypy = (file: string, text: string) => {
+      writeFileSync(path.join(qs.dir, file), text);
+      return spawnSync(qs.python, ["-m", "mypy", "--strict", file], { cwd: qs.dir, encoding: "utf8" });
+    };
+    const good = mypy("registry_kinds.py", source);
+    expect(good.stdout + good.stderr).toContain("Success: no issues found in 1 source file");
+    expect(good.status).toBe(0);
+    const wrong = source.replace('external_group_id="admins"', 'external_group="admins"');
+    expect(wrong).not.toBe(source);
+    const bad = mypy("wrong_kinds.py", wrong);
+    expect(bad.status).toBe(1);
+    expect(bad.stdout).toMatch(
+      /wrong_kinds\.py:\d+: error: Unexpected keyword argument "external_group" for .*"ExternalGroupRoleMapping"/,
     );
   });
 

@@ -2,8 +2,10 @@
 // github.com/pulumi/pulumi-yaml, see docs/toolchain.md): the packaged plugin installed with
 // `pulumi plugin install resource irv <v> --file` into the stack's fresh PULUMI_HOME, a YAML
 // program against the emulator through preview, up, a one-field edit, refresh after drift, and
-// destroy, with the emulator's counters proving the API calls.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+// destroy, with the emulator's counters proving the API calls. The program declares issue 45's kinds
+// too (two repos, one synced with a custom overlay, a tag, an overlay bound to a repo, a subscription
+// and an external group mapping), and one object of each is adopted with `pulumi import --file`.
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -57,7 +59,7 @@ describe("a Pulumi YAML program on pulumi-resource-irv", () => {
     await irv.resetStats();
     const preview = await stack.preview();
     expect(diagnostics(preview.events, "error")).toEqual([]);
-    expect(summary(preview.events)?.resourceChanges).toMatchObject({ create: 12 });
+    expect(summary(preview.events)?.resourceChanges).toMatchObject({ create: 19 });
     // A preview calls no resource route: only the lookup reads the API.
     expect(resourceRoutes((await irv.stats()).requests)).toEqual({});
   });
@@ -74,6 +76,28 @@ describe("a Pulumi YAML program on pulumi-resource-irv", () => {
     expect(stats.requests["POST /iam/v2/roles/*"]).toBe(1);
     expect(stats.requests["POST /iam/v2/groupInvites/*"]).toBe(1);
     expect(stats.requests["POST /iam/v2/accountAssociations/*"]).toBe(1);
+    // Issue 45's kinds, one POST each (and a repo's README read after its create).
+    expect(resourceRoutes(stats.requests)).toMatchObject({
+      "POST /registry/v2/repos/*": 2,
+      "GET /registry/v2/repos/*": 2,
+      "POST /registry/v2/tags/*": 1,
+      "POST /registry/v2beta1/overlays/*": 1,
+      "POST /registry/v2beta1/overlayBindings/*": 1,
+      "POST /events/v2/subscriptions/*": 1,
+      "POST /iam/v2/externalGroupRoleMappings/*": 1,
+    });
+    const mirror = await irv.admin.repos.get(outputs.mirrorUid ?? "");
+    expect(mirror).toMatchObject({
+      name: "web-mirror",
+      bundles: ["base"],
+      sync_config: { source: outputs.webUid, amazon: "123456789012.dkr.ecr.us-east-1.amazonaws.com/web" },
+      customOverlay: { contents: { packages: ["curl"] }, environment: { TZ: "UTC" } },
+    });
+    expect(outputs.boundOverlay).toBe("tools");
+    expect(outputs.mappingScope).toBe(irv.emulator.orgUid);
+    expect((await irv.admin.tags.collect({ childrenOf: outputs.webUid ?? "" })).map((t) => t.uid)).toEqual([
+      outputs.tagUid,
+    ]);
     expect(outputs.deployerName).toBe("deployer");
     expect(await irv.admin.groups.get(outputs.platformUid ?? "")).toMatchObject({
       name: "platform",
@@ -283,6 +307,95 @@ describe("a Pulumi YAML program on pulumi-resource-irv", () => {
       // Destroys what it adopted; the root of the subtree was never managed.
       await adopted?.dispose();
       await admin.groups.delete(tree.uid);
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+
+  it("adopts one object of each of issue 45's kinds with `pulumi import --file` (import-org --format pulumi-import), the code it writes previewing no change", async () => {
+    const { admin, emulator } = irv;
+    const viewer = (await admin.roles.list({ name: "viewer" })).items[0]?.uid as string;
+    const tree = await admin.groups.create(emulator.orgUid, { name: "registry-adopted" });
+    const site = await admin.repos.create(tree.uid, { name: "site", bundles: ["base"], aliases: ["www"] });
+    await admin.repos.create(tree.uid, {
+      name: "site-mirror",
+      sync_config: { source: site.uid, google: "us-docker.pkg.dev/acme/site" },
+      customOverlay: { contents: { packages: ["curl"] }, environment: { TZ: "UTC" } },
+    });
+    await admin.tags.create(site.uid, { name: "v1", digest: `sha256:${"2".repeat(64)}` });
+    const overlay = await admin.overlays.create(tree.uid, {
+      name: "tools",
+      config: { contents: { packages: ["jq"] } },
+    });
+    await admin.overlayBindings.create(site.uid, { overlay: overlay.uid, tags: ["v1"] });
+    await admin.subscriptions.create(tree.uid, { sink: "https://hooks.example.com/adopted" });
+    const okta = await admin.identityProviders.create(tree.uid, {
+      name: "okta",
+      defaultRole: viewer,
+      oidc: { issuer: "https://okta.example.com", clientId: "irv", pkceEnabled: true },
+    });
+    await admin.externalGroupRoleMappings.create(okta.uid, {
+      externalGroupId: "admins",
+      roleUid: viewer,
+      scope: emulator.orgUid,
+    });
+    // A YAML project with no resources yet, beside the import file. `pulumi import --out` writes the
+    // program elsewhere (it empties its --out file before it runs, and the host reads Main.yaml).
+    const out = mkdtempSync(path.join(os.tmpdir(), "irv-import-kinds-"));
+    const program = path.join(out, "program");
+    mkdirSync(program);
+    writeFileSync(path.join(program, "Pulumi.yaml"), "name: registry-adopted\nruntime: yaml\n");
+    writeFileSync(path.join(program, "Main.yaml"), "resources: {}\n");
+    let adopted: TestStack | undefined;
+    try {
+      await importOrg({ root: tree.uid, out, format: "pulumi-import", client: admin, progress: () => {} });
+      const file = JSON.parse(readFileSync(path.join(out, "import.json"), "utf8")) as {
+        resources: { type: string }[];
+      };
+      expect(file.resources.map((r) => r.type).sort()).toEqual([
+        "irv:events:Subscription",
+        "irv:iam:ExternalGroupRoleMapping",
+        "irv:iam:IdentityProvider",
+        "irv:registry:Overlay",
+        "irv:registry:OverlayBinding",
+        "irv:registry:Repo",
+        "irv:registry:Repo",
+        "irv:registry:Tag",
+      ]);
+      adopted = await createStack({
+        program,
+        stackName: "kinds",
+        config: {
+          "irv:baseUrl": emulator.baseUrl,
+          "irv:token": { value: emulator.adminToken, secret: true },
+        },
+        env: plugin.env,
+      });
+      await plugin.install(adopted);
+      await irv.resetStats();
+      const imported = await adopted.run([
+        ...["import", "--file", path.join(out, "import.json"), "--out", path.join(out, "imported.yaml")],
+        ...["--yes", "--protect=false", "--stack", adopted.stackName],
+      ]);
+      expect(imported.stderr).not.toMatch(/error/i);
+      // The code Pulumi wrote becomes the program, as a user pastes it.
+      copyFileSync(path.join(out, "imported.yaml"), path.join(program, "Main.yaml"));
+      const writes = Object.keys(resourceRoutes((await irv.stats()).requests)).filter(
+        (r) => !r.startsWith("GET "),
+      );
+      expect(writes).toEqual([]);
+      expect((await adopted.resources()).map((r) => r.type).filter((t) => t.startsWith("irv:"))).toHaveLength(
+        8,
+      );
+      const preview = await adopted.preview({ args: ["--expect-no-changes"] });
+      expect(summary(preview.events)?.resourceChanges).toEqual({ same: 9 });
+      // The next test needs the subtree gone. The generated code names parents by literal uids, so
+      // nothing orders the deletes for the engine: the provider waits for a repo's or an identity
+      // provider's children itself.
+      const destroyed = await adopted.destroy();
+      expect(diagnostics(destroyed.events, "error")).toEqual([]);
+      await admin.groups.delete(tree.uid);
+    } finally {
+      await adopted?.dispose();
       rmSync(out, { recursive: true, force: true });
     }
   });

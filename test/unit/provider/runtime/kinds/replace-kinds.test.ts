@@ -82,6 +82,19 @@ describe("irv.registry.Overlay", () => {
 });
 
 describe("irv.registry.OverlayBinding", () => {
+  // The provider over a service holding one binding of the overlay "tools", answered expanded.
+  const boundTools = () => {
+    const { client } = fakeClient({
+      "overlayBindings.find": () => ({
+        uid: `${REPO}/01`,
+        repo: REPO,
+        overlay: { uid: `${GROUP}/01`, name: "tools", config: { environment: {}, annotations: {} } },
+        tags: ["latest"],
+      }),
+    });
+    return makeProvider(overlayBindingKind, () => client);
+  };
+
   it("is replaced by any change", async () => {
     const provider = makeProvider(overlayBindingKind, noClient);
     const state = { repoUid: REPO, overlay: "tools", tags: ["latest"], uid: `${REPO}/01` };
@@ -94,19 +107,21 @@ describe("irv.registry.OverlayBinding", () => {
   });
 
   it("keeps the overlay as the program named it on refresh (the service answers it expanded)", async () => {
-    const { client } = fakeClient({
-      "overlayBindings.find": () => ({
-        uid: `${REPO}/01`,
-        repo: REPO,
-        overlay: { uid: `${GROUP}/01`, name: "tools", config: { environment: {}, annotations: {} } },
-        tags: ["latest"],
-      }),
-    });
-    const provider = makeProvider(overlayBindingKind, () => client);
+    const provider = boundTools();
     const declared = { repoUid: REPO, overlay: "tools", tags: ["latest"] };
     const read = await provider.read(`${REPO}/01`, { ...declared, uid: `${REPO}/01` });
     expect(read.props).toMatchObject({ overlay: "tools", overlayUid: `${GROUP}/01`, overlayName: "tools" });
     expect((await provider.diff("u", read.props ?? {}, declared)).changes).toBe(false);
+  });
+
+  // Regression (issue 45): `pulumi import` wrote `overlay: ""` from the inputs an import read, and
+  // the code it wrote failed its first preview.
+  it("imported, names the overlay in its inputs by the uid the service answered; a program naming it either way previews no change", async () => {
+    const provider = boundTools();
+    const read = await provider.read(`${REPO}/01`, {});
+    expect(read.inputs).toMatchObject({ repoUid: REPO, overlay: `${GROUP}/01`, tags: ["latest"] });
+    for (const overlay of [`${GROUP}/01`, "tools"])
+      expect((await provider.diff("u", read.props ?? {}, { ...read.inputs, overlay })).changes).toBe(false);
   });
 });
 

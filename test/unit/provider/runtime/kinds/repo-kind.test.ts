@@ -190,6 +190,23 @@ describe("irv.registry.Repo on the wire", () => {
     expect(diff.changes).toBe(false);
   });
 
+  // Regression (issue 45): `pulumi import` of a synced repo wrote `source: ""` from the inputs an
+  // import read, and the code it wrote failed its first preview.
+  it("imported, a synced repo's inputs name its source by the uid the service answered; a program naming it either way previews no change", async () => {
+    const { client } = fakeClient({
+      "repos.find": () =>
+        wire({ sync_config: { source: SOURCE, google: "gcr", amazon: "", azure: "", uniqueTags: false } }),
+      "repos.getReadme": () => ({ uid: UID, content: "" }),
+    });
+    const provider = makeProvider(repoKind, () => client);
+    const read = await provider.read(UID, {});
+    expect(read.inputs).toMatchObject({ syncConfig: { source: SOURCE, google: "gcr" } });
+    for (const source of [SOURCE, "chainguard/nginx"]) {
+      const declared = { ...read.inputs, syncConfig: { source, google: "gcr" } };
+      expect((await provider.diff(UID, read.props ?? {}, declared)).changes).toBe(false);
+    }
+  });
+
   it("replaces on another group only", async () => {
     const provider = makeProvider(repoKind, noClient);
     const state = { parentUid: ORG, name: "app", uid: UID };
