@@ -33,6 +33,9 @@ const COLLECTIONS = {
   ExternalGroupRoleMapping: ["externalGroupRoleMappings"],
   Subscription: ["subscriptions"],
   Repo: ["repos"],
+  Tag: ["tags"],
+  Overlay: ["overlays"],
+  OverlayBinding: ["overlayBindings"],
 } as const satisfies Record<string, readonly ListedCollection[]>;
 type ListedCollection =
   | "groups"
@@ -43,7 +46,10 @@ type ListedCollection =
   | "accountAssociations"
   | "externalGroupRoleMappings"
   | "subscriptions"
-  | "repos";
+  | "repos"
+  | "tags"
+  | "overlays"
+  | "overlayBindings";
 const LISTED: readonly ListedCollection[] = [
   "groups",
   "identities",
@@ -54,6 +60,9 @@ const LISTED: readonly ListedCollection[] = [
   "externalGroupRoleMappings",
   "subscriptions",
   "repos",
+  "tags",
+  "overlays",
+  "overlayBindings",
 ];
 const PAGES = { concurrency: 4 };
 
@@ -219,6 +228,9 @@ function liveObjects(found: ReadonlyMap<ListedCollection, ReadonlyMap<string, Se
     ["externalGroupRoleMappings", "ExternalGroupRoleMapping"],
     ["subscriptions", "Subscription"],
     ["repos", "Repo"],
+    ["tags", "Tag"],
+    ["overlays", "Overlay"],
+    ["overlayBindings", "OverlayBinding"],
   ];
   for (const [c, className] of classes)
     for (const o of all(c)) objects.push({ className, uid: o.uid, server: o });

@@ -51,15 +51,16 @@ type IamClass = (typeof CLASSES)[number];
 /**
  * The pulumi-irv class of a type token of either family — the dynamic providers'
  * `pulumi-nodejs:dynamic/irv:<Class>` or the native plugin's `irv:<module>:<Class>` (`irv:iam:…`,
- * `irv:registry:PullToken`) — or undefined.
+ * `irv:registry:PullToken`, `irv:events:Subscription`) — or undefined.
  *
  * @example
  * irvClassOf("irv:iam:RoleBinding"); // "RoleBinding"
  * irvClassOf("pulumi-nodejs:dynamic/irv:Group"); // "Group"
  * irvClassOf("irv:registry:PullToken"); // "PullToken"
+ * irvClassOf("irv:events:Subscription"); // "Subscription"
  */
 export function irvClassOf(type: string): string | undefined {
-  const m = /^(?:pulumi-nodejs:dynamic\/irv|irv:iam|irv:registry):([A-Za-z]+)$/.exec(type);
+  const m = /^(?:pulumi-nodejs:dynamic\/irv|irv:iam|irv:registry|irv:events):([A-Za-z]+)$/.exec(type);
   return m?.[1];
 }
 

@@ -205,6 +205,80 @@ describe("compareDrift", () => {
     ]);
   });
 
+  // Regression (issue 45's kinds in the YAML program on the plugin): drift listed no tags, overlays
+  // or overlay bindings, so the managed ones were reported deleted, and it took no
+  // `irv:events:Subscription` for a managed class, so the managed subscription was reported unmanaged.
+  it("finds nothing in a plugin stack's repo, tag, overlay, binding and subscription as the code left them", () => {
+    const REPO = `${TEAM}/${seg(9)}`;
+    const TAG = `${REPO}/${seg(10)}`;
+    const OVERLAY = `${TEAM}/${seg(11)}`;
+    const BOUND = `${REPO}/${seg(12)}`;
+    const HOOK = `${TEAM}/${seg(13)}`;
+    const DIGEST = `sha256:${"1".repeat(64)}`;
+    const native = (type: string, name: string, uid: string, inputs: Record<string, unknown>) => ({
+      ...res("Group", name, uid, inputs),
+      urn: `urn:pulumi:dev::org::${type}::${name}`,
+      type,
+    });
+    const coded = [
+      native("irv:registry:Repo", "web", REPO, { parentUid: TEAM, name: "web" }),
+      native("irv:registry:Tag", "latest", TAG, { repoUid: REPO, name: "latest", digest: DIGEST }),
+      native("irv:registry:Overlay", "tools", OVERLAY, {
+        parentUid: TEAM,
+        name: "tools",
+        config: { contents: { packages: ["jq"] } },
+      }),
+      native("irv:registry:OverlayBinding", "web-tools", BOUND, {
+        repoUid: REPO,
+        overlay: OVERLAY,
+        tags: ["latest"],
+      }),
+      native("irv:events:Subscription", "hook", HOOK, {
+        parentUid: TEAM,
+        sink: "https://hooks.example.com/x",
+      }),
+    ];
+    const live: LiveObject[] = [
+      {
+        className: "Repo",
+        uid: REPO,
+        server: {
+          uid: REPO,
+          name: "web",
+          catalogTier: "CATALOG_TIER_UNSPECIFIED",
+          bundles: [],
+          aliases: [],
+          activeTags: [],
+        },
+      },
+      {
+        className: "Tag",
+        uid: TAG,
+        server: { uid: TAG, name: "latest", digest: DIGEST, deprecated: false, bundles: [] },
+      },
+      {
+        className: "Overlay",
+        uid: OVERLAY,
+        server: { uid: OVERLAY, name: "tools", config: { contents: { packages: ["jq"] } } },
+      },
+      {
+        className: "OverlayBinding",
+        uid: BOUND,
+        server: { uid: BOUND, repo: REPO, overlay: { uid: OVERLAY, name: "tools" }, tags: ["latest"] },
+      },
+      { className: "Subscription", uid: HOOK, server: { uid: HOOK, sink: "https://hooks.example.com/x" } },
+    ];
+    const report = compareDrift({
+      state: [...state, ...coded],
+      live: [...asCoded, ...live],
+      subtrees: [TEAM],
+      roles,
+    });
+    expect(report.findings).toEqual([]);
+    const lists = driftReads(coded).lists;
+    expect(lists.map(([c]) => c)).toEqual(expect.arrayContaining(["tags", "overlays", "overlayBindings"]));
+  });
+
   it("renders every finding in text and markdown, the markdown with its marker", () => {
     const extra = binding(`${TEAM}/${seg(8)}`, CI, { uid: OWNER, name: "owner" });
     const report = compareDrift({
