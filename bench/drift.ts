@@ -54,7 +54,12 @@ async function drift(stack: TestStack): Promise<CommandResult> {
 }
 
 const run = (stack: TestStack, side: Side): Promise<CommandResult> =>
-  side === "drift" ? drift(stack) : stack.run(["refresh", "--preview-only", "--stack", stack.stackName]);
+  side === "drift"
+    ? drift(stack)
+    : // The harness skips confirmations (as --yes), which the CLI refuses beside --preview-only.
+      stack.run(["refresh", "--preview-only", "--stack", stack.stackName], {
+        env: { PULUMI_SKIP_CONFIRMATIONS: "false" },
+      });
 
 await runBench({}, async (session) => {
   const loads: number[] = [session.machine.loadAverage];
