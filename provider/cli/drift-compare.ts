@@ -133,9 +133,10 @@ const below = (uid: string, subtrees: readonly string[]) => subtrees.some((s) =>
  * Compares a stack's state with the organization as a live read found it, without calling the API:
  * each managed object is compared field by field in its kind's own terms (what a refresh and a
  * preview would call a change: write-only fields and values the service fills in are not), a
- * managed object the read did not find is deleted, and an object below a managed group that the
- * state lacks is unmanaged. The access both sides grant is then compared as the access review
- * compares a plan: the code's side is the state, the live side the state with every finding applied.
+ * managed object the read did not find is deleted, and an object below a managed group (a mapping
+ * also below a managed identity provider) that the state lacks is unmanaged. The access both sides
+ * grant is then compared as the access review compares a plan: the code's side is the state, the
+ * live side the state with every finding applied.
  *
  * @example
  * const { findings, review } = compareDrift({ state: deployment.resources, live, subtrees, roles });
@@ -181,9 +182,16 @@ export function compareDrift(input: DriftInput): DriftReport {
   const reported = (cls: string) =>
     UNMANAGED.has(cls) || (UNMANAGED_WHEN_MANAGED.has(cls) && managedClasses.has(cls));
   const roleNames = new Map((input.roles ?? []).map((r) => [r.uid, r.name]));
+  // An identity provider the stack manages holds its mappings wherever it is: a mapping under it
+  // that the stack lacks is unmanaged even outside the managed groups (a provider at the root).
+  const providers = input.state.flatMap((r) =>
+    irvClassOf(r.type) === "IdentityProvider" ? (uidOfState(r) ?? []) : [],
+  );
+  const inside = (o: LiveObject) =>
+    below(o.uid, input.subtrees) || (o.className === "ExternalGroupRoleMapping" && below(o.uid, providers));
   for (const o of input.live) {
     if (managedKeys.has(keyOf(o.className, o.uid)) || !reported(o.className)) continue;
-    if (!below(o.uid, input.subtrees)) continue;
+    if (!inside(o)) continue;
     findings.push({
       state: "unmanaged",
       className: o.className,

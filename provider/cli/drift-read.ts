@@ -110,7 +110,8 @@ export function managedSubtrees(state: readonly StateResource[]): string[] {
  * The lists that cover every object of a stack's state, and every object below the groups it
  * manages: each collection `descendantsOf` each managed subtree (which holds the objects at the
  * subtree's group itself), and, for a managed object elsewhere, its collection `childrenOf` its
- * parent (a group; a mapping's identity provider; a topmost managed group: its parent's groups). Roles have flat uids and are listed once
+ * parent (a group; a mapping's identity provider; a topmost managed group: its parent's groups), and
+ * for a managed identity provider elsewhere, its mappings. Roles have flat uids and are listed once
  * for the organization. What no list covers (an account association outside the subtrees: its uid
  * is its group's) is read by uid.
  *
@@ -139,7 +140,11 @@ export function driftReads(state: readonly StateResource[]): {
     if (group === null) continue;
     // A group is below a subtree, or is one (then its parent's children hold it).
     const covered = cls === "Group" ? subtrees.some((s) => uid.startsWith(`${s}/`)) : inside(group, subtrees);
-    if (!covered) for (const c of COLLECTIONS[cls]) add(c, { childrenOf: group });
+    if (covered) continue;
+    for (const c of COLLECTIONS[cls]) add(c, { childrenOf: group });
+    // A managed identity provider's mappings are the stack's business wherever it is: a mapping
+    // made by hand under it is unmanaged.
+    if (cls === "IdentityProvider") add("externalGroupRoleMappings", { childrenOf: uid });
   }
   return { subtrees, lists: [...lists.values()], byUid: byUid.sort() };
 }

@@ -279,6 +279,83 @@ describe("compareDrift", () => {
     expect(lists.map(([c]) => c)).toEqual(expect.arrayContaining(["tags", "overlays", "overlayBindings"]));
   });
 
+  // Issue 46: a managed mapping deleted by hand and made again with another role has a new uid: the
+  // coded one is deleted (its members lost its role), the new one unmanaged (they gained the other),
+  // each with its own access rows. The identity provider sits at the organization's root, outside
+  // the managed groups, as an SSO provider does: its mappings are the stack's all the same. (Its
+  // client secret, kept encrypted inside `oidc` in the state, is no change either.)
+  it("reports a managed mapping deleted by hand and remade with another role as deleted and unmanaged, each with the access it changes", () => {
+    const idpUid = `${ORG}/${seg(6)}`;
+    const coded = `${idpUid}/${seg(7)}`;
+    const remade = `${idpUid}/${seg(8)}`;
+    const PUSHER = "d".repeat(32);
+    const withPusher = [...roles, { uid: PUSHER, name: "pusher", capabilities: ["repo.create"] }];
+    const oidc = { issuer: "https://idp.example.com", clientId: "client", additionalScopes: [] };
+    const sso = res("IdentityProvider", "sso", idpUid, {
+      parentUid: ORG,
+      name: "sso",
+      defaultRoleUid: VIEWER,
+      oidc: {
+        ...oidc,
+        clientSecret: { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270" },
+      },
+    });
+    const mapped = res("ExternalGroupRoleMapping", "eng-pusher", coded, {
+      identityProviderUid: idpUid,
+      externalGroupId: "eng",
+      roleUid: PUSHER,
+      scope: ORG,
+    });
+    const liveIdp: LiveObject = {
+      className: "IdentityProvider",
+      uid: idpUid,
+      server: {
+        uid: idpUid,
+        name: "sso",
+        defaultRole: VIEWER,
+        oidc: { ...oidc, pkceEnabled: false, correlationRule: "CORRELATION_RULE_UNSPECIFIED" },
+      },
+    };
+    const mapping = (uid: string, roleUid: string): LiveObject => ({
+      className: "ExternalGroupRoleMapping",
+      uid,
+      server: { uid, identityProviderUid: idpUid, externalGroupId: "eng", roleUid, scope: ORG },
+    });
+    const withMapping = [...state, sso, mapped];
+    // The mappings of the provider are read, though it is outside the managed subtree.
+    expect(driftReads(withMapping).lists).toContainEqual([
+      "externalGroupRoleMappings",
+      { childrenOf: idpUid },
+    ]);
+    const compare = (live: LiveObject[]) =>
+      compareDrift({
+        state: withMapping,
+        live: [...asCoded, liveIdp, ...live],
+        subtrees: [TEAM],
+        roles: withPusher,
+      });
+    expect(compare([mapping(coded, PUSHER)]).findings).toEqual([]);
+    const report = compare([mapping(remade, VIEWER)]);
+    expect(report.findings.map((f) => [f.state, f.className, f.name, f.risky])).toEqual([
+      ["deleted", "ExternalGroupRoleMapping", "eng-pusher", false],
+      // A grant at the root is a risk class of its own.
+      ["unmanaged", "ExternalGroupRoleMapping", remade, true],
+    ]);
+    const [deleted, unmanaged] = report.findings;
+    expect(unmanaged?.detail).toBe(`eng (external group of ${idpUid}) → viewer at ${ORG}`);
+    const rowsOf = (ids: string[] | undefined) =>
+      report.review.rows
+        .filter((r) => ids?.includes(r.id))
+        .map((r) => [r.state, r.identity.name, r.capabilities.includes("repo.create")]);
+    expect(rowsOf(deleted?.access)).toEqual([["lost", "eng (external group of sso)", true]]);
+    expect(rowsOf(unmanaged?.access)).toEqual([["gained", "eng (external group of sso)", false]]);
+    expect(report.review.rows.find((r) => r.id === unmanaged?.access[0])?.risks).toEqual(["root"]);
+    // Made again to owner instead: owner-equivalent too.
+    const again = compare([mapping(remade, OWNER)]);
+    const owner = again.findings.find((f) => f.state === "unmanaged");
+    expect(again.review.rows.find((r) => r.id === owner?.access[0])?.risks).toContain("owner-equivalent");
+  });
+
   it("renders every finding in text and markdown, the markdown with its marker", () => {
     const extra = binding(`${TEAM}/${seg(8)}`, CI, { uid: OWNER, name: "owner" });
     const report = compareDrift({
