@@ -81,11 +81,13 @@ const MAX_QUEUED_PER_SINK = 10_000;
  * The webhook deliveries of the emulator. {@link written} is told of every committed write; a write
  * whose rpc the published definitions annotate with a `CUSTOMER` event becomes one CloudEvent, sent
  * to every subscription on the event's group or a group above it. Nothing is sent before the write's
- * answer: the work starts on a later turn of the event loop, and nothing of it can fail the write.
- * Each delivery is retried with backoff on a 5xx, a 429, a timeout or a failed connection, with the
+ * answer: the write only queues one record per subscription; the records reach their sinks' lanes
+ * on a later turn, and the event itself (body, data, extensions) is built at its first attempt, once
+ * for all of the write's deliveries, so a resting lane costs a write nothing more. Nothing of it can
+ * fail the write. Each delivery is retried with backoff on a 5xx, a 429, a timeout or a failed connection, with the
  * same CloudEvent id, after the pause a 429's or 503's `Retry-After` asks for when it is longer (up
- * to the policy's cap); other answers end it. Redirects are not followed. The deliveries to one sink go
- * through its {@link SinkLane}: while the sink fails, one attempt per backoff period probes it and
+ * to the policy's cap); other answers end it. Redirects are not followed. The deliveries to one
+ * sink go through its {@link SinkLane}: while the sink fails, one attempt per backoff period probes it and
  * the others wait, so a dead sink's cost does not grow with the writes.
  *
  * @example
