@@ -196,6 +196,15 @@ export function orgModelOf(
       });
   }
 
+  // The organization of a mapping's identity provider: from its uid, or from the provider in the
+  // stack (its uid, else its group's, when it is made in the same update).
+  const byUrn = new Map(list.map((r) => [r.urn, r]));
+  const orgRootOfProvider = (props: Readonly<Record<string, unknown>>, idp: Ref | undefined) => {
+    const provider = idp === undefined ? undefined : byUrn.get(idp)?.props;
+    const uid = known(props.identityProviderUid) ?? known(provider?.uid) ?? known(provider?.parentUid);
+    return uid?.split("/")[0];
+  };
+
   // Identity providers name the external groups of their mappings.
   const providerNames = new Map<Ref, string>();
   for (const r of list)
@@ -262,15 +271,19 @@ export function orgModelOf(
             inStack: false,
           });
         }
+        // Left out (or unknown before the create, with nothing it comes from), the scope is the
+        // service's default: the organization root, the first 40 hex digits of the provider's uid.
+        const scope =
+          known(r.props.scope) ??
+          (r.propertyDependencies?.scope?.length ? undefined : orgRootOfProvider(r.props, idp));
         bindings.push({
           ref: r.urn,
           name: r.external === true ? (uid ?? nameOfUrn(r.urn)) : nameOfUrn(r.urn),
           external: r.external === true,
-          group: resolve(r, "scope", "Group"),
+          group: scope === undefined ? resolve(r, "scope", "Group") : refOf(scope),
           identity,
           role: resolve(r, "roleUid", "Role"),
         });
-        const scope = known(r.props.scope);
         if (scope !== undefined && !classOf.has(refOf(scope))) externalGroup(scope);
         break;
       }

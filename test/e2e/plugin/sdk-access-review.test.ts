@@ -1,9 +1,11 @@
 // The access review and the access-broadening gate on Python and Go programs written with the
 // generated SDKs, run by their language hosts on the native plugin (irv:iam:* tokens and their input
 // names as each SDK sends them): the same CI identity bound at the root as the YAML program of
-// yaml-access-review.test.ts. The unchanged stack passes the pack given no config (no before file, no
-// roles); the risky edit (viewer to owner at the root) is one row in the review, blocked by the pack,
-// and let through by one approval entry naming the grant in the project's access-approvals.yaml.
+// yaml-access-review.test.ts, and an identity provider's external group mapped at the root (issue 45:
+// a mapping is a grant). The unchanged stack passes the pack given no config (no before file, no
+// roles); the risky edit (viewer to owner at the root, for the identity and the mapping alike) is one
+// row each in the review, blocked by the pack, and let through by one approval entry per grant in
+// the project's access-approvals.yaml.
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -72,7 +74,8 @@ for (const { language, prepare } of PROGRAMS) {
         throw new Error(`pulumi preview failed with no policy violation:\n${result.stderr}`);
       return {
         exitCode: result.exitCode,
-        messages: violations.map((v) => `${v.policyName}: ${v.message}`),
+        // One violation per resource, in an order of the engine's: sorted.
+        messages: violations.map((v) => `${v.policyName}: ${v.message}`).sort(),
       };
     };
     const review = (format: "json" | "markdown") =>
@@ -81,30 +84,40 @@ for (const { language, prepare } of PROGRAMS) {
         { env: stack.env },
       );
 
-    it("the unchanged stack (viewer at the root) passes the pack with no config: no before file, no roles", async () => {
+    it("the unchanged stack (viewer at the root, for the identity and the mapping) passes the pack with no config: no before file, no roles", async () => {
       expect(await gate()).toEqual({ exitCode: 0, messages: [] });
     });
 
-    it("the CI identity made owner at the root: one row gaining the rest of owner, risky, in the JSON and the comment", async () => {
-      await stack.setConfig({ ciRole: "owner" });
+    it("the CI identity and the mapped external group made owner at the root: one row each gaining the rest of owner, risky, in the JSON and the comment", async () => {
+      await stack.setConfig({ ciRole: "owner", adminsRole: "owner" });
       const json = await review("json");
       expect(json.stderr).toBe("");
       const diff = (JSON.parse(json.stdout) as ReviewJson).stacks[0]!.diff;
+      const risky = expect.arrayContaining(["owner-equivalent", "root"]);
       expect(diff).toMatchObject([
         {
           state: "gained",
           identity: { name: "ci" },
           subtree: { path: "/" },
           grant: { binding: "ciAtRoot", role: "owner", group: "/" },
-          risks: expect.arrayContaining(["owner-equivalent", "root"]),
+          risks: risky,
+        },
+        {
+          state: "gained",
+          identity: { name: "platform-admins (external group of corp-sso)" },
+          subtree: { path: "/" },
+          grant: { binding: "adminsAtRoot", role: "owner", group: "/" },
+          risks: risky,
         },
       ]);
       // Owner holds every capability of viewer: the edit gains the rest, which is no known role's set.
       const capabilitiesOf = (name: string) => roles.find((r) => r.name === name)?.capabilities ?? [];
       const rest = capabilitiesOf("owner").filter((c) => !capabilitiesOf("viewer").includes(c));
-      expect([...diff[0]!.capabilities].sort()).toEqual(rest.sort());
-      expect(diff[0]!.allOf).toBeUndefined();
-      // The comment a reviewer reads: that one row, its grant and its risks.
+      for (const row of diff) {
+        expect([...row.capabilities].sort()).toEqual(rest.sort());
+        expect(row.allOf).toBeUndefined();
+      }
+      // The comment a reviewer reads: those two rows, their grants and their risks.
       const markdown = await review("markdown");
       const rows = markdown.stdout.split("\n").filter((l) => l.startsWith("| ➕"));
       expect(rows).toEqual([
@@ -113,22 +126,41 @@ for (const { language, prepare } of PROGRAMS) {
             `^\\| ➕ gained \\| \`ci\` .*\\| \`/\` \\| \`ciAtRoot\` → \`owner\` on \`/\` \\| .*\\| ⚠️ .*owner-equivalent.* \\| \`${diff[0]!.id}\` \\|$`,
           ),
         ),
+        expect.stringMatching(
+          new RegExp(
+            `^\\| ➕ gained \\| \`platform-admins \\(external group of corp-sso\\)\` .*\\| \`adminsAtRoot\` → \`owner\` on \`/\` \\| .*\\| ⚠️ .*owner-equivalent.* \\| \`${diff[1]!.id}\` \\|$`,
+          ),
+        ),
       ]);
     });
 
-    it("the pack blocks the edit, naming the project's approvals file; one entry by grant there lets it pass", async () => {
+    it("the pack blocks the edit, naming the project's approvals file; it stops the mapping until its own entry is there too", async () => {
       const approvals = path.join(stack.projectDir, "access-approvals.yaml");
       const blocked = await gate();
       expect(blocked.exitCode).not.toBe(0);
+      // One violation per resource: the binding's and the mapping's, each naming the file.
       expect(blocked.messages).toEqual([
         expect.stringMatching(
           /^access-broadening: [\s\S]*\nci gained .* on \/ through ciAtRoot → owner \[owner-equivalent[^\]]*\]: not approved/,
         ),
+        expect.stringMatching(
+          /^access-broadening: [\s\S]*\nplatform-admins \(external group of corp-sso\) gained .* on \/ through adminsAtRoot → owner \[owner-equivalent[^\]]*\]: not approved/,
+        ),
       ]);
-      expect(blocked.messages[0]).toContain(`approve it in ${approvals} (not there yet)`);
+      for (const message of blocked.messages)
+        expect(message).toContain(`approve it in ${approvals} (not there yet)`);
+      const approval = (identity: string) =>
+        `  - identity: ${identity}\n    group: /\n    role: owner\n    approvedBy: e2e\n    until: 2999-12-31\n`;
+      // The identity's grant approved, the mapping's not yet: the pack still stops the mapping alone.
+      writeFileSync(approvals, `approvals:\n${approval("ci")}`);
+      const mappingOnly = await gate();
+      expect(mappingOnly.exitCode).not.toBe(0);
+      expect(mappingOnly.messages).toEqual([
+        expect.stringMatching(/\nplatform-admins \(external group of corp-sso\) gained .*: not approved/),
+      ]);
       writeFileSync(
         approvals,
-        "approvals:\n  - identity: ci\n    group: /\n    role: owner\n    approvedBy: e2e\n    until: 2999-12-31\n",
+        `approvals:\n${approval("ci")}${approval('"platform-admins (external group of corp-sso)"')}`,
       );
       expect(await gate()).toEqual({ exitCode: 0, messages: [] });
     });

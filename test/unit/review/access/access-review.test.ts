@@ -467,3 +467,50 @@ test("a new mapping of an external group to owner: one gained row naming the pro
     review([...base(), provider, ...created], [...base(), provider]).rows.map((row) => row.state),
   ).toEqual(["lost"]);
 });
+
+// Regression (issue 45, found by sdk-access-review.test.ts): a mapping whose program leaves `scope`
+// out (the documented default, the organization root) had no group in the plan, so its move from
+// viewer to owner was a "maybe" row in an unknown group beside a "lost" row, not one risky row at the root.
+test("a mapping made owner with its scope left out: one gained row at the root, its scope the provider's organization", () => {
+  const idp = `${ORG}/${seg(7)}`;
+  const provider = res("IdentityProvider", "corp-sso", { uid: idp, parentUid: ORG, name: "corp-sso" });
+  const mapping = (roleUid: string, scope: unknown) =>
+    res("ExternalGroupRoleMapping", "admins", {
+      uid: scope === PREVIEW_UNKNOWN ? PREVIEW_UNKNOWN : `${idp}/${seg(8)}`,
+      identityProviderUid: idp,
+      externalGroupId: "platform-admins",
+      roleUid,
+      ...(scope === undefined ? {} : { scope }),
+    });
+  // Created: the scope as the service answered it; replaced by an owner mapping: unknown, or absent
+  // (the dynamic providers' plan holds the inputs only).
+  const before = [...base(), provider, mapping(VIEWER, ORG)];
+  for (const scope of [PREVIEW_UNKNOWN, undefined]) {
+    const r = review(before, [...base(), provider, mapping(OWNER, scope)]);
+    expect(
+      r.rows.map((row) => [row.state, row.identity.name, row.subtree.path, row.grant.group, row.grant.role]),
+    ).toEqual([["gained", "platform-admins (external group of corp-sso)", "/", "/", "owner"]]);
+    expect(r.rows[0]?.risks).toEqual(expect.arrayContaining(["owner-equivalent", "root"]));
+  }
+  // The provider made in the same update (its uid unknown): its group names the organization.
+  const fresh = res("IdentityProvider", "corp-sso", {
+    uid: PREVIEW_UNKNOWN,
+    parentUid: ORG,
+    name: "corp-sso",
+  });
+  const made = res(
+    "ExternalGroupRoleMapping",
+    "admins",
+    {
+      uid: PREVIEW_UNKNOWN,
+      identityProviderUid: PREVIEW_UNKNOWN,
+      externalGroupId: "platform-admins",
+      roleUid: OWNER,
+    },
+    { identityProviderUid: [fresh.urn] },
+  );
+  const r = review(base(), [...base(), fresh, made]);
+  expect(r.rows.map((row) => [row.state, row.subtree.path, row.grant.role])).toEqual([
+    ["gained", "/", "owner"],
+  ]);
+});
