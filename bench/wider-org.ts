@@ -1,22 +1,27 @@
-// Benchmark 3b: API calls per step for the wider org, every IAM kind.
+// Benchmark 3b: API calls per step for the wider org, every IAM kind and issue 45's kinds.
 //
 // The program of benchmark 1 (test/e2e/fixtures/org-tree-program) with its wider options on: groups
 // in a tree, identities of every variant (claimMatch exact and with patterns, awsIdentity, static,
 // servicePrincipal), bindings to built-in roles and to custom roles, custom roles, identity
-// providers, group invites and account associations. One stack against the in-process emulator
-// runs preview (create) → up (create) → preview (no changes) → preview and up of an update of every
-// updatable kind in place (and a replace of every invite) → refresh → up (no changes) → destroy,
+// providers, group invites and account associations; repos (half of them synced, with a custom
+// overlay), tags, overlays bound to repos, subscriptions and external group role mappings. One stack
+// against the in-process emulator runs preview (create) → up (create) → preview (no changes) →
+// preview and up of an update of every updatable kind in place (a replace of every invite,
+// subscription and mapping; a tag's new digest is one upsert) → refresh → up (no changes) → destroy,
 // and the emulator's counters are compared, per kind and route, with the minimum: one call per
-// create, update, read and delete, none for a preview; an invite's replace is its create plus its
-// delete. Data-source calls (`getRole`, one list
-// call per distinct built-in role each time the program runs) are counted apart. Goal: exactly 1.00.
+// create, update, read and delete, none for a preview; a replace is its create plus its delete; a
+// repo's create and read also read its README (its own rpc, which `readmeContent` shows).
+// Data-source calls (`getRole`, one list call per distinct built-in role each time the program runs)
+// are counted apart. Goal: exactly 1.00.
 //
 // Run: npm run bench -- wider
-// Options: --unit=N (IRV_BENCH_WIDER_UNIT, default 30: 10 × N resources), --rounds=N (IRV_BENCH_ROUNDS, default 1).
+// Options: --unit=N (IRV_BENCH_WIDER_UNIT, default 30: 17 × N resources), --rounds=N (IRV_BENCH_ROUNDS, default 1).
+import type * as Sdk from "../sdk/index.ts";
 import type { OperationResult, TestStack } from "../test/e2e/harness/index.ts";
 import type { Measurement } from "./support/index.ts";
 import {
   DATA_SOURCE_ROUTE,
+  loadDist,
   medianOf,
   ms,
   numberOption,
@@ -39,8 +44,20 @@ const KINDS = [
   "identityProviders",
   "groupInvites",
   "accountAssociations",
+  "repos",
+  "tags",
+  "overlays",
+  "overlayBindings",
+  "subscriptions",
+  "externalGroupRoleMappings",
 ] as const;
 type Kind = (typeof KINDS)[number];
+
+/** Where each kind's routes are: its collection on the GA paths (overlays and bindings on v2beta1). */
+const { collectionPath, KINDS: API_KINDS } = await loadDist<typeof Sdk>("sdk/index.js");
+const PATH: Readonly<Record<Kind, string>> = Object.fromEntries(
+  KINDS.map((k) => [k, collectionPath(API_KINDS[k], "v2")]),
+) as Record<Kind, string>;
 
 /** How many of each kind the program declares. */
 const COUNT: Readonly<Record<Kind, number>> = {
@@ -52,7 +69,18 @@ const COUNT: Readonly<Record<Kind, number>> = {
   identityProviders: UNIT,
   groupInvites: UNIT,
   accountAssociations: UNIT,
+  // UNIT repos of their own and UNIT synced from them; a tag and an overlay binding on each own repo.
+  repos: 2 * UNIT,
+  tags: UNIT,
+  overlays: UNIT,
+  overlayBindings: UNIT,
+  subscriptions: UNIT,
+  externalGroupRoleMappings: UNIT,
 };
+/** Replaced by the update step (no update rpc, or an immutable field changed): create, then delete. */
+const REPLACED: readonly Kind[] = ["groupInvites", "subscriptions", "externalGroupRoleMappings"];
+/** Not touched by the update step. */
+const UNCHANGED: readonly Kind[] = ["overlays", "overlayBindings"];
 const RESOURCES = KINDS.reduce((n, k) => n + COUNT[k], 0);
 const BUILT_IN_BINDINGS = 2 * UNIT;
 
@@ -83,7 +111,8 @@ const STEPS: readonly Step[] = [
   {
     key: "up-create",
     label: `up (create ${RESOURCES})`,
-    minimum: { POST: each((k) => COUNT[k]) },
+    // A repo's create also reads its README.
+    minimum: { POST: each((k) => COUNT[k]), GET: { repos: COUNT.repos } },
     runsProgram: true,
     run: (s) => s.up(),
   },
@@ -110,13 +139,21 @@ const STEPS: readonly Step[] = [
   },
   {
     key: "up-update",
-    label: "up (update every updatable kind, replace every invite)",
+    label: "up (update every updatable kind, replace every invite, subscription and mapping)",
     minimum: {
-      // Descriptions of groups, identities, roles, identity providers and account associations; the
-      // role of every binding to a built-in role; invites are never updated, so each is replaced.
-      PATCH: each((k) => (k === "roleBindings" ? BUILT_IN_BINDINGS : k === "groupInvites" ? 0 : COUNT[k])),
-      POST: { groupInvites: COUNT.groupInvites },
-      DELETE: { groupInvites: COUNT.groupInvites },
+      // Descriptions of groups, identities, roles, identity providers, account associations and own
+      // repos, a synced repo's custom overlay; the role of every binding to a built-in role. Invites,
+      // subscriptions (a new sink) and mappings (a new role) have no update: each is replaced. A tag's
+      // new digest is one create (the service's upsert).
+      PATCH: each((k) =>
+        k === "roleBindings"
+          ? BUILT_IN_BINDINGS
+          : REPLACED.includes(k) || UNCHANGED.includes(k) || k === "tags"
+            ? 0
+            : COUNT[k],
+      ),
+      POST: { ...each((k) => (REPLACED.includes(k) ? COUNT[k] : 0)), tags: COUNT.tags },
+      DELETE: each((k) => (REPLACED.includes(k) ? COUNT[k] : 0)),
     },
     runsProgram: true,
     // The config changed in the preview step before.
@@ -125,7 +162,8 @@ const STEPS: readonly Step[] = [
   {
     key: "refresh",
     label: `refresh (read ${RESOURCES})`,
-    minimum: { GET: each((k) => COUNT[k]) },
+    // A repo is read with its README: two calls.
+    minimum: { GET: each((k) => (k === "repos" ? 2 : 1) * COUNT[k]) },
     runsProgram: false,
     run: (s) => s.refresh(),
   },
@@ -159,7 +197,7 @@ interface RouteCount {
   minimum: number;
 }
 
-const routeOf = (method: string, kind: Kind) => `${method} /iam/v2/${kind}/*`;
+const routeOf = (method: string, kind: Kind) => `${method} ${PATH[kind]}/*`;
 
 /** Every route the step called or should have called, with its calls and minimum. */
 function compare(step: Step, byRoute: Readonly<Record<string, number>>): RouteCount[] {
@@ -170,7 +208,7 @@ function compare(step: Step, byRoute: Readonly<Record<string, number>>): RouteCo
   for (const [route, calls] of Object.entries(byRoute)) {
     if (route === DATA_SOURCE_ROUTE) continue;
     const [method = "", path = ""] = route.split(" ");
-    const kind = KINDS.find((k) => path.startsWith(`/iam/v2/${k}/`) || path === `/iam/v2/${k}`);
+    const kind = KINDS.find((k) => path.startsWith(`${PATH[k]}/`) || path === PATH[k]);
     const row = rows.get(route) ?? { route, kind, method, calls: 0, minimum: 0 };
     rows.set(route, { ...row, calls });
   }
@@ -204,6 +242,12 @@ await runBench({}, async (session) => {
       identityProviders: String(COUNT.identityProviders),
       invites: String(COUNT.groupInvites),
       accountAssociations: String(COUNT.accountAssociations),
+      repos: String(COUNT.repos),
+      tags: String(COUNT.tags),
+      overlays: String(COUNT.overlays),
+      overlayBindings: String(COUNT.overlayBindings),
+      subscriptions: String(COUNT.subscriptions),
+      mappings: String(COUNT.externalGroupRoleMappings),
     },
   });
 
@@ -260,19 +304,23 @@ await runBench({}, async (session) => {
   }
 
   const markdown = [
-    "## 3b. API calls per step: the wider org (every IAM kind)",
+    "## 3b. API calls per step: the wider org (every IAM kind, and issue 45's kinds)",
     "",
     `${RESOURCES} resources of every kind, program \`test/e2e/fixtures/org-tree-program\` with its wider options:`,
     `${COUNT.groups} groups (tree of fan-out 4), ${COUNT.identities} identities (a fifth each: claimMatch exact,`,
     "claimMatch with subject pattern, audience and claims, awsIdentity, static with a secret JWKS,",
     `servicePrincipal), ${COUNT.roles} custom roles, ${COUNT.roleBindings} role bindings (${BUILT_IN_BINDINGS} to built-in roles,`,
     `${COUNT.roleBindings - BUILT_IN_BINDINGS} to the custom roles), ${COUNT.identityProviders} identity providers (secret client secret),`,
-    `${COUNT.groupInvites} group invites (\`ttl\`) and ${COUNT.accountAssociations} account associations. One stack against the emulator,`,
+    `${COUNT.groupInvites} group invites (\`ttl\`), ${COUNT.accountAssociations} account associations, ${COUNT.repos} repos (${COUNT.repos / 2} synced from the`,
+    `others, with a custom overlay), ${COUNT.tags} tags, ${COUNT.overlays} overlays, ${COUNT.overlayBindings} overlay bindings, ${COUNT.subscriptions} subscriptions and`,
+    `${COUNT.externalGroupRoleMappings} external group role mappings. One stack against the emulator,`,
     `${ROUNDS} round${ROUNDS === 1 ? "" : "s"} (worst shown). The update step changes every description (groups, identities,`,
-    "roles, identity providers, account associations), moves every built-in binding from viewer to",
-    "editor and changes every invite's email, which replaces it (create, then delete). Minimum = one",
-    "call per create, update, read and delete, none for a preview nor for an up after a refresh with",
-    "nothing changed. Data-source calls (`getRole` of the built-in role the bindings use, once per",
+    "roles, identity providers, account associations, repos) and every synced repo's overlay, moves",
+    "every built-in binding and mapping from viewer to editor (a mapping is replaced), changes every",
+    "invite's email and subscription's sink, which replaces them (create, then delete), and every",
+    "tag's digest (one create: the service's upsert). Minimum = one call per create, update, read and",
+    "delete (a repo's create and read also read its README), none for a preview nor for an up after a",
+    "refresh with nothing changed. Data-source calls (`getRole` of the built-in role the bindings use, once per",
     "program run) are counted apart. Goal: exactly 1.00. Wall times are for scale only (no no-op",
     "side: benchmark 1 measures the engine overhead).",
     "",
