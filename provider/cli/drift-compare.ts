@@ -8,7 +8,7 @@ import {
   uidIndexOf,
 } from "../../review/index.js";
 import type { AnyKind, Props } from "../runtime/index.js";
-import { diffInputs, KIND_DEFINITIONS, setAt, valueAt } from "../runtime/index.js";
+import { diffInputs, KIND_DEFINITIONS, keepWriteOnly } from "../runtime/index.js";
 import type { StateResource } from "./stack-state.js";
 
 /**
@@ -243,12 +243,7 @@ export function compareDrift(input: DriftInput): DriftReport {
 // state's on the live side too, as a refresh keeps it; a value the state keeps encrypted, at any
 // depth, is taken as the live one: it cannot be compared without the stack's key.
 function changedFields(kind: AnyKind, stateInputs: Props, apiInputs: Props): FieldChange[] {
-  const liveInputs = structuredClone(apiInputs);
-  for (const path of kind.writeOnly ?? []) {
-    const keys = path.split(".");
-    const kept = valueAt(stateInputs, keys);
-    if (kept !== undefined) setAt(liveInputs, keys, kept);
-  }
+  const liveInputs = keepWriteOnly(kind.writeOnly, apiInputs, stateInputs, true);
   const code = withoutSecrets(stateInputs, liveInputs) as Props;
   const { changed } = diffInputs(kind, liveInputs, code);
   const secret = new Set((kind.secrets ?? []).map((p: string) => p.split(".")[0]));

@@ -116,13 +116,24 @@ export function makeProvider<Inputs extends Props, Server extends { uid: string 
   };
 }
 
-// What the API never returns comes from the state, or is absent when the state has none either.
+/**
+ * What the API never returns (the kind's `writeOnly` paths) taken from the state, or absent when the
+ * state has none either: how a refresh describes an object, and how drift compares one.
+ *
+ * @example
+ * keepWriteOnly(kind.writeOnly, kind.inputsOf(server), stateInputs); // oidc.clientSecret from the state
+ */
 // With `answered`, the inputs of a resource whose state lacks the value (an import) keep what the
 // service did answer in its own form (a sync source or an overlay as the uid it resolved): the code
 // `pulumi import` writes from these inputs needs a value (issue 45: it wrote `overlay: ""`). The
 // outputs still lack it, so a diff compares it only once a program has set it (a name form stays
 // no change).
-function keepWriteOnly(paths: readonly string[] = [], fresh: Props, state: Props, answered = false): Props {
+export function keepWriteOnly(
+  paths: readonly string[] = [],
+  fresh: Props,
+  state: Props,
+  answered = false,
+): Props {
   // Most kinds have no write-only value: nothing to put back, so no copy (once per refreshed resource).
   if (paths.length === 0) return fresh;
   const out = structuredClone(fresh);

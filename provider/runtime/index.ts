@@ -16,7 +16,7 @@
 import "../node-version.js";
 
 export { diffInputs } from "./diff-inputs.js";
-export { makeProvider } from "./dynamic-provider.js";
+export { keepWriteOnly, makeProvider } from "./dynamic-provider.js";
 export { install } from "./install.js";
 export type { AnyKind, KindDefinition, KindEnv, Props } from "./kind-definition.js";
 export { defineKind } from "./kind-definition.js";
@@ -43,7 +43,6 @@ export {
   subscriptionKind,
   tagKind,
 } from "./kinds/index.js";
-export { setAt, valueAt } from "./props-path.js";
 export { DEFAULT_REGISTRY_HOST } from "./registry-host.js";
 export { serializedProvider } from "./serialized-provider.js";
 export { isUnknownAt, UNKNOWN } from "./unknown.js";
