@@ -25,9 +25,14 @@ const PACK = path.join(root, "node_modules", "pulumi-irv-policy");
 
 type Prepared = PreparedPythonProgram | PreparedGoProgram;
 
-const PROGRAMS: { language: string; prepare: () => Promise<Prepared> }[] = [
+// What depends on the language is the state the SDK's program leaves (its tokens and input names),
+// which the JSON review and the pack's verdicts read. The comment's rendering and the approvals
+// file's entry-by-entry matching do not: they run for the first language only (`whole`), since each
+// preview costs seconds of CPU.
+const PROGRAMS: { language: string; whole: boolean; prepare: () => Promise<Prepared> }[] = [
   {
     language: "Python",
+    whole: true,
     // The copy runs from a temp dir. The policy pack needs no Node.js in it with Pulumi's own language
     // host; the toolchain's stand-in (scripts/pulumi-language-nodejs.mjs, docs/toolchain.md) loads
     // its gRPC stubs from the program directory, so NODE_PATH names the repository's @pulumi/pulumi.
@@ -36,10 +41,14 @@ const PROGRAMS: { language: string; prepare: () => Promise<Prepared> }[] = [
       return { ...program, env: { ...program.env, NODE_PATH: path.join(root, "node_modules") } };
     },
   },
-  { language: "Go", prepare: () => prepareGoProgram(fixtureDir("go-access-program"), pulumiBinDir()) },
+  {
+    language: "Go",
+    whole: false,
+    prepare: () => prepareGoProgram(fixtureDir("go-access-program"), pulumiBinDir()),
+  },
 ];
 
-for (const { language, prepare } of PROGRAMS) {
+for (const { language, whole, prepare } of PROGRAMS) {
   describe(`access review of a ${language} program on pulumi-resource-irv`, () => {
     let irv: TestEmulator;
     let stack: TestStack;
@@ -117,6 +126,7 @@ for (const { language, prepare } of PROGRAMS) {
         expect([...row.capabilities].sort()).toEqual(rest.sort());
         expect(row.allOf).toBeUndefined();
       }
+      if (!whole) return;
       // The comment a reviewer reads: those two rows, their grants and their risks.
       const markdown = await review("markdown");
       const rows = markdown.stdout.split("\n").filter((l) => l.startsWith("| ➕"));
@@ -151,13 +161,15 @@ for (const { language, prepare } of PROGRAMS) {
         expect(message).toContain(`approve it in ${approvals} (not there yet)`);
       const approval = (identity: string) =>
         `  - identity: ${identity}\n    group: /\n    role: owner\n    approvedBy: e2e\n    until: 2999-12-31\n`;
-      // The identity's grant approved, the mapping's not yet: the pack still stops the mapping alone.
-      writeFileSync(approvals, `approvals:\n${approval("ci")}`);
-      const mappingOnly = await gate();
-      expect(mappingOnly.exitCode).not.toBe(0);
-      expect(mappingOnly.messages).toEqual([
-        expect.stringMatching(/\nplatform-admins \(external group of corp-sso\) gained .*: not approved/),
-      ]);
+      if (whole) {
+        // The identity's grant approved, the mapping's not yet: the pack still stops the mapping alone.
+        writeFileSync(approvals, `approvals:\n${approval("ci")}`);
+        const mappingOnly = await gate();
+        expect(mappingOnly.exitCode).not.toBe(0);
+        expect(mappingOnly.messages).toEqual([
+          expect.stringMatching(/\nplatform-admins \(external group of corp-sso\) gained .*: not approved/),
+        ]);
+      }
       writeFileSync(
         approvals,
         `approvals:\n${approval("ci")}${approval('"platform-admins (external group of corp-sso)"')}`,
