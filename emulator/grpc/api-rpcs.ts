@@ -6,7 +6,7 @@ import type {
   JsonValue,
   Message,
 } from "@bufbuild/protobuf";
-import { create, toJson } from "@bufbuild/protobuf";
+import { toJson } from "@bufbuild/protobuf";
 import type { FieldMask } from "@bufbuild/protobuf/wkt";
 import { EmptySchema } from "@bufbuild/protobuf/wkt";
 import type { HandlerContext } from "@connectrpc/connect";
@@ -19,7 +19,7 @@ import { admitCall, bodyViolation } from "../http/index.js";
 import type { QueryValues } from "../lists/index.js";
 import { KIND_RULES } from "../resources/index.js";
 import { toConnectError } from "./grpc-faults.js";
-import { wireMessage } from "./wire-objects.js";
+import { wireBytes } from "./wire-bytes.js";
 import { API_SERVICES, WIRE_REGISTRY } from "./wire-types.js";
 
 /**
@@ -93,6 +93,9 @@ export const SERVICE_KINDS: Readonly<Record<string, KindName>> = Object.fromEntr
 
 const STS_SERVICE = "chainguard.platform.oidc.SecurityTokenService";
 
+// google.protobuf.Empty, encoded: no bytes.
+const EMPTY = new Uint8Array(0);
+
 /**
  * What an rpc does with the service core, given the request and the admitted caller: its answer as
  * JSON text (writes) or as the wire object (reads, issue 47: no JSON text in between).
@@ -122,9 +125,9 @@ export function verbOf(rpcName: string): Verb {
  * Registers every rpc of the contract's services on a Connect router. Each rpc runs the steps the
  * HTTP route runs (the same {@link admitCall}: stats, faults, bearer token from the `authorization`
  * metadata, rate limit) and then the same service-core call as the route, with the request message
- * in its protojson form; the core's answer (a read's wire object, a write's JSON text) is built into
- * the rpc's response message ({@link wireMessage}). Errors
- * are the same faults, with the same codes and details ({@link toConnectError}).
+ * in its protojson form; the core's answer (a read's wire object, a write's JSON text) is written as
+ * the rpc's response message in its binary encoding ({@link wireBytes}), which the gRPC server sends
+ * as it is. Errors are the same faults, with the same codes and details ({@link toConnectError}).
  *
  * @example
  * registerApiRpcs({ rpc: (method, impl) => rpcs.set(method, impl) }, ctx, () => "req-1");
@@ -158,7 +161,7 @@ export function registerApiRpcs(router: RpcRegistry, ctx: AppContext, nextReques
           const answer = await step(request, admitted.caller, authorization);
           // The change is made; the client sees its connection die instead of the answer.
           if (admitted.reset === "after") resetConnection(hctx);
-          return decodeAnswer(method.output, answer);
+          return encodeAnswer(method.output, answer);
         } catch (e) {
           throw toConnectError(e, requestId, (bug) => {
             process.stderr.write(
@@ -319,11 +322,12 @@ export function listQuery(schema: DescMessage, request: Message): QueryValues {
   return query;
 }
 
-function decodeAnswer(schema: DescMessage, answer: Answer): Message {
-  if (schema.typeName === EmptySchema.typeName) return create(EmptySchema);
+// The rpc's answer in its binary encoding, ready for the wire (see wireBytes).
+function encodeAnswer(schema: DescMessage, answer: Answer): Uint8Array {
+  if (schema.typeName === EmptySchema.typeName) return EMPTY;
   try {
     const json = (typeof answer === "string" ? JSON.parse(answer) : answer) as JsonObject;
-    return wireMessage(schema, json);
+    return wireBytes(schema, json);
   } catch (e) {
     // The service core answered something the published message cannot hold: a bug of ours.
     throw new Error(`the answer does not decode as ${schema.typeName}: ${(e as Error).message}`);

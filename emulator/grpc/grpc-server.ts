@@ -20,7 +20,9 @@ import { RESET_CONNECTION, registerApiRpcs, UndecodableRequest } from "./api-rpc
 import { toConnectError } from "./grpc-faults.js";
 import { registerReflection } from "./reflection-service.js";
 
-type UnaryRpc = (request: Message, hctx: HandlerContext) => Promise<Message>;
+// A unary rpc answers its message, or the message already in its binary encoding (the API's rpcs:
+// see wireBytes), which is sent as it is.
+type UnaryRpc = (request: Message, hctx: HandlerContext) => Promise<Message | Uint8Array>;
 type BidiRpc = (requests: AsyncIterable<Message>, hctx: HandlerContext) => AsyncIterable<Message>;
 
 /**
@@ -72,7 +74,10 @@ export function createGrpcServer(
           responseStream: bidi,
           requestSerialize: (m: Message) => Buffer.from(toBinary(method.input, m)),
           requestDeserialize: (b: Buffer) => decodeRequest(method, b),
-          responseSerialize: (m: Message) => Buffer.from(toBinary(method.output, create(method.output, m))),
+          responseSerialize: (m: Message | Uint8Array) =>
+            m instanceof Uint8Array
+              ? Buffer.from(m.buffer, m.byteOffset, m.byteLength)
+              : Buffer.from(toBinary(method.output, create(method.output, m))),
           responseDeserialize: (b: Buffer) => fromBinary(method.output, b),
         },
       });
@@ -97,7 +102,10 @@ export function createGrpcServer(
               call.end(metadataOf(hctx.responseTrailer));
             })().catch((e: unknown) => call.emit("error", serviceErrorOf(toConnectError(e, ""))));
           }
-        : (call: grpc.ServerUnaryCall<Message, Message>, callback: grpc.sendUnaryData<Message>) => {
+        : (
+            call: grpc.ServerUnaryCall<Message, Message>,
+            callback: grpc.sendUnaryData<Message | Uint8Array>,
+          ) => {
             const hctx = contextOf(call);
             (rpc as UnaryRpc)(call.request, hctx).then(
               (message) => {

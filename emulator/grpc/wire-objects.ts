@@ -178,7 +178,15 @@ function messageConverter(schema: DescMessage): Convert {
 // The times a page holds repeat (a row's create and update time, rows written together): parsed once.
 const timestamps = new Map<string, { seconds: bigint; nanos: number } | undefined>();
 
-function timestampOf(text: string): { seconds: bigint; nanos: number } | undefined {
+/**
+ * A google.protobuf.Timestamp's fields for an RFC 3339 time in UTC (`Z`), as protojson reads it;
+ * undefined for any other form (an offset, a leap second, out of range), which is then the protojson
+ * reader's to convert or refuse.
+ *
+ * @example
+ * timestampOf("2026-11-23T10:00:00.5Z"); // { seconds: 1795428000n, nanos: 500000000 }
+ */
+export function timestampOf(text: string): { seconds: bigint; nanos: number } | undefined {
   if (timestamps.has(text)) return timestamps.get(text);
   const m = RFC3339_UTC.exec(text);
   const ms = m === null ? Number.NaN : Date.parse(`${m[1]}Z`);
