@@ -114,14 +114,16 @@ interface Installed {
 }
 
 // The pack needs @pulumi/policy 1.21, which needs @pulumi/pulumi >= 3.204: installed with the newest only.
+// The plain JavaScript program loads pulumi-irv as any CommonJS program does, whatever the version:
+// run with the newest only, since each engine run costs seconds of CPU.
 const INSTALLS = [
-  { version: PEER_LOW, policy: false },
-  { version: PEER_HIGH, policy: true },
+  { version: PEER_LOW, policy: false, javascript: false },
+  { version: PEER_HIGH, policy: true, javascript: true },
 ];
 
 describe.each(INSTALLS)(
   "installed into a fresh project with @pulumi/pulumi $version",
-  ({ version, policy }) => {
+  ({ version, policy, javascript }) => {
     let installed: Installed | undefined;
     const project = (): Installed => {
       if (installed === undefined) throw new Error("the project was not installed");
@@ -265,15 +267,16 @@ describe.each(INSTALLS)(
       expect(await topGroups()).toEqual([]);
     });
 
-    it('runs a plain JavaScript program that does `require("pulumi-irv")`', async () => {
-      const { stack } = await stackOf(path.join(project().dir, "js-program"), "js");
-      const up = await stack.up();
-      expect(up.summary.resourceChanges).toEqual({ create: 2 });
-      expect(up.outputs.groupName?.value).toBe("js-team");
-      const groupUid = String(up.outputs.groupUid?.value);
-      expect((await project().admin.groups.get(groupUid)).name).toBe("js-team");
-      expect((await stack.destroy()).summary.resourceChanges).toEqual({ delete: 2 });
-    });
+    if (javascript)
+      it('runs a plain JavaScript program that does `require("pulumi-irv")`', async () => {
+        const { stack } = await stackOf(path.join(project().dir, "js-program"), "js");
+        const up = await stack.up();
+        expect(up.summary.resourceChanges).toEqual({ create: 2 });
+        expect(up.outputs.groupName?.value).toBe("js-team");
+        const groupUid = String(up.outputs.groupUid?.value);
+        expect((await project().admin.groups.get(groupUid)).name).toBe("js-team");
+        expect((await stack.destroy()).summary.resourceChanges).toEqual({ delete: 2 });
+      });
 
     if (policy)
       it("blocks a preview through the installed pack (--policy-pack node_modules/pulumi-irv-policy)", async () => {
