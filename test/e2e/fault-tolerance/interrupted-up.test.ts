@@ -92,7 +92,10 @@ describe.each(STATE_BACKENDS)("on the %s backend", (backend) => {
     });
 
     it("--apply after each kill adopts what the service made, and up then converges with no duplicates", async () => {
-      for (const posts of [0, (3 * per) / 5, (3 * per) / 5]) {
+      // The dry run's kill, then one more; a third on files only: a stack recovered once and killed
+      // again is no matter of the backend, and each kill costs an up's worth of CPU.
+      const kills = backend === "file" ? [0, (3 * per) / 5, (3 * per) / 5] : [0, (3 * per) / 5];
+      for (const posts of kills) {
         if (posts > 0) await killUpAfter(t, posts);
         const held = await heldUids(t);
         const r = await recoverStack(t.stack, ["--apply"]);
