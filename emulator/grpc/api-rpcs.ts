@@ -9,8 +9,7 @@ import type {
 import { toJson } from "@bufbuild/protobuf";
 import type { FieldMask } from "@bufbuild/protobuf/wkt";
 import { EmptySchema } from "@bufbuild/protobuf/wkt";
-import type { HandlerContext } from "@connectrpc/connect";
-import { Code, ConnectError, createContextKey } from "@connectrpc/connect";
+import { Code, ConnectError } from "@connectrpc/connect";
 import type { KindName } from "pulumi-irv/sdk";
 import type { Caller } from "../auth/index.js";
 import { invalidArgument } from "../core/index.js";
@@ -23,12 +22,21 @@ import { wireBytes } from "./wire-bytes.js";
 import { API_SERVICES, WIRE_REGISTRY } from "./wire-types.js";
 
 /**
- * Ends the connection a gRPC call came on, for the connection-level faults (an injected reset).
+ * What an rpc of the API knows of its call besides the request, as the gRPC server gives it (a plain
+ * object: per call, Connect's HandlerContext with its Headers and abort signals cost more than the
+ * rest of a GET's own work, issue 47).
  *
  * @example
- * createHandlerContext({ ..., contextValues: createContextValues().set(RESET_CONNECTION, () => socket.destroy()) });
+ * const call: RpcCall = { authorization: "Bearer …", setHeader: (k, v) => md.set(k, v), resetConnection: () => socket.destroy() };
  */
-export const RESET_CONNECTION = createContextKey<(() => void) | undefined>(undefined);
+export interface RpcCall {
+  /** The request's `authorization` metadata (its first value), if any. */
+  readonly authorization: string | undefined;
+  /** Adds a header to the answer's initial metadata. */
+  setHeader(name: string, value: string): void;
+  /** Ends the connection the call came on, for the connection-level faults (an injected reset). */
+  resetConnection(): void;
+}
 
 /**
  * A request whose bytes are not the rpc's message (the gRPC server's decoder hands it over instead
@@ -46,9 +54,9 @@ export class UndecodableRequest {
 }
 
 /**
- * Where the rpcs are registered: each method of a service with its implementation, in the shape of a
- * Connect router's `rpc` (unary: a request and a HandlerContext to the answer; bidi streaming: the
- * requests to the answers). The gRPC server serves them.
+ * Where the rpcs are registered: each method of a service with its implementation (unary: a request
+ * and its {@link RpcCall} to the answer; bidi streaming: the requests to the answers). The gRPC server
+ * serves them.
  *
  * @example
  * const rpcs = new Map();
@@ -138,11 +146,11 @@ export function registerApiRpcs(router: RpcRegistry, ctx: AppContext, nextReques
       const step = stepOf(ctx, service, method);
       const pattern = `/${service.typeName}/${method.name}`;
       const surface = service.typeName === STS_SERVICE ? "sts" : "api";
-      router.rpc(method, (async (request: Message | UndecodableRequest, hctx: HandlerContext) => {
+      router.rpc(method, (async (request: Message | UndecodableRequest, call: RpcCall) => {
         const requestId = nextRequestId();
-        hctx.responseHeader.set("x-request-id", requestId);
+        call.setHeader("x-request-id", requestId);
         try {
-          const authorization = hctx.requestHeader.get("authorization") ?? undefined;
+          const authorization = call.authorization;
           const undecodable = request instanceof UndecodableRequest;
           // Admitted first, as the HTTP route admits a call before it parses the body: a request that
           // does not decode is counted, faulted and rate-limited like any, and a caller without a
@@ -154,13 +162,13 @@ export function registerApiRpcs(router: RpcRegistry, ctx: AppContext, nextReques
             updateMask: undecodable ? undefined : maskOf(request),
             authorization,
           });
-          if (admitted.reset === "before") resetConnection(hctx);
+          if (admitted.reset === "before") resetConnection(call);
           if (undecodable) {
             throw invalidArgument([{ field: "request", description: request.description }]);
           }
           const answer = await step(request, admitted.caller, authorization);
           // The change is made; the client sees its connection die instead of the answer.
-          if (admitted.reset === "after") resetConnection(hctx);
+          if (admitted.reset === "after") resetConnection(call);
           return encodeAnswer(method.output, answer);
         } catch (e) {
           throw toConnectError(e, requestId, (bug) => {
@@ -335,7 +343,7 @@ function encodeAnswer(schema: DescMessage, answer: Answer): Uint8Array {
 }
 
 // An injected reset: the connection dies (as the HTTP transport's socket does).
-function resetConnection(hctx: HandlerContext): never {
-  hctx.values.get(RESET_CONNECTION)?.();
+function resetConnection(call: RpcCall): never {
+  call.resetConnection();
   throw new ConnectError("injected fault: connection reset", Code.Unavailable);
 }

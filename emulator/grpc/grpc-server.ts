@@ -10,20 +10,19 @@ import { createServer } from "node:http2";
 import type { Socket } from "node:net";
 import type { DescMethod, DescService, Message } from "@bufbuild/protobuf";
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
-import type { ConnectError, HandlerContext } from "@connectrpc/connect";
-import { createContextValues, createHandlerContext } from "@connectrpc/connect";
+import type { ConnectError } from "@connectrpc/connect";
 import { setTrailerStatus } from "@connectrpc/connect/protocol-grpc";
 import * as grpc from "@grpc/grpc-js";
 import type { AppContext } from "../http/index.js";
-import type { RpcRegistry } from "./api-rpcs.js";
-import { RESET_CONNECTION, registerApiRpcs, UndecodableRequest } from "./api-rpcs.js";
+import type { RpcCall, RpcRegistry } from "./api-rpcs.js";
+import { registerApiRpcs, UndecodableRequest } from "./api-rpcs.js";
 import { toConnectError } from "./grpc-faults.js";
 import { registerReflection } from "./reflection-service.js";
 
 // A unary rpc answers its message, or the message already in its binary encoding (the API's rpcs:
 // see wireBytes), which is sent as it is.
-type UnaryRpc = (request: Message, hctx: HandlerContext) => Promise<Message | Uint8Array>;
-type BidiRpc = (requests: AsyncIterable<Message>, hctx: HandlerContext) => AsyncIterable<Message>;
+type UnaryRpc = (request: Message, call: RpcCall) => Promise<Message | Uint8Array>;
+type BidiRpc = (requests: AsyncIterable<Message>) => AsyncIterable<Message>;
 
 /**
  * The HTTP/2 side of the emulator: a server (never listening itself: the protocol dispatch hands it
@@ -51,7 +50,7 @@ export function createGrpcServer(
 
   // The connections handed over, to end one on an injected reset (grpc-js tells a call its peer).
   const sockets = new Set<Socket>();
-  const resetOf = (peer: string) => () => {
+  const resetPeer = (peer: string) => {
     for (const s of sockets) {
       if (peer === `${s.remoteAddress}:${s.remotePort}`) s.destroy();
     }
@@ -82,38 +81,31 @@ export function createGrpcServer(
         },
       });
       const rpc = rpcs.get(method);
-      const contextOf = (
-        call: grpc.ServerUnaryCall<unknown, unknown> | grpc.ServerDuplexStream<unknown, unknown>,
-      ) =>
-        createHandlerContext({
-          service,
-          method,
-          protocolName: "grpc",
-          requestMethod: "POST",
-          url: path,
-          requestHeader: headersOf(call.metadata),
-          contextValues: createContextValues().set(RESET_CONNECTION, resetOf(call.getPeer())),
-        });
       handlers[method.name] = bidi
         ? (call: grpc.ServerDuplexStream<Message, Message>) => {
-            const hctx = contextOf(call);
             void (async () => {
-              for await (const answer of (rpc as BidiRpc)(call, hctx)) call.write(answer);
-              call.end(metadataOf(hctx.responseTrailer));
+              for await (const answer of (rpc as BidiRpc)(call)) call.write(answer);
+              call.end();
             })().catch((e: unknown) => call.emit("error", serviceErrorOf(toConnectError(e, ""))));
           }
         : (
             call: grpc.ServerUnaryCall<Message, Message>,
             callback: grpc.sendUnaryData<Message | Uint8Array>,
           ) => {
-            const hctx = contextOf(call);
-            (rpc as UnaryRpc)(call.request, hctx).then(
+            const header = new grpc.Metadata();
+            const rpcCall: RpcCall = {
+              authorization: authorizationOf(call.metadata),
+              setHeader: (name, value) => header.set(name, value),
+              // The peer is named only when a fault needs it: grpc-js builds the text on each ask.
+              resetConnection: () => resetPeer(call.getPeer()),
+            };
+            (rpc as UnaryRpc)(call.request, rpcCall).then(
               (message) => {
-                call.sendMetadata(metadataOf(hctx.responseHeader));
-                callback(null, message, metadataOf(hctx.responseTrailer));
+                call.sendMetadata(header);
+                callback(null, message);
               },
               (e: unknown) => {
-                call.sendMetadata(metadataOf(hctx.responseHeader));
+                call.sendMetadata(header);
                 callback(serviceErrorOf(toConnectError(e, "")));
               },
             );
@@ -165,10 +157,11 @@ function routedServer(
   return h2;
 }
 
-function headersOf(metadata: grpc.Metadata): Headers {
-  const headers = new Headers();
-  for (const [k, v] of Object.entries(metadata.getMap())) if (typeof v === "string") headers.set(k, v);
-  return headers;
+// The request's first `authorization` value, as a fetch Headers object gives it (the HTTP route's
+// view): without leading or trailing HTTP whitespace.
+function authorizationOf(metadata: grpc.Metadata): string | undefined {
+  const value = metadata.get("authorization")[0];
+  return typeof value === "string" ? value.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, "") : undefined;
 }
 
 // Headers as grpc-js metadata: `-bin` values are base64 on the wire, bytes in grpc-js.

@@ -1,5 +1,5 @@
-export type { RpcRegistry } from "./api-rpcs.js";
-export { listQuery, RESET_CONNECTION, registerApiRpcs, SERVICE_KINDS, verbOf } from "./api-rpcs.js";
+export type { RpcCall, RpcRegistry } from "./api-rpcs.js";
+export { listQuery, registerApiRpcs, SERVICE_KINDS, verbOf } from "./api-rpcs.js";
 export { faultToConnectError, toConnectError } from "./grpc-faults.js";
 export { createGrpcServer } from "./grpc-server.js";
 export type { ProtocolDispatch } from "./protocol-dispatch.js";
