@@ -59,7 +59,12 @@ export function diffInputs(
  * unlessSet(["staticKeys.expirationTime"], state, news);
  */
 export function unlessSet(paths: readonly string[] = [], state: Props, news: Props): Props {
-  const unset = paths.filter((p) => valueAt(news, p.split(".")) === undefined);
+  // Only what the state holds needs taking out: an identity of any variant but static keys has no
+  // expiration time, so a refresh's diff of it (every identity, every refresh) copies nothing.
+  const unset = paths.filter((p) => {
+    const path = p.split(".");
+    return valueAt(news, path) === undefined && valueAt(state, path) !== undefined;
+  });
   if (unset.length === 0) return state;
   const out = structuredClone(state);
   for (const path of unset) setAt(out, path.split("."), undefined);
