@@ -131,10 +131,14 @@ export function serveUnaryCall(
       });
       return;
     }
-    run(messages[0] as Buffer).then(
-      (reply) => answer(stream, reply),
-      () => answerStatusOnly(stream, { code: 2, details: "Unknown error" }),
-    );
+    run(messages[0] as Buffer)
+      .then(
+        (reply) => answer(stream, reply),
+        () => answerStatusOnly(stream, { code: 2, details: "Unknown error" }),
+      )
+      // The stream went away under the answer (its session ended, e.g. by an injected reset): there
+      // is no one to tell, and the emulator goes on.
+      .catch(() => stream.destroy());
   });
 }
 
@@ -159,10 +163,15 @@ function answer(stream: ServerHttp2Stream, reply: UnaryReply): void {
 // A status with no answer before it: one HEADERS frame that also ends the stream ("trailers only").
 function answerStatusOnly(stream: ServerHttp2Stream, status: UnaryStatus): void {
   if (stream.destroyed || stream.closed || stream.headersSent) return;
-  stream.respond(
-    { ...trailersOf(status), ":status": 200, "content-type": "application/grpc+proto" },
-    { endStream: true },
-  );
+  try {
+    stream.respond(
+      { ...trailersOf(status), ":status": 200, "content-type": "application/grpc+proto" },
+      { endStream: true },
+    );
+  } catch {
+    // Its session is ending: nothing to answer on.
+    stream.destroy();
+  }
 }
 
 function trailersOf(status: UnaryStatus): OutgoingHttpHeaders {
