@@ -278,6 +278,8 @@ async function scale(session: BenchSession, httpFloor: HttpFloorServer): Promise
         ms(cpu(`${step}-${size}-irv`, "program") + cpu(`${step}-${size}-irv`, "language host")),
         ms(cpu(`${step}-${size}-${FLOOR}`, "program") + cpu(`${step}-${size}-${FLOOR}`, "language host")),
         ms(med(`${step}-${size}-irv`, (s) => s.emulatorCpuMs)),
+        ms(med(`${step}-${size}-${HTTP_FLOOR}`, (s) => s.emulatorCpuMs)),
+        ms(med(`${step}-${size}-${FLOOR}`, (s) => s.emulatorCpuMs)),
       ]);
     }
   }
@@ -391,7 +393,10 @@ async function scale(session: BenchSession, httpFloor: HttpFloorServer): Promise
     "floor serializes its whole provider into every resource (the program CPU columns).",
     "",
     "CPU columns: the engine (`pulumi`), the dynamic-provider process, the program with its language",
-    "host, and the emulator (in the benchmark process), from /proc while each command ran.",
+    "host, from /proc while each command ran, and the benchmark process's own CPU: the emulator with",
+    "pulumi-irv, the HTTP floor's server with its floor, nothing but the harness with the no-op floor",
+    "(reading the CLI's output, sampling /proc). The last column is that baseline: the emulator's own",
+    "cost is its column minus it, the floor server's likewise.",
     "",
     table(
       [
@@ -413,6 +418,8 @@ async function scale(session: BenchSession, httpFloor: HttpFloorServer): Promise
         "program CPU irv",
         "program CPU floor",
         "emulator CPU",
+        "HTTP floor server CPU",
+        "harness CPU alone (noop-full)",
       ],
       stepRows,
     ),
