@@ -6,7 +6,7 @@ import type {
   JsonValue,
   Message,
 } from "@bufbuild/protobuf";
-import { toJson } from "@bufbuild/protobuf";
+import { toBinary, toJson } from "@bufbuild/protobuf";
 import type { FieldMask } from "@bufbuild/protobuf/wkt";
 import { EmptySchema } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError } from "@connectrpc/connect";
@@ -18,7 +18,7 @@ import { admitCall, bodyViolation } from "../http/index.js";
 import type { QueryValues } from "../lists/index.js";
 import { KIND_RULES } from "../resources/index.js";
 import { toConnectError } from "./grpc-faults.js";
-import { wireBytes } from "./wire-bytes.js";
+import { wireMessage } from "./wire-objects.js";
 import { API_SERVICES, WIRE_REGISTRY } from "./wire-types.js";
 
 /**
@@ -134,8 +134,8 @@ export function verbOf(rpcName: string): Verb {
  * HTTP route runs (the same {@link admitCall}: stats, faults, bearer token from the `authorization`
  * metadata, rate limit) and then the same service-core call as the route, with the request message
  * in its protojson form; the core's answer (a read's wire object, a write's JSON text) is written as
- * the rpc's response message in its binary encoding ({@link wireBytes}), which the gRPC server sends
- * as it is. Errors are the same faults, with the same codes and details ({@link toConnectError}).
+ * the rpc's response message ({@link wireMessage}) in its binary encoding by protobuf-es's
+ * `toBinary`, which the gRPC server sends as it is. Errors are the same faults, with the same codes and details ({@link toConnectError}).
  *
  * @example
  * registerApiRpcs({ rpc: (method, impl) => rpcs.set(method, impl) }, ctx, () => "req-1");
@@ -330,12 +330,14 @@ export function listQuery(schema: DescMessage, request: Message): QueryValues {
   return query;
 }
 
-// The rpc's answer in its binary encoding, ready for the wire (see wireBytes).
+// The rpc's answer in its binary encoding, ready for the wire: the message built from the core's
+// wire object, encoded by protobuf-es (a hand-written encoder would be faster, but the project
+// leaves protobuf's encoding to the library).
 function encodeAnswer(schema: DescMessage, answer: Answer): Uint8Array {
   if (schema.typeName === EmptySchema.typeName) return EMPTY;
   try {
     const json = (typeof answer === "string" ? JSON.parse(answer) : answer) as JsonObject;
-    return wireBytes(schema, json);
+    return toBinary(schema, wireMessage(schema, json));
   } catch (e) {
     // The service core answered something the published message cannot hold: a bug of ours.
     throw new Error(`the answer does not decode as ${schema.typeName}: ${(e as Error).message}`);

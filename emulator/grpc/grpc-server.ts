@@ -10,6 +10,7 @@ import { createServer } from "node:http2";
 import type { Socket } from "node:net";
 import type { DescMethod, DescService, Message } from "@bufbuild/protobuf";
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
+import type { ConnectError } from "@connectrpc/connect";
 import { setTrailerStatus } from "@connectrpc/connect/protocol-grpc";
 import * as grpc from "@grpc/grpc-js";
 import type { AppContext } from "../http/index.js";
@@ -17,11 +18,9 @@ import type { RpcCall, RpcRegistry } from "./api-rpcs.js";
 import { registerApiRpcs, UndecodableRequest } from "./api-rpcs.js";
 import { toConnectError } from "./grpc-faults.js";
 import { registerReflection } from "./reflection-service.js";
-import type { UnaryResult, UnaryStatus } from "./unary-calls.js";
-import { authorizationOf, servesUnary, serveUnaryCall } from "./unary-calls.js";
 
 // A unary rpc answers its message, or the message already in its binary encoding (the API's rpcs:
-// see wireBytes), which is sent as it is.
+// see api-rpcs.ts), which is sent as it is.
 type UnaryRpc = (request: Message, call: RpcCall) => Promise<Message | Uint8Array>;
 type BidiRpc = (requests: AsyncIterable<Message>) => AsyncIterable<Message>;
 
@@ -29,10 +28,8 @@ type BidiRpc = (requests: AsyncIterable<Message>) => AsyncIterable<Message>;
  * The HTTP/2 side of the emulator: a server (never listening itself: the protocol dispatch hands it
  * the connections of the one port) serving the contract's services and server reflection over the
  * gRPC protocol with `@grpc/grpc-js` (whose per-call path costs a third of Connect for Node's: see
- * bench/RESULTS.md), but for the API's unary calls without a deadline or compression, which
- * {@link serveUnaryCall} serves on their stream itself (grpc-js's per-call machinery cost more than a
- * whole HTTP/1.1 GET, issue 47). The rpcs are the ones {@link registerApiRpcs} and
- * {@link registerReflection} register, so they call the same service core as the HTTP routes. A request whose content type is
+ * bench/RESULTS.md). The rpcs are the ones {@link registerApiRpcs} and {@link registerReflection}
+ * register, so they call the same service core as the HTTP routes. A request whose content type is
  * not gRPC's is handed to `http` (the JSON API's app): a JSON client that speaks HTTP/2, as ALPN gives
  * it over TLS, is answered exactly as over HTTP/1.1.
  *
@@ -51,7 +48,7 @@ export function createGrpcServer(
   registerApiRpcs(registry, ctx, () => `${idPrefix}-g${(++nextId).toString(36)}`);
   registerReflection(registry);
 
-  // The connections handed over, to end one on an injected reset (each call knows its peer).
+  // The connections handed over, to end one on an injected reset (grpc-js tells a call its peer).
   const sockets = new Set<Socket>();
   const resetPeer = (peer: string) => {
     for (const s of sockets) {
@@ -60,8 +57,6 @@ export function createGrpcServer(
   };
   // Channelz (grpc-js's per-call introspection counters) is a service the emulator does not serve.
   const server = new grpc.Server({ "grpc.enable_channelz": 0 });
-  // The unary rpcs by path, for the streams served without grpc-js (see serveUnaryCall).
-  const unary = new Map<string, (stream: ServerHttp2Stream, headers: IncomingHttpHeaders) => void>();
   const byService = new Map<DescService, DescMethod[]>();
   for (const method of rpcs.keys())
     byService.set(method.parent, [...(byService.get(method.parent) ?? []), method]);
@@ -78,7 +73,7 @@ export function createGrpcServer(
           responseStream: bidi,
           requestSerialize: (m: Message) => Buffer.from(toBinary(method.input, m)),
           requestDeserialize: (b: Buffer) => decodeRequest(method, b),
-          responseSerialize: (m: Uint8Array | Message) =>
+          responseSerialize: (m: Message | Uint8Array) =>
             m instanceof Uint8Array
               ? Buffer.from(m.buffer, m.byteOffset, m.byteLength)
               : Buffer.from(toBinary(method.output, create(method.output, m))),
@@ -86,65 +81,39 @@ export function createGrpcServer(
         },
       });
       const rpc = rpcs.get(method);
-      if (bidi) {
-        handlers[method.name] = (call: grpc.ServerDuplexStream<Message, Message>) => {
-          void (async () => {
-            for await (const answer of (rpc as BidiRpc)(call)) call.write(answer);
-            call.end();
-          })().catch((e: unknown) => call.emit("error", statusOf(e)));
-        };
-        continue;
-      }
-      // One call, whichever path serves it: the answer encoded, or the error's status.
-      const reply = async (request: Message | UndecodableRequest, call: RpcCall): Promise<UnaryResult> => {
-        try {
-          const message = await (rpc as UnaryRpc)(request as Message, call);
-          return {
-            message:
-              message instanceof Uint8Array
-                ? message
-                : toBinary(method.output, create(method.output, message)),
+      handlers[method.name] = bidi
+        ? (call: grpc.ServerDuplexStream<Message, Message>) => {
+            void (async () => {
+              for await (const answer of (rpc as BidiRpc)(call)) call.write(answer);
+              call.end();
+            })().catch((e: unknown) => call.emit("error", serviceErrorOf(toConnectError(e, ""))));
+          }
+        : (
+            call: grpc.ServerUnaryCall<Message, Message>,
+            callback: grpc.sendUnaryData<Message | Uint8Array>,
+          ) => {
+            const header = new grpc.Metadata();
+            const rpcCall: RpcCall = {
+              authorization: authorizationOf(call.metadata),
+              setHeader: (name, value) => header.set(name, value),
+              // The peer is named only when a fault needs it: grpc-js builds the text on each ask.
+              resetConnection: () => resetPeer(call.getPeer()),
+            };
+            (rpc as UnaryRpc)(call.request, rpcCall).then(
+              (message) => {
+                call.sendMetadata(header);
+                callback(null, message);
+              },
+              (e: unknown) => {
+                call.sendMetadata(header);
+                callback(serviceErrorOf(toConnectError(e, "")));
+              },
+            );
           };
-        } catch (e) {
-          return { status: statusOf(e) };
-        }
-      };
-      handlers[method.name] = (
-        call: grpc.ServerUnaryCall<Message, Message>,
-        callback: grpc.sendUnaryData<Uint8Array>,
-      ) => {
-        const header = new grpc.Metadata();
-        const value = call.metadata.get("authorization")[0];
-        const rpcCall: RpcCall = {
-          authorization: authorizationOf({ authorization: typeof value === "string" ? value : undefined }),
-          setHeader: (name, v) => header.set(name, v),
-          // The peer is named only when a fault needs it: grpc-js builds the text on each ask.
-          resetConnection: () => resetPeer(call.getPeer()),
-        };
-        void reply(call.request, rpcCall).then((r) => {
-          call.sendMetadata(header);
-          if (r.status === undefined) callback(null, r.message);
-          else callback(r.status);
-        });
-      };
-      unary.set(path, (stream, headers) =>
-        serveUnaryCall(stream, path, async (bytes) => {
-          const header = new grpc.Metadata();
-          const rpcCall: RpcCall = {
-            authorization: authorizationOf(headers),
-            setHeader: (name, v) => header.set(name, v),
-            resetConnection: () => {
-              const socket = stream.session?.socket;
-              if (socket !== undefined) resetPeer(`${socket.remoteAddress}:${socket.remotePort}`);
-            },
-          };
-          return { header, ...(await reply(decodeRequest(method, bytes), rpcCall)) };
-        }),
-      );
     }
     server.addService(definition, handlers);
   }
-  return routedServer(server, http, sockets, unary);
+  return routedServer(server, http, sockets);
 }
 
 function decodeRequest(method: DescMethod, bytes: Buffer): Message | UndecodableRequest {
@@ -164,7 +133,6 @@ function routedServer(
   server: grpc.Server,
   http: (req: Http2ServerRequest, res: Http2ServerResponse) => void,
   sockets: Set<Socket>,
-  unary: ReadonlyMap<string, (stream: ServerHttp2Stream, headers: IncomingHttpHeaders) => void>,
 ): Http2Server {
   const servers = () => [
     ...((server as unknown as { http2Servers?: Map<Http2Server, unknown> }).http2Servers?.keys() ?? []),
@@ -179,9 +147,7 @@ function routedServer(
   const compat = createServer(http);
   h2.on("stream", (stream: ServerHttp2Stream, headers: IncomingHttpHeaders, ...rest: unknown[]) => {
     if (/^application\/grpc(\+|;|$)/.test(headers["content-type"] ?? "")) {
-      const serve = unary.get(headers[":path"] ?? "");
-      if (serve !== undefined && servesUnary(headers)) serve(stream, headers);
-      else for (const l of grpcStreams) l.call(h2, stream, headers, ...rest);
+      for (const l of grpcStreams) l.call(h2, stream, headers, ...rest);
     } else compat.emit("stream", stream, headers, ...rest);
   });
   h2.on("connection", (socket: Socket) => {
@@ -191,6 +157,13 @@ function routedServer(
   return h2;
 }
 
+// The request's first `authorization` value, as a fetch Headers object gives it (the HTTP route's
+// view): without leading or trailing HTTP whitespace.
+function authorizationOf(metadata: grpc.Metadata): string | undefined {
+  const value = metadata.get("authorization")[0];
+  return typeof value === "string" ? value.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, "") : undefined;
+}
+
 // Headers as grpc-js metadata: `-bin` values are base64 on the wire, bytes in grpc-js.
 function metadataOf(headers: Headers): grpc.Metadata {
   const metadata = new grpc.Metadata();
@@ -198,10 +171,9 @@ function metadataOf(headers: Headers): grpc.Metadata {
   return metadata;
 }
 
-// An rpc's error as its gRPC status: the same code, message, `grpc-status-details-bin` and headers that
-// Connect's own gRPC handler writes (its setTrailerStatus), the code and message as grpc-js's.
-function statusOf(e: unknown): UnaryStatus {
-  const error = toConnectError(e, "");
+// A ConnectError as grpc-js sends it: the same status, message, `grpc-status-details-bin` and headers
+// that Connect's own gRPC handler writes (its setTrailerStatus), the status and message as grpc-js's.
+function serviceErrorOf(error: ConnectError): Partial<grpc.ServiceError> {
   const trailers = setTrailerStatus(new Headers(), error);
   trailers.delete("grpc-status");
   trailers.delete("grpc-message");

@@ -5,7 +5,6 @@
 // request id still comes back in the response headers, on success and on error.
 import type { ClientHttp2Session } from "node:http2";
 import { connect } from "node:http2";
-import { gzipSync } from "node:zlib";
 import { create, toBinary } from "@bufbuild/protobuf";
 import { Code } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -59,18 +58,9 @@ const framed = (bytes: Uint8Array) => {
   return Buffer.concat([head, bytes]);
 };
 
-const getGroupRequest = (uid: string) =>
-  toBinary(GetGroupRequestSchema, create(GetGroupRequestSchema, { uid }));
-
 // A GetGroup call whose request frame carries `bytes` (the encoded request unless given), with the
-// admin token unless `token` says otherwise (null: no authorization header); `body` replaces the whole
-// request body, `extra` adds headers.
-const getGroup = (
-  session: ClientHttp2Session,
-  bytes?: Uint8Array,
-  token: string | null = emu.adminToken,
-  { body, extra }: { body?: Buffer; extra?: Record<string, string> } = {},
-) =>
+// admin token unless `token` says otherwise (null: no authorization header).
+const getGroup = (session: ClientHttp2Session, bytes?: Uint8Array, token: string | null = emu.adminToken) =>
   h2Request(
     session,
     {
@@ -79,17 +69,9 @@ const getGroup = (
       "content-type": "application/grpc",
       te: "trailers",
       ...(token === null ? {} : { authorization: `Bearer ${token}` }),
-      ...extra,
     },
-    body ?? framed(bytes ?? getGroupRequest(emu.orgUid)),
+    framed(bytes ?? toBinary(GetGroupRequestSchema, create(GetGroupRequestSchema, { uid: emu.orgUid }))),
   );
-
-// The status of an answer, wherever it came (trailers, or the headers of a trailers-only answer).
-const statusOf = (a: H2Answer) => ({
-  code: a.trailers["grpc-status"] ?? a.headers["grpc-status"],
-  message: decodeURIComponent(String(a.trailers["grpc-message"] ?? a.headers["grpc-message"])),
-  details: a.trailers["grpc-status-details-bin"],
-});
 
 describe("the gRPC transport on grpc-js", () => {
   it("a JSON request over HTTP/2 is answered by the HTTP app, on the connection gRPC calls use", async () => {
@@ -155,79 +137,5 @@ describe("the gRPC transport on grpc-js", () => {
     }
     const groups = grpcClient(GroupsService, emu.baseUrl, emu.adminToken);
     expect((await groups.getGroup({ uid: emu.orgUid })).uid).toBe(emu.orgUid);
-  });
-});
-
-// A unary call is served on its stream by the emulator itself (unary-calls.ts) unless it has a deadline
-// or a compressed message, which grpc-js serves: both answer alike.
-describe("unary calls served without grpc-js (issue 47)", () => {
-  const paths = {
-    "served directly": {},
-    "grpc-js (a deadline)": { "grpc-timeout": "30S" },
-  } as const;
-
-  it("answer the same message, status and details as grpc-js, with the request id", async () => {
-    const session = connect(emu.baseUrl);
-    try {
-      for (const uid of [emu.orgUid, `${emu.orgUid}/0123456789abcdef`]) {
-        const [direct, viaGrpcJs] = await Promise.all(
-          Object.values(paths).map((extra) => getGroup(session, getGroupRequest(uid), undefined, { extra })),
-        );
-        const [a, b] = [direct as H2Answer, viaGrpcJs as H2Answer];
-        expect(a.body).toEqual(b.body);
-        // The details name each call's own request id (RequestInfo): the same once it is masked.
-        const masked = (x: H2Answer) => {
-          const s = statusOf(x);
-          const details = s.details === undefined ? undefined : Buffer.from(String(s.details), "base64");
-          return {
-            ...s,
-            details: details?.toString("latin1").replace(String(x.headers["x-request-id"]), "<id>"),
-          };
-        };
-        const status = masked(a);
-        expect(status).toEqual(masked(b));
-        expect(status.code).toBe(uid === emu.orgUid ? "0" : String(Code.NotFound));
-        expect(a.headers["content-type"]).toBe(b.headers["content-type"]);
-        expect(a.headers["x-request-id"]).toMatch(/\S/);
-        expect(b.headers["x-request-id"]).toMatch(/\S/);
-      }
-    } finally {
-      session.close();
-    }
-  });
-
-  it("a compressed request goes to grpc-js, which reads it", async () => {
-    const session = connect(emu.baseUrl);
-    try {
-      const zipped = gzipSync(getGroupRequest(emu.orgUid));
-      const body = framed(zipped);
-      body[0] = 1;
-      const answer = await getGroup(session, undefined, undefined, {
-        body,
-        extra: { "grpc-encoding": "gzip" },
-      });
-      expect(statusOf(answer).code).toBe("0");
-      expect(answer.body.length).toBeGreaterThan(5);
-    } finally {
-      session.close();
-    }
-  });
-
-  it("a request that is not one message is refused as grpc-js refuses it", async () => {
-    const session = connect(emu.baseUrl);
-    try {
-      const one = framed(getGroupRequest(emu.orgUid));
-      for (const body of [Buffer.alloc(0), Buffer.concat([one, one]), one.subarray(0, 8)]) {
-        const [direct, viaGrpcJs] = await Promise.all(
-          Object.values(paths).map((extra) => getGroup(session, undefined, undefined, { body, extra })),
-        );
-        const status = statusOf(direct as H2Answer);
-        expect(status.code).toBe(String(Code.Unimplemented));
-        expect(status.message).toMatch(/^Received (no|a second) request message/);
-        expect(status).toEqual(statusOf(viaGrpcJs as H2Answer));
-      }
-    } finally {
-      session.close();
-    }
   });
 });
