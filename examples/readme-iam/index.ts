@@ -47,6 +47,15 @@ const sso = new irv.iam.IdentityProvider("sso", {
     clientSecret: new pulumi.Config().requireSecret("ssoClientSecret"),
   },
 });
+const cliLogin = new irv.iam.IdentityProvider("cli-login", {
+  parentUid: platform.uid,
+  defaultRoleUid: auditor.uid,
+  oidc: {
+    issuer: "https://login.example.com",
+    clientId: "irv-cli",
+    pkceEnabled: true,
+  },
+});
 
 // docs/resources.md: "Group invites"
 const invite = new irv.iam.GroupInvite("new-payments-dev", {
@@ -68,3 +77,4 @@ new irv.iam.AccountAssociations("platform-accounts", {
 export const deployUid = deploy.uid;
 export const backupUid = backup.uid;
 export const ssoUid = sso.uid;
+export const cliLoginUid = cliLogin.uid;

@@ -84,6 +84,11 @@ describe("the README's snippets of the IAM kinds", () => {
     expect((await irv.admin.identityProviders.get(outputs?.ssoUid as string)).oidc.issuer).toBe(
       "https://login.example.com",
     );
+    // A public client: PKCE and no client secret.
+    expect((await irv.admin.identityProviders.get(outputs?.cliLoginUid as string)).oidc).toMatchObject({
+      clientId: "irv-cli",
+      pkceEnabled: true,
+    });
     await stack.destroy();
   });
 });
