@@ -23,8 +23,11 @@ export default defineConfig({
   cacheDir: path.join(cacheRoot(), "vite"),
   test: {
     // Every project the same, explicitly: vitest's default differs under CI=true, and projects that
-    // run side by side must share one worker count.
-    maxWorkers: 2,
+    // run side by side must share one worker count. Three on this two-core machine: with two, about
+    // a sixth of the CPU sat idle while e2e files waited (injected latency, rate limits, token
+    // expiry, the engine between steps); a third file fills it. A full run with three at load 8–12
+    // (2026-11-28) failed only where main had a real bug, since fixed: no test flaked.
+    maxWorkers: 3,
     projects: [
       // Unit and integration files share their workers' modules (isolate: false): most of a file's
       // time was importing the sources again (unit 53 s → 14 s, integration 80 s → 49 s here). A file
@@ -53,7 +56,7 @@ export default defineConfig({
           include: ["test/e2e/**/*.test.ts"],
           testTimeout: 600_000,
           hookTimeout: 360_000,
-          maxWorkers: 2,
+          maxWorkers: 3,
           globalSetup: ["test/e2e/global-setup.ts"],
         },
       },
