@@ -6,7 +6,8 @@ import type {
   JsonValue,
   Message,
 } from "@bufbuild/protobuf";
-import { toBinary, toJson } from "@bufbuild/protobuf";
+import { toJson } from "@bufbuild/protobuf";
+import { BinaryWriter, WireType } from "@bufbuild/protobuf/wire";
 import type { FieldMask } from "@bufbuild/protobuf/wkt";
 import { EmptySchema } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError } from "@connectrpc/connect";
@@ -16,9 +17,11 @@ import { invalidArgument } from "../core/index.js";
 import type { AppContext } from "../http/index.js";
 import { admitCall, bodyViolation } from "../http/index.js";
 import type { QueryValues } from "../lists/index.js";
+import type { StoredPage } from "../resources/index.js";
 import { KIND_RULES } from "../resources/index.js";
+import type { RowEncoder } from "./encoded-rows.js";
+import { EncodedRows, encodeMessage } from "./encoded-rows.js";
 import { toConnectError } from "./grpc-faults.js";
-import { wireMessage } from "./wire-objects.js";
 import { API_SERVICES, WIRE_REGISTRY } from "./wire-types.js";
 
 /**
@@ -106,14 +109,15 @@ const EMPTY = new Uint8Array(0);
 
 /**
  * What an rpc does with the service core, given the request and the admitted caller: its answer as
- * JSON text (writes) or as the wire object (reads, issue 47: no JSON text in between).
+ * JSON text (writes) or already encoded (reads, issue 47: from the rows' kept encodings, see
+ * {@link EncodedRows}).
  */
 type Step = (
   request: Message,
   caller: Caller | undefined,
   authorization: string | undefined,
 ) => Answer | Promise<Answer>;
-type Answer = string | Record<string, unknown>;
+type Answer = string | Uint8Array;
 
 type Verb = "Get" | "List" | "Create" | "Update" | "Delete";
 
@@ -133,17 +137,20 @@ export function verbOf(rpcName: string): Verb {
  * Registers every rpc of the contract's services on a Connect router. Each rpc runs the steps the
  * HTTP route runs (the same {@link admitCall}: stats, faults, bearer token from the `authorization`
  * metadata, rate limit) and then the same service-core call as the route, with the request message
- * in its protojson form; the core's answer (a read's wire object, a write's JSON text) is written as
- * the rpc's response message ({@link wireMessage}) in its binary encoding by protobuf-es's
- * `toBinary`, which the gRPC server sends as it is. Errors are the same faults, with the same codes and details ({@link toConnectError}).
+ * in its protojson form. A write's answer (JSON text) is encoded as the rpc's response message by
+ * protobuf-es ({@link encodeMessage}); a read's rows are encoded one by one, each kept by its
+ * stored text where that alone decides it ({@link EncodedRows}), a List's page joined from them by
+ * protobuf-es's `BinaryWriter`. The gRPC server sends the bytes as they are. Errors are the same
+ * faults, with the same codes and details ({@link toConnectError}).
  *
  * @example
  * registerApiRpcs({ rpc: (method, impl) => rpcs.set(method, impl) }, ctx, () => "req-1");
  */
 export function registerApiRpcs(router: RpcRegistry, ctx: AppContext, nextRequestId: () => string): void {
+  const encodedRows = new EncodedRows();
   for (const service of API_SERVICES) {
     for (const method of service.methods) {
-      const step = stepOf(ctx, service, method);
+      const step = stepOf(ctx, service, method, encodedRows);
       const pattern = `/${service.typeName}/${method.name}`;
       const surface = service.typeName === STS_SERVICE ? "sts" : "api";
       router.rpc(method, (async (request: Message | UndecodableRequest, call: RpcCall) => {
@@ -182,7 +189,7 @@ export function registerApiRpcs(router: RpcRegistry, ctx: AppContext, nextReques
   }
 }
 
-function stepOf(ctx: AppContext, service: DescService, method: DescMethod): Step {
+function stepOf(ctx: AppContext, service: DescService, method: DescMethod, encodedRows: EncodedRows): Step {
   const s = ctx.service;
   if (service.typeName === STS_SERVICE) {
     return async (request, _caller, authorization) => {
@@ -214,16 +221,26 @@ function stepOf(ctx: AppContext, service: DescService, method: DescMethod): Step
   const special = specialStep(ctx, method, callerOf);
   if (special !== undefined) return special;
   switch (verbOf(method.name)) {
-    case "Get":
-      return (request, caller) =>
-        s.getObject(callerOf(caller), kind, (request as Message & { uid: string }).uid);
+    case "Get": {
+      const encodeRow = encodedRows.of(kind, method.output);
+      return (request, caller) => {
+        const got = s.getStored(callerOf(caller), kind, (request as Message & { uid: string }).uid);
+        return encodeRow(got, got.stored);
+      };
+    }
     case "Delete":
       return (request, caller) => {
         s.delete(callerOf(caller), kind, (request as Message & { uid: string }).uid);
         return "{}";
       };
-    case "List":
-      return (request, caller) => s.listObject(callerOf(caller), kind, listQuery(method.input, request));
+    case "List": {
+      const items = itemsField(method.output, kind);
+      const encodeRow = encodedRows.of(kind, items.message);
+      return (request, caller) => {
+        const page = s.listStored(callerOf(caller), kind, listQuery(method.input, request));
+        return encodePage(method.output, items.number, page, encodeRow);
+      };
+    }
     case "Create": {
       const field = resourceField(method);
       return (request, caller) => {
@@ -330,18 +347,42 @@ export function listQuery(schema: DescMessage, request: Message): QueryValues {
   return query;
 }
 
-// The rpc's answer in its binary encoding, ready for the wire: the message built from the core's
-// wire object, encoded by protobuf-es (a hand-written encoder would be faster, but the project
-// leaves protobuf's encoding to the library).
-function encodeAnswer(schema: DescMessage, answer: Answer): Uint8Array {
-  if (schema.typeName === EmptySchema.typeName) return EMPTY;
-  try {
-    const json = (typeof answer === "string" ? JSON.parse(answer) : answer) as JsonObject;
-    return toBinary(schema, wireMessage(schema, json));
-  } catch (e) {
-    // The service core answered something the published message cannot hold: a bug of ours.
-    throw new Error(`the answer does not decode as ${schema.typeName}: ${(e as Error).message}`);
+// The repeated field of a List's response that holds its rows (`groups` of ListGroupsResponse): the
+// one named as the kind's collection, which the HTTP answer's rows are under.
+function itemsField(schema: DescMessage, kind: KindName): { number: number; message: DescMessage } {
+  const collection = KIND_RULES[kind].spec.collection;
+  const f = schema.fields.find((x) => x.jsonName === collection || x.name === collection);
+  if (f?.fieldKind !== "list" || f.listKind !== "message") {
+    throw new Error(`${schema.typeName} has no repeated message field ${collection}`);
   }
+  return { number: f.number, message: f.message };
+}
+
+// A List's answer: each row's encoding as one element of the repeated field, written by protobuf-es's
+// BinaryWriter as toBinary writes a message element (tag, length, bytes); then the page's other
+// fields, encoded by toBinary as the response message without its rows. Encoded messages joined are
+// the encoding of their merge, so a parser reads the whole page.
+function encodePage(
+  schema: DescMessage,
+  itemsNumber: number,
+  page: StoredPage,
+  encodeRow: RowEncoder,
+): Uint8Array {
+  const writer = new BinaryWriter();
+  for (const stored of page.rows) {
+    writer.tag(itemsNumber, WireType.LengthDelimited).bytes(encodeRow(page, stored));
+  }
+  const rest: Record<string, unknown> = { totalCount: String(page.totalCount), skipped: page.skipped };
+  if (page.nextPageToken !== undefined) rest.nextPageToken = page.nextPageToken;
+  return writer.raw(encodeMessage(schema, rest)).finish();
+}
+
+// The rpc's answer in its binary encoding, ready for the wire: a read's bytes as they are, a write's
+// JSON text as the rpc's message encoded by protobuf-es.
+function encodeAnswer(schema: DescMessage, answer: Answer): Uint8Array {
+  if (answer instanceof Uint8Array) return answer;
+  if (schema.typeName === EmptySchema.typeName) return EMPTY;
+  return encodeMessage(schema, JSON.parse(answer) as JsonObject);
 }
 
 // An injected reset: the connection dies (as the HTTP transport's socket does).

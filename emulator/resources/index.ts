@@ -12,6 +12,7 @@ export { Fixtures, loadFixtures } from "./fixtures.js";
 export type { KindRules } from "./kind-rules.js";
 export { KIND_RULES, RULES_BY_COLLECTION } from "./kind-rules.js";
 export { RepoSeed } from "./repos.js";
+export type { RowAnswers, StoredPage, StoredRow } from "./resource-reads.js";
 export type { ResourceServiceOptions, WriteNotice } from "./resource-service.js";
 export { MAX_LISTED_VIOLATIONS, ResourceService } from "./resource-service.js";
 export { TagSeed } from "./tags.js";

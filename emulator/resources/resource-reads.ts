@@ -17,6 +17,54 @@ function ancestorsOf(scopes: readonly string[]): string[] {
 }
 
 /**
+ * How a kind's stored rows are answered to one caller: what the gRPC transport needs to encode them
+ * into messages row by row (issue 47).
+ *
+ * @example
+ * const got = reads.getStored(caller, "groups", uid);
+ * if (got.storedAlone) cache.set(got.stored, encode(got.output(got.stored)));
+ */
+export interface RowAnswers {
+  /**
+   * Whether a row's answer is a function of its stored text alone (see
+   * {@link ServiceCore.outputIsStoredAlone}): then equal texts answer equal objects, to every caller.
+   */
+  readonly storedAlone: boolean;
+  /** A row's answer to the caller, as its wire object (the protojson form of its message). */
+  output(stored: string): Record<string, unknown>;
+}
+
+/**
+ * A Get's row as stored, and how it is answered.
+ *
+ * @example
+ * const got = reads.getStored(caller, "groups", uid);
+ * got.output(got.stored).name;
+ */
+export interface StoredRow extends RowAnswers {
+  /** The row's stored JSON text. */
+  readonly stored: string;
+}
+
+/**
+ * A List page as its rows as stored, how they are answered, and the page's own fields.
+ *
+ * @example
+ * const page = reads.listStored(caller, "groups", { page_size: "10" });
+ * page.rows.map((stored) => page.output(stored).uid);
+ */
+export interface StoredPage extends RowAnswers {
+  /** Each row's stored JSON text, in answer order. */
+  readonly rows: readonly string[];
+  /** The token of the next page; undefined on the last. */
+  readonly nextPageToken: string | undefined;
+  /** How many rows the List's filters match (every page). */
+  readonly totalCount: number;
+  /** How many rows `skip` really skipped. */
+  readonly skipped: number;
+}
+
+/**
  * The read part of the API: List (filtered to what the caller may read, never refused), Get (the
  * capability first, so a denied caller learns nothing of existence) and the v1 lists.
  *
@@ -42,20 +90,22 @@ export class ResourceReads {
   }
 
   /**
-   * The same page as {@link list}, as the wire object its JSON text is (the gRPC transport's answer).
+   * The same page as {@link list}, its rows as stored: what the gRPC transport encodes, row by row
+   * (issue 47: it keeps a row's encoding by its stored text where that text alone decides it).
    *
    * @example
-   * reads.listObject(caller, "groups", { page_size: "10" }).groups;
+   * const page = reads.listStored(caller, "groups", { page_size: "10" });
+   * page.rows.map((stored) => page.output(stored).uid);
    */
-  listObject(caller: Caller, kind: KindName, query: QueryValues): Record<string, unknown> {
+  listStored(caller: Caller, kind: KindName, query: QueryValues): StoredPage {
     const { rules, page, next, total, skipped } = this.page(caller, kind, query);
-    const answer: Record<string, unknown> = {
-      [rules.spec.collection]: page.map((r) => this.core.outputObject(rules, r.data, caller)),
+    return {
+      ...this.answers(caller, rules),
+      rows: page.map((r) => r.data),
+      nextPageToken: next,
+      totalCount: total,
+      skipped,
     };
-    if (next !== undefined) answer.nextPageToken = next;
-    answer.totalCount = String(total);
-    answer.skipped = skipped;
-    return answer;
   }
 
   // The rows of a List page, its next-page token, the total and how many rows were skipped.
@@ -151,14 +201,22 @@ export class ResourceReads {
   }
 
   /**
-   * The same answer as {@link get}, as the wire object its JSON text is (the gRPC transport's).
+   * The same answer as {@link get}, its row as stored (see {@link listStored}).
    *
    * @example
-   * reads.getObject(caller, "groups", uid).name;
+   * const got = reads.getStored(caller, "groups", uid);
+   * got.output(got.stored).name;
    */
-  getObject(caller: Caller, kind: KindName, uid: string): Record<string, unknown> {
+  getStored(caller: Caller, kind: KindName, uid: string): StoredRow {
     const rules = KIND_RULES[kind];
-    return this.core.outputObject(rules, this.stored(caller, rules, uid), caller);
+    return { ...this.answers(caller, rules), stored: this.stored(caller, rules, uid) };
+  }
+
+  private answers(caller: Caller, rules: KindRules): RowAnswers {
+    return {
+      storedAlone: this.core.outputIsStoredAlone(rules),
+      output: (stored) => this.core.outputObject(rules, stored, caller),
+    };
   }
 
   // The stored JSON of a row the caller may read: every answer is made from it (see KindHooks.output).

@@ -10,6 +10,7 @@ import type { KindRules } from "./kind-rules.js";
 import { KIND_RULES } from "./kind-rules.js";
 import { RepoReadmes } from "./repo-readme.js";
 import { ResourceDeletes } from "./resource-deletes.js";
+import type { StoredPage, StoredRow } from "./resource-reads.js";
 import { ResourceReads } from "./resource-reads.js";
 import { ResourceWrites } from "./resource-writes.js";
 import type { ResourceServiceOptions } from "./service-core.js";
@@ -138,23 +139,24 @@ export class ResourceService {
   }
 
   /**
-   * A List's page as its wire object (the gRPC transport builds its message from it).
+   * A List's page as its rows as stored, and how each is answered (the gRPC transport encodes them).
    *
    * @example
-   * service.listObject(caller, "groups", { page_size: "10" }).groups;
+   * service.listStored(caller, "groups", { page_size: "10" }).rows.length;
    */
-  listObject(caller: Caller, kind: KindName, query: QueryValues): Record<string, unknown> {
-    return this.reads.listObject(caller, kind, query);
+  listStored(caller: Caller, kind: KindName, query: QueryValues): StoredPage {
+    return this.reads.listStored(caller, kind, query);
   }
 
   /**
-   * A Get's answer as its wire object (the gRPC transport builds its message from it).
+   * A Get's row as stored, and how it is answered (the gRPC transport encodes it).
    *
    * @example
-   * service.getObject(caller, "groups", uid).name;
+   * const got = service.getStored(caller, "groups", uid);
+   * got.output(got.stored).name;
    */
-  getObject(caller: Caller, kind: KindName, uid: string): Record<string, unknown> {
-    return this.reads.getObject(caller, kind, uid);
+  getStored(caller: Caller, kind: KindName, uid: string): StoredRow {
+    return this.reads.getStored(caller, kind, uid);
   }
 
   /**

@@ -191,6 +191,20 @@ export class ServiceCore implements KindContext {
   }
 
   /**
+   * Whether the wire form of a kind's rows is a function of the stored text alone: the kind has no
+   * output hook (a hook may depend on the caller, as a role binding's identity does, or on other rows,
+   * as its role's name does); write-only and unpopulated fields are the kind's, the same for every
+   * row and caller. The gRPC transport keeps such rows' encodings by their text (issue 47).
+   *
+   * @example
+   * core.outputIsStoredAlone(KIND_RULES.groups); // true
+   * core.outputIsStoredAlone(KIND_RULES.roleBindings); // false
+   */
+  outputIsStoredAlone(rules: KindRules): boolean {
+    return rules.hooks.output === undefined;
+  }
+
+  /**
    * The same wire form as {@link output}, as the object it is made from: what the gRPC transport
    * builds its messages from (it need not read JSON text back, issue 47).
    *
