@@ -1,9 +1,11 @@
 // Clients of the emulator's gRPC transport, generated from our protos (protoc-gen-es, Connect for
 // Node speaking the gRPC protocol over HTTP/2), with the bearer token in `authorization` metadata.
-import type { DescService } from "@bufbuild/protobuf";
+import type { DescMessage, DescService, JsonValue, Message } from "@bufbuild/protobuf";
+import { fromJson } from "@bufbuild/protobuf";
 import type { Client, Transport } from "@connectrpc/connect";
 import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
+import { WIRE_REGISTRY } from "../../../../emulator/grpc/index.js";
 
 /**
  * A gRPC transport to `baseUrl` (h2c for http://, h2 over TLS for https://) sending `token` as the
@@ -38,4 +40,15 @@ export function grpcClient<T extends DescService>(
   ca?: string,
 ): Client<T> {
   return createClient(service, grpcTransport(baseUrl, token, ca));
+}
+
+/**
+ * An HTTP answer decoded into the published message, strictly (an unknown field fails): what a gRPC
+ * answer is compared with.
+ *
+ * @example
+ * equals(GroupSchema, got, decodeHttp(GroupSchema, await emu.ok("GET", `/iam/v2beta1/groups/${uid}`)));
+ */
+export function decodeHttp<T extends Message>(schema: DescMessage, json: unknown): T {
+  return fromJson(schema, json as JsonValue, { registry: WIRE_REGISTRY }) as T;
 }

@@ -2,8 +2,8 @@
 // and deletes groups, identities and role bindings; what it reads equals what HTTP answers once both
 // are decoded into the published messages; lists, uidp filters and masks behave as over HTTP; errors
 // carry the same code and details; rate limits, faults and stats apply to both transports.
-import type { DescMessage, JsonValue, Message } from "@bufbuild/protobuf";
-import { equals, fromJson } from "@bufbuild/protobuf";
+import type { Message } from "@bufbuild/protobuf";
+import { equals } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Group } from "../../../../emulator/grpc/gen/chainguard/platform/iam/v2beta1/groups_pb.js";
@@ -25,7 +25,7 @@ import { SecurityTokenService } from "../../../../emulator/grpc/gen/platform/oid
 import { WIRE_REGISTRY } from "../../../../emulator/grpc/index.js";
 import type { ErrorBody, TestEmulator } from "../support.js";
 import { startTestEmulator } from "../support.js";
-import { grpcClient } from "./grpc-client.js";
+import { decodeHttp, grpcClient } from "./grpc-client.js";
 
 let emu: TestEmulator;
 let groups: ReturnType<typeof grpcClient<typeof GroupsService>>;
@@ -34,10 +34,6 @@ beforeAll(async () => {
   groups = grpcClient(GroupsService, emu.baseUrl, emu.adminToken);
 });
 afterAll(() => emu.close());
-
-// An HTTP answer decoded into the published message, strictly (an unknown field fails).
-const decode = <T extends Message>(schema: DescMessage, json: unknown) =>
-  fromJson(schema, json as JsonValue, { registry: WIRE_REGISTRY }) as T;
 
 async function grpcError(p: Promise<unknown>): Promise<ConnectError> {
   try {
@@ -66,7 +62,7 @@ describe("groups over gRPC", () => {
     });
     expect(created.uid.startsWith(`${emu.orgUid}/`)).toBe(true);
     const overHttp = await emu.ok("GET", `/iam/v2beta1/groups/${created.uid}`);
-    expect(equals(GroupSchema, created, decode<Group>(GroupSchema, overHttp))).toBe(true);
+    expect(equals(GroupSchema, created, decodeHttp<Group>(GroupSchema, overHttp))).toBe(true);
     const got = await groups.getGroup({ uid: created.uid });
     expect(equals(GroupSchema, got, created)).toBe(true);
 
@@ -80,7 +76,7 @@ describe("groups over gRPC", () => {
       equals(
         GroupSchema,
         updated,
-        decode(GroupSchema, await emu.ok("GET", `/iam/v2beta1/groups/${created.uid}`)),
+        decodeHttp(GroupSchema, await emu.ok("GET", `/iam/v2beta1/groups/${created.uid}`)),
       ),
     ).toBe(true);
 
@@ -120,7 +116,7 @@ describe("groups over gRPC", () => {
             page_token: httpToken,
           },
         });
-        const decoded = decode<Message & { groups: Group[]; totalCount?: bigint }>(
+        const decoded = decodeHttp<Message & { groups: Group[]; totalCount?: bigint }>(
           ListGroupsResponseSchema,
           h,
         );
@@ -190,7 +186,7 @@ describe("identities and role bindings over gRPC", () => {
       equals(
         IdentitySchema,
         id,
-        decode(IdentitySchema, await emu.ok("GET", `/iam/v2beta1/identities/${id.uid}`)),
+        decodeHttp(IdentitySchema, await emu.ok("GET", `/iam/v2beta1/identities/${id.uid}`)),
       ),
     ).toBe(true);
     const renamed = await identities.updateIdentity({
@@ -214,7 +210,7 @@ describe("identities and role bindings over gRPC", () => {
       equals(
         RoleBindingSchema,
         await bindings.getRoleBinding({ uid: binding.uid }),
-        decode(RoleBindingSchema, await emu.ok("GET", `/iam/v2beta1/roleBindings/${binding.uid}`)),
+        decodeHttp(RoleBindingSchema, await emu.ok("GET", `/iam/v2beta1/roleBindings/${binding.uid}`)),
       ),
     ).toBe(true);
     const changed = await bindings.updateRoleBinding({
