@@ -52,6 +52,10 @@ describe("a dynamic-resource program on the real engine", () => {
     expect(thing?.outputs).toMatchObject({ text: "hello", length: 5 });
     // The secret is stored encrypted: its plain text appears nowhere in the exported state.
     expect(JSON.stringify(state)).not.toContain(SECRET);
+    // The harness reads the file backend's stack file rather than start the CLI: what it reads is what
+    // `pulumi stack export` prints.
+    const exported = await current().run(["stack", "export", "--stack", current().stackName]);
+    expect(state).toEqual(JSON.parse(exported.stdout));
   });
 
   it("updates the resource in place when an input changes", async () => {
