@@ -144,19 +144,82 @@ function configMap(config: Record<string, ConfigValue>): ConfigMap {
  * The harness reads the summary from the engine's events and compares output values in plain text,
  * so one `stack output --show-secrets` is enough, and `info` is never needed. Each of those commands
  * is a CLI start and, with `--show-secrets`, a passphrase key derivation (a million PBKDF2 rounds):
- * about a second of CPU per `up`, over a hundred times per `npm test`.
+ * about a second of CPU per `up`, over a hundred times per `npm test`. Where no output is a secret,
+ * the saved state already holds them as the command prints them ({@link savedOutputs}).
  */
-function trimAutomationCommands(automation: Stack, runCli: (args: string[]) => Promise<CommandResult>): void {
+function trimAutomationCommands(
+  automation: Stack,
+  runCli: (args: string[]) => Promise<CommandResult>,
+  saved: () => Record<string, unknown> | undefined,
+): void {
   const stack = automation as unknown as {
     info: () => Promise<undefined>;
     outputs: () => Promise<OutputMap>;
   };
   stack.info = async () => undefined;
   stack.outputs = async () => {
-    const r = await runCli(["stack", "output", "--json", "--show-secrets", "--stack", automation.name]);
-    const values = JSON.parse(r.stdout || "{}") as Record<string, unknown>;
+    const values =
+      saved() ??
+      (JSON.parse(
+        (await runCli(["stack", "output", "--json", "--show-secrets", "--stack", automation.name])).stdout ||
+          "{}",
+      ) as Record<string, unknown>);
     return Object.fromEntries(Object.entries(values).map(([key, value]) => [key, { value, secret: false }]));
   };
+}
+
+// What `pulumi stack export` prints on the file backend, from the file it prints it from: the stack's
+// checkpoint (`{version, features?, checkpoint: {latest}}`) holds the deployment as the export's
+// `deployment` (backend/diy ExportDeployment). Reading it saves a CLI start (0.4 s of CPU; a run
+// exported about ninety times). Anything else (another backend, a compressed or absent file, no
+// deployment yet) is undefined: the caller asks the CLI.
+function savedState(
+  stack: Pick<TestStack, "backendUrl" | "projectName" | "stackName">,
+): StackState | undefined {
+  if (!stack.backendUrl.startsWith("file://")) return undefined;
+  const file = path.join(
+    stack.backendUrl.slice("file://".length),
+    ".pulumi",
+    "stacks",
+    stack.projectName,
+    `${stack.stackName}.json`,
+  );
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch {
+    return undefined;
+  }
+  const saved = JSON.parse(text) as {
+    version?: number;
+    features?: unknown;
+    checkpoint?: { latest?: StackState["deployment"] | null };
+  };
+  const latest = saved.checkpoint?.latest;
+  if (typeof saved.version !== "number" || latest === undefined || latest === null) return undefined;
+  return {
+    version: saved.version,
+    ...(saved.features === undefined ? {} : { features: saved.features }),
+    deployment: latest,
+  };
+}
+
+// The key that marks a secret (and an asset, archive or resource reference) in a state's property
+// values: such outputs need the CLI to decrypt or print them.
+const SIGNATURE_KEY = "4dabf18193072939515e22adb298388d";
+
+/**
+ * The stack's outputs as `pulumi stack output --json` prints them, from the saved state when none of
+ * them is a secret (or another special value): after every up the Automation API asks the CLI, which
+ * must derive the passphrase's key (a million PBKDF2 rounds, 0.6 s of CPU) whether or not it needs it.
+ */
+function savedOutputs(
+  stack: Pick<TestStack, "backendUrl" | "projectName" | "stackName">,
+): Record<string, unknown> | undefined {
+  const root = savedState(stack)?.deployment.resources?.find((r) => r.type === "pulumi:pulumi:Stack");
+  const outputs = root?.outputs ?? {};
+  if (root === undefined || JSON.stringify(outputs).includes(SIGNATURE_KEY)) return undefined;
+  return outputs;
 }
 
 /** Output values with secrets in plain text, as tests compare them. */
@@ -308,44 +371,10 @@ export class TestStack {
     if (options.showSecrets === true) {
       return this.bounded("`pulumi stack export --show-secrets`", () => this.automation.exportStack());
     }
-    const saved = this.savedState();
+    const saved = savedState(this);
     if (saved !== undefined) return saved;
     const r = await this.run(["stack", "export", "--stack", this.stackName]);
     return JSON.parse(r.stdout) as StackState;
-  }
-
-  // What `pulumi stack export` prints on the file backend, from the file it prints it from: the stack's
-  // checkpoint (`{version, features?, checkpoint: {latest}}`) holds the deployment as the export's
-  // `deployment` (backend/diy ExportDeployment). Reading it saves a CLI start (0.4 s of CPU; a run
-  // exported about ninety times). Anything else (another backend, a compressed or absent file, no
-  // deployment yet) goes through the CLI.
-  private savedState(): StackState | undefined {
-    if (!this.backendUrl.startsWith("file://")) return undefined;
-    const file = path.join(
-      this.backendUrl.slice("file://".length),
-      ".pulumi",
-      "stacks",
-      this.projectName,
-      `${this.stackName}.json`,
-    );
-    let text: string;
-    try {
-      text = readFileSync(file, "utf8");
-    } catch {
-      return undefined;
-    }
-    const saved = JSON.parse(text) as {
-      version?: number;
-      features?: unknown;
-      checkpoint?: { latest?: StackState["deployment"] | null };
-    };
-    const latest = saved.checkpoint?.latest;
-    if (typeof saved.version !== "number" || latest === undefined || latest === null) return undefined;
-    return {
-      version: saved.version,
-      ...(saved.features === undefined ? {} : { features: saved.features }),
-      deployment: latest,
-    };
   }
 
   /**
@@ -524,7 +553,11 @@ export async function createStack(options: TestStackOptions): Promise<TestStack>
           timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
           destroyOnDispose: options.destroyOnDispose === true,
         });
-        trimAutomationCommands(automation, (args) => stack.run(args));
+        trimAutomationCommands(
+          automation,
+          (args) => stack.run(args),
+          () => savedOutputs(stack),
+        );
         await stack.setConfig(options.config ?? {});
         return stack;
       },
