@@ -46,6 +46,7 @@ const LANGUAGE_HOST = "pulumi-language-nodejs";
 const DYNAMIC_PROVIDER = "pulumi-resource-pulumi-nodejs";
 const HOST_SOURCE = fileURLToPath(new URL("./pulumi-language-nodejs.mjs", import.meta.url));
 const PRELOAD_SOURCE = fileURLToPath(new URL("./dynamic-provider-preload.cjs", import.meta.url));
+const LAUNCHER_SOURCE = fileURLToPath(new URL("./dynamic-provider-launcher.cjs", import.meta.url));
 
 /**
  * The go.mod lines of a module built against Pulumi's `pkg/v3` (the CLI, our SDK generator), at the
@@ -359,10 +360,7 @@ function writeAtomic(file: string, content: string, mode: number): void {
 function installShims(entry: string, which: { languageHost: boolean; dynamicProvider: boolean }): void {
   const bin = path.join(entry, "bin");
   if (which.languageHost) {
-    const source = readFileSync(HOST_SOURCE, "utf8");
-    const hash = createHash("sha256").update(source).digest("hex").slice(0, 12);
-    const lib = path.join(entry, "lib", `${LANGUAGE_HOST}-${hash}.mjs`);
-    writeAtomic(lib, source, 0o644);
+    const lib = installLib(entry, HOST_SOURCE, LANGUAGE_HOST, ".mjs");
     writeAtomic(
       path.join(bin, LANGUAGE_HOST),
       [
@@ -376,26 +374,34 @@ function installShims(entry: string, which: { languageHost: boolean; dynamicProv
   }
   if (which.dynamicProvider) {
     // See dynamic-provider-preload.cjs: supplies the serialized provider of an import's Read on 3.259.
-    const preloadSource = readFileSync(PRELOAD_SOURCE, "utf8");
-    const preloadHash = createHash("sha256").update(preloadSource).digest("hex").slice(0, 12);
-    const preload = path.join(entry, "lib", `dynamic-provider-preload-${preloadHash}.cjs`);
-    writeAtomic(preload, preloadSource, 0o644);
+    const preload = installLib(entry, PRELOAD_SOURCE, "dynamic-provider-preload", ".cjs");
+    // See dynamic-provider-launcher.cjs: finds the program's dynamic-provider host and runs it in the
+    // same Node process (no second Node start per provider).
+    const launcher = installLib(entry, LAUNCHER_SOURCE, "dynamic-provider-launcher", ".cjs");
     writeAtomic(
       path.join(bin, DYNAMIC_PROVIDER),
       [
         "#!/bin/sh",
         "# Written by pulumi-irv scripts/pulumi-cli.ts. The engine runs this as the provider plugin of",
         "# dynamic resources, in the program directory: run that program's @pulumi/pulumi dynamic provider.",
-        `entry=$(node -e 'process.stdout.write(require.resolve("@pulumi/pulumi/cmd/dynamic-provider", { paths: [process.cwd()] }))' 2>/dev/null) || {`,
-        `  echo "${DYNAMIC_PROVIDER}: cannot resolve @pulumi/pulumi/cmd/dynamic-provider from $(pwd); run npm install there." >&2`,
-        "  exit 1",
-        "}",
-        `exec node --require ${shQuote(preload)} "$entry" "$@"`,
+        `exec node --require ${shQuote(preload)} ${shQuote(launcher)} "$@"`,
         "",
       ].join("\n"),
       0o755,
     );
   }
+}
+
+/**
+ * Copies one of our files into `<entry>/lib/<name>-<content hash><ext>` and returns that path: a changed
+ * file gets a new name, so processes still running the old copy are not disturbed.
+ */
+function installLib(entry: string, source: string, name: string, ext: string): string {
+  const content = readFileSync(source, "utf8");
+  const hash = createHash("sha256").update(content).digest("hex").slice(0, 12);
+  const lib = path.join(entry, "lib", `${name}-${hash}${ext}`);
+  writeAtomic(lib, content, 0o644);
+  return lib;
 }
 
 const PYTHON_HOST = "pulumi-language-python";
