@@ -17,7 +17,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { bundleEmulator, EMULATOR_CLI, startEmulatorCommand } from "../scripts/emulator-executable.ts";
 import { buildExecutable, ensureNodeBinary } from "../scripts/plugin-executable.ts";
-import { ensurePythonWheelhouse, pipInstallOffline, pythonInterpreter } from "../scripts/python-sdk.ts";
+import { createOfflineVirtualenv, ensurePythonWheelhouse, pipInstallOffline } from "../scripts/python-sdk.ts";
 import { buildTestingWheel, ensurePytestWheels } from "../scripts/python-testing.ts";
 import { prepareNativePlugin } from "../test/e2e/support/native-plugin.ts";
 import {
@@ -75,12 +75,10 @@ await runBench({ emulator: {} }, async (session) => {
     const start = { selfContained: median(starts.selfContained), npm: median(starts.npm) };
 
     progress("the pytest helper's venv…");
-    const { wheelhouse } = await ensurePythonWheelhouse({ log: progress });
+    const wheelhouse = await ensurePythonWheelhouse({ log: progress });
     const pytestWheels = await ensurePytestWheels({ log: progress });
     const testingWheel = await buildTestingWheel({ outDir: work, log: progress });
-    const venv = path.join(work, "venv");
-    execFileSync(pythonInterpreter(), ["-m", "venv", venv]);
-    const python = path.join(venv, "bin", "python");
+    const python = createOfflineVirtualenv(path.join(work, "venv"), wheelhouse);
     pipInstallOffline(python, wheelhouse, ["--find-links", pytestWheels, testingWheel]);
     const fixture: number[] = [];
     for (let round = 1; round <= RUNS; round++) {

@@ -18,6 +18,7 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   renameSync,
   rmSync,
@@ -151,23 +152,74 @@ export async function ensurePythonWheelhouse(
     // A virtualenv records its own path, so it is made in place, after the rename.
     rmSync(path.join(entry, "venv"), { recursive: true, force: true });
     run(base, ["-m", "venv", path.join(entry, "venv")]);
-    pipInstallOffline(result.python, result.wheelhouse, [`pulumi==${PULUMI_PYTHON_VERSION}`, ...TOOLS]);
+    pipInstallOffline(result.python, result, [`pulumi==${PULUMI_PYTHON_VERSION}`, ...TOOLS]);
     writeFileSync(ready, `${requirements.join("\n")}\n`);
     log(`pulumi-irv: Python wheelhouse ready in ${Math.round((Date.now() - started) / 1000)}s → ${entry}`);
   });
   return result;
 }
 
+/** Where an offline install takes its wheels from and whose pip runs it: a {@link PythonWheelhouse}. */
+export type OfflineInstaller = Pick<PythonWheelhouse, "wheelhouse" | "python">;
+
+/** pip learnt `--python <interpreter>` (install into another environment) in 22.3. */
+const PIP_WITH_PYTHON_OPTION: readonly [number, number] = [22, 3];
+
+const pipAimsElsewhere = new Map<string, boolean>();
+
 /**
- * `python -m pip install --no-index --find-links <wheelhouse> <args>`: an install that never reaches an
- * index, as the tests run it.
- * @example
- * pipInstallOffline("/tmp/venv/bin/python", wheelhouse, ["dist/pulumi_irv-0.1.0-py3-none-any.whl"]);
+ * Whether the pip of the virtualenv of `python` can install into another interpreter's environment,
+ * read from its `pip-<version>.dist-info` (no process started). A wheelhouse's venv has the pip its
+ * interpreter bundles: 23.x for the Pythons we support, but an early 3.9 bundles 20.x.
  */
-export function pipInstallOffline(python: string, wheelhouse: string, args: string[]): string {
-  return run(python, ["-m", "pip", "install", "--no-index", "--find-links", wheelhouse, ...args], {
-    env: { ...process.env, PIP_DISABLE_PIP_VERSION_CHECK: "1" },
-  });
+function pipCanAimElsewhere(python: string): boolean {
+  const known = pipAimsElsewhere.get(python);
+  if (known !== undefined) return known;
+  const lib = path.join(path.dirname(path.dirname(python)), "lib");
+  let version: number[] = [];
+  for (const dir of existsSync(lib) ? readdirSync(lib) : []) {
+    const sitePackages = path.join(lib, dir, "site-packages");
+    if (!existsSync(sitePackages)) continue;
+    const info = readdirSync(sitePackages).find((f) => /^pip-[\d.]+\.dist-info$/.test(f));
+    if (info !== undefined) version = info.slice(4, -".dist-info".length).split(".").map(Number);
+  }
+  const [major = 0, minor = 0] = version;
+  const [wantMajor, wantMinor] = PIP_WITH_PYTHON_OPTION;
+  const can = major > wantMajor || (major === wantMajor && minor >= wantMinor);
+  pipAimsElsewhere.set(python, can);
+  return can;
+}
+
+/**
+ * A new virtualenv at `dir` for {@link pipInstallOffline} to fill, returning its interpreter. Made
+ * `--without-pip`: `ensurepip` installing pip and setuptools into every venv was most of its cost (7–9 s
+ * of CPU), and the installer's pip installs into it from outside. Only when that pip is too old to aim
+ * at another interpreter does the venv get its own pip, as before.
+ * @example
+ * const python = createOfflineVirtualenv("/tmp/project/venv", await ensurePythonWheelhouse());
+ * pipInstallOffline(python, await ensurePythonWheelhouse(), ["dist/pulumi_irv-0.1.0-py3-none-any.whl"]);
+ */
+export function createOfflineVirtualenv(dir: string, installer: OfflineInstaller): string {
+  const withoutPip = pipCanAimElsewhere(installer.python) ? ["--without-pip"] : [];
+  run(pythonInterpreter(), ["-m", "venv", ...withoutPip, dir]);
+  return path.join(dir, "bin", "python");
+}
+
+/**
+ * `pip install --no-index --find-links <wheelhouse> <args>` into the virtualenv of `python`: an install
+ * that never reaches an index, as the tests run it. The wheelhouse venv's pip runs it, aimed at `python`
+ * with `--python` (pip ≥ 22.3), so the target venv needs no pip of its own (see
+ * {@link createOfflineVirtualenv}); the packages, their scripts in `bin/` and their compiled bytecode land
+ * in the target as its own pip would put them. With an older pip, the target's own pip runs it.
+ * @example
+ * pipInstallOffline("/tmp/venv/bin/python", await ensurePythonWheelhouse(), ["dist/pulumi_irv-0.1.0-py3-none-any.whl"]);
+ */
+export function pipInstallOffline(python: string, installer: OfflineInstaller, args: string[]): string {
+  const install = ["install", "--no-index", "--find-links", installer.wheelhouse, ...args];
+  const env = { ...process.env, PIP_DISABLE_PIP_VERSION_CHECK: "1" };
+  if (path.resolve(python) === path.resolve(installer.python) || !pipCanAimElsewhere(installer.python))
+    return run(python, ["-m", "pip", ...install], { env });
+  return run(installer.python, ["-m", "pip", "--python", python, ...install], { env });
 }
 
 /** What {@link buildPythonWheel} made. */
@@ -299,16 +351,17 @@ function isOurs(file: string): boolean {
 }
 
 /**
- * The names of the distributions installed in a virtualenv, lower case, `-` for `_`, with versions.
+ * The names of the distributions installed in a virtualenv, lower case, `-` for `_`, with versions. Read
+ * by the venv's own interpreter with `importlib.metadata`: a venv made by {@link createOfflineVirtualenv}
+ * has no pip to list them.
  * @example
  * installedDistributions("/tmp/venv/bin/python").get("pulumi"); // "3.259.0"
  */
 export function installedDistributions(python: string): Map<string, string> {
-  const out = run(python, ["-m", "pip", "list", "--format", "json"], {
-    env: { ...process.env, PIP_DISABLE_PIP_VERSION_CHECK: "1" },
-  });
-  const list = JSON.parse(out) as { name: string; version: string }[];
-  return new Map(list.map((d) => [d.name.toLowerCase().replaceAll("_", "-"), d.version]));
+  const script =
+    "import json, importlib.metadata as m; print(json.dumps([[d.metadata['Name'], d.version] for d in m.distributions()]))";
+  const list = JSON.parse(run(python, ["-c", script])) as [string, string][];
+  return new Map(list.map(([name, version]) => [name.toLowerCase().replaceAll("_", "-"), version]));
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {

@@ -23,10 +23,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureGoLanguageHost } from "../../../scripts/go-host.ts";
 import { pulumiEnv } from "../../../scripts/pulumi-cli.ts";
 import {
+  createOfflineVirtualenv,
   ensurePythonLanguageHost,
   ensurePythonWheelhouse,
   pipInstallOffline,
-  pythonInterpreter,
 } from "../../../scripts/python-sdk.ts";
 import { ensurePytestWheels } from "../../../scripts/python-testing.ts";
 import type { Release } from "../../../scripts/release.ts";
@@ -155,14 +155,16 @@ describe("the testing examples on the release's artifacts", () => {
   const leftovers = (tmp: string) => readdirSync(tmp).filter((f) => f.startsWith("irv-emulator-"));
 
   it("pytest passes with pulumi-irv-testing from the release's wheel, seeds from a fixtures file, and leaves no emulator and no data even after a failing test", async () => {
-    const { wheelhouse } = await ensurePythonWheelhouse();
+    const wheelhouse = await ensurePythonWheelhouse();
     const pytestWheels = await ensurePytestWheels();
     const pyHost = await ensurePythonLanguageHost({ cliBinDir: cliBin });
     const project = path.join(work, "python");
     cpSync(path.join(root, "examples", "testing", "python"), project, { recursive: true });
     const venv = path.join(project, "venv");
-    await exec(pythonInterpreter(), ["-m", "venv", venv]);
-    pipInstallOffline(path.join(venv, "bin", "python"), wheelhouse, [
+    // The release's wheels installed by pip into a fresh venv, as a user does; the wheelhouse venv's pip
+    // runs it, aimed at the venv, which then needs no pip of its own (ensurepip was most of its cost).
+    const python = createOfflineVirtualenv(venv, wheelhouse);
+    pipInstallOffline(python, wheelhouse, [
       "--find-links",
       pytestWheels,
       path.join(release.out, release.python.wheel),
@@ -194,7 +196,7 @@ describe("the testing examples on the release's artifacts", () => {
     expect(failing.code).toBe(1);
     expect(failing.stdout).toMatch(/1 failed, 1 passed/);
     // What it ships is typed: py.typed, and clean under mypy --strict as installed.
-    pipInstallOffline(path.join(venv, "bin", "python"), wheelhouse, ["mypy"]);
+    pipInstallOffline(python, wheelhouse, ["mypy"]);
     const mypy = await exec(path.join(venv, "bin", "mypy"), ["--strict", "-p", "pulumi_irv_testing"], {
       cwd: project,
     });

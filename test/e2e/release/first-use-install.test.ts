@@ -275,12 +275,14 @@ describe("a release, installed by the engine on first use with no Node.js on PAT
     let dispose: (() => void) | undefined;
 
     beforeAll(async () => {
-      const { wheelhouse } = await ensurePythonWheelhouse();
+      const { wheelhouse, python: toolsPython } = await ensurePythonWheelhouse();
       const pyHost = await ensurePythonLanguageHost({ cliBinDir: cliBin });
       const wheel = path.join(out, `pulumi_irv-${version}-py3-none-any.whl`);
-      const project = createPythonProject(path.join(root, "examples", "quickstart-python"), { wheelhouse }, [
-        wheel,
-      ]);
+      const project = createPythonProject(
+        path.join(root, "examples", "quickstart-python"),
+        { wheelhouse, toolsPython },
+        [wheel],
+      );
       dispose = project.dispose;
       stack = await createStack({
         program: project.dir,

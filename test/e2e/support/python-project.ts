@@ -1,16 +1,17 @@
 // A Python program of the SDK as a user sets it up: the example copied into a fresh directory with its
 // own virtualenv, the built wheel installed into it with pip from the cached wheelhouse only (offline),
-// and the engine given our test-only Python language host beside the CLI and the packaged plugin.
-import { spawnSync } from "node:child_process";
+// run by the wheelhouse venv's pip aimed at the new venv (made without pip: ensurepip was most of a
+// venv's cost, issues 45/46), and the engine given our test-only Python language host beside the CLI and the packaged plugin.
 import { cpSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import type { OfflineInstaller } from "../../../scripts/python-sdk.ts";
 import {
   buildPythonWheel,
+  createOfflineVirtualenv,
   ensurePythonLanguageHost,
   ensurePythonWheelhouse,
   pipInstallOffline,
-  pythonInterpreter,
 } from "../../../scripts/python-sdk.ts";
 import type { TestStack } from "../harness/index.js";
 import type { NativePlugin } from "./native-plugin.js";
@@ -53,7 +54,8 @@ export async function preparePythonToolchain(cliBinDir: string): Promise<PythonT
 }
 
 /**
- * A copy of an example in a temp dir with a fresh `venv/` holding what `pip install` made of `requirements`.
+ * A copy of an example in a temp dir with a fresh `venv/` holding what `pip install` made of `requirements`
+ * (the venv has no pip of its own: install more with `pip`).
  *
  * @example
  * const qs = createPythonProject("examples/quickstart-python", py, [py.wheel]);
@@ -80,7 +82,7 @@ export interface PythonProject {
  */
 export function createPythonProject(
   example: string,
-  py: Pick<PythonToolchain, "wheelhouse">,
+  py: Pick<PythonToolchain, "wheelhouse" | "toolsPython">,
   requirements: string[],
 ): PythonProject {
   const work = mkdtempSync(path.join(tmpdir(), "irv-python-"));
@@ -90,10 +92,9 @@ export function createPythonProject(
     filter: (src) => !/[/\\](venv|__pycache__|\.mypy_cache)$/.test(src),
   });
   const venv = path.join(dir, "venv");
-  const made = spawnSync(pythonInterpreter(), ["-m", "venv", venv], { encoding: "utf8" });
-  if (made.status !== 0) throw new Error(`python3 -m venv ${venv} failed: ${made.stderr}`);
-  const python = path.join(venv, "bin", "python");
-  const pip = (args: string[]) => pipInstallOffline(python, py.wheelhouse, args);
+  const installer: OfflineInstaller = { wheelhouse: py.wheelhouse, python: py.toolsPython };
+  const python = createOfflineVirtualenv(venv, installer);
+  const pip = (args: string[]) => pipInstallOffline(python, installer, args);
   return {
     dir,
     python,
