@@ -54,6 +54,12 @@ export default defineConfig({
         test: {
           name: "e2e",
           include: ["test/e2e/**/*.test.ts"],
+          // e2e files share their workers too: each file in a process of its own paid about 3 s of
+          // CPU for a fresh Node, vitest, the Automation API (it loads npm's arborist), the emulator
+          // and `pulumi version`, before its first engine run. Ten short files side by side, twice:
+          // 267 and 276 s of CPU isolated, 239 and 226 s shared. Every file owns its emulator,
+          // stacks and temp dirs, and none mocks a module or sets process.env.
+          isolate: false,
           testTimeout: 600_000,
           hookTimeout: 360_000,
           maxWorkers: 3,
