@@ -4,7 +4,7 @@
 // caller who may not list identities and names its role as the role is named now, answers each caller
 // its own; an identity provider's write-only client secret stays out of every answer.
 import { equals } from "@bufbuild/protobuf";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   GroupsService as GroupsServiceV2,
   ListGroupsResponseSchema as ListGroupsResponseSchemaV2,
@@ -23,23 +23,17 @@ import {
   RoleBindingsService,
 } from "../../../../emulator/grpc/gen/chainguard/platform/iam/v2beta1/role_bindings_pb.js";
 import { toWireCapability } from "../../../../sdk/index.js";
-import type { TestEmulator } from "../support.js";
-import { startTestEmulator } from "../support.js";
-import { decodeHttp, grpcClient } from "./grpc-client.js";
+import { decodeHttp, useGrpcEmulator } from "./grpc-client.js";
 
-let emu: TestEmulator;
-beforeAll(async () => {
-  emu = await startTestEmulator();
-});
-afterAll(() => emu.close());
+const emu = useGrpcEmulator();
 
 describe("rows kept encoded over gRPC", () => {
   it("a group changed over HTTP lists and reads back changed over gRPC, at v2beta1 and v2", async () => {
     const parent = await emu.group("kept-parent");
     const child = await emu.group("kept-child", parent.uid, "before");
     await emu.group("kept-sibling", parent.uid, "unchanged");
-    const beta = grpcClient(GroupsService, emu.baseUrl, emu.adminToken);
-    const ga = grpcClient(GroupsServiceV2, emu.baseUrl, emu.adminToken);
+    const beta = emu.client(GroupsService);
+    const ga = emu.client(GroupsServiceV2);
     const query = { "uidp.children_of": parent.uid, order_by: "name" };
     const descriptions = async () => ({
       beta: (await beta.listGroups({ uidp: { childrenOf: parent.uid }, orderBy: "name" })).groups.map(
@@ -86,23 +80,14 @@ describe("rows kept encoded over gRPC", () => {
     ).toBe(true);
     const gaPage = await ga.listGroups({ uidp: { childrenOf: parent.uid }, orderBy: "name", skip: 1 });
     expect(gaPage.skipped).toBe(1);
-    expect(
-      equals(
-        ListGroupsResponseSchemaV2,
-        gaPage,
-        decodeHttp(
-          ListGroupsResponseSchemaV2,
-          await emu.ok("GET", "/iam/v2/groups", { query: { ...query, skip: 1 } }),
-        ),
-      ),
-    ).toBe(true);
-    expect(
-      equals(
-        GroupSchema,
-        await beta.getGroup({ uid: child.uid }),
-        decodeHttp(GroupSchema, await emu.ok("GET", `/iam/v2beta1/groups/${child.uid}`)),
-      ),
-    ).toBe(true);
+    await emu.sameAsHttp(ListGroupsResponseSchemaV2, gaPage, "/iam/v2/groups", {
+      query: { ...query, skip: 1 },
+    });
+    await emu.sameAsHttp(
+      GroupSchema,
+      await beta.getGroup({ uid: child.uid }),
+      `/iam/v2beta1/groups/${child.uid}`,
+    );
   });
 
   it("role bindings answer each caller its own view, and the role's name as it is now", async () => {
@@ -120,16 +105,13 @@ describe("rows kept encoded over gRPC", () => {
       body: { identityUid: id.uid, roleUid: role.uid },
     });
     const listAs = async (token: string) => {
-      const page = await grpcClient(RoleBindingsService, emu.baseUrl, token).listRoleBindings({
+      const page = await emu.client(RoleBindingsService, token).listRoleBindings({
         uidp: { childrenOf: team.uid },
       });
-      const overHttp = await emu.ok("GET", "/iam/v2beta1/roleBindings", {
+      await emu.sameAsHttp(ListRoleBindingsResponseSchema, page, "/iam/v2beta1/roleBindings", {
         token,
         query: { "uidp.children_of": team.uid },
       });
-      expect(
-        equals(ListRoleBindingsResponseSchema, page, decodeHttp(ListRoleBindingsResponseSchema, overHttp)),
-      ).toBe(true);
       return page.roleBindings.find((b) => b.identityUid === id.uid);
     };
 
@@ -147,7 +129,7 @@ describe("rows kept encoded over gRPC", () => {
 
   it("an identity provider's client secret is in no answer, first or kept", async () => {
     const group = await emu.group("kept-sso");
-    const idps = grpcClient(IdentityProvidersService, emu.baseUrl, emu.adminToken);
+    const idps = emu.client(IdentityProvidersService);
     const idp = await emu.ok<{ uid: string }>("POST", `/iam/v2beta1/identityProviders/${group.uid}`, {
       body: {
         name: "sso",
@@ -162,16 +144,11 @@ describe("rows kept encoded over gRPC", () => {
       for (const answer of [got, listed.identityProviders[0]]) {
         expect(answer?.configuration.case).toBe("oidc");
         expect(answer?.configuration.value).toMatchObject({ clientId: "c", clientSecret: "" });
-        expect(
-          equals(
-            IdentityProviderSchema,
-            answer ?? got,
-            decodeHttp(
-              IdentityProviderSchema,
-              await emu.ok("GET", `/iam/v2beta1/identityProviders/${idp.uid}`),
-            ),
-          ),
-        ).toBe(true);
+        await emu.sameAsHttp(
+          IdentityProviderSchema,
+          answer ?? got,
+          `/iam/v2beta1/identityProviders/${idp.uid}`,
+        );
       }
     }
   });

@@ -3,7 +3,7 @@
 // associations and group invites; and reflection lists exactly the contract's services.
 import { equals } from "@bufbuild/protobuf";
 import { createClient } from "@connectrpc/connect";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { AccountAssociationsService } from "../../../../emulator/grpc/gen/chainguard/platform/iam/v2beta1/account_associations_pb.js";
 import { GroupInvitesService } from "../../../../emulator/grpc/gen/chainguard/platform/iam/v2beta1/group_invites_pb.js";
 import {
@@ -29,18 +29,9 @@ import {
 import { ServerReflection } from "../../../../emulator/grpc/gen/grpc/reflection/v1/reflection_pb.js";
 import { ServerReflection as ServerReflectionV1alpha } from "../../../../emulator/grpc/gen/grpc/reflection/v1alpha/reflection_pb.js";
 import { API_SERVICES } from "../../../../emulator/grpc/index.js";
-import type { TestEmulator } from "../support.js";
-import { startTestEmulator } from "../support.js";
-import { decodeHttp, grpcClient, grpcTransport } from "./grpc-client.js";
+import { grpcTransport, useGrpcEmulator } from "./grpc-client.js";
 
-let emu: TestEmulator;
-beforeAll(async () => {
-  emu = await startTestEmulator();
-});
-afterAll(() => emu.close());
-
-const client = <T extends Parameters<typeof grpcClient>[0]>(service: T) =>
-  grpcClient(service, emu.baseUrl, emu.adminToken);
+const emu = useGrpcEmulator();
 
 describe("read-only kinds", () => {
   it("repos, tags and advisories: get and list equal HTTP's answers", async () => {
@@ -55,42 +46,21 @@ describe("read-only kinds", () => {
       body: { parentUid: group.uid, artifactName: "app", aliases: ["CVE-2021-44228"] },
     });
 
-    const repos = client(ReposService);
+    const repos = emu.client(ReposService);
     const got = await repos.getRepo({ uid: repo.uid });
-    expect(
-      equals(
-        RepoSchema,
-        got,
-        decodeHttp(RepoSchema, await emu.ok("GET", `/registry/v2beta1/repos/${repo.uid}`)),
-      ),
-    ).toBe(true);
+    await emu.sameAsHttp(RepoSchema, got, `/registry/v2beta1/repos/${repo.uid}`);
     expect((await repos.listRepos({ uidp: { childrenOf: group.uid } })).repos.map((r) => r.uid)).toEqual([
       repo.uid,
     ]);
 
-    const tags = client(TagsService);
+    const tags = emu.client(TagsService);
     const gotTag = await tags.getTag({ uid: tag.uid });
-    expect(
-      equals(
-        TagSchema,
-        gotTag,
-        decodeHttp(TagSchema, await emu.ok("GET", `/registry/v2beta1/tags/${tag.uid}`)),
-      ),
-    ).toBe(true);
+    await emu.sameAsHttp(TagSchema, gotTag, `/registry/v2beta1/tags/${tag.uid}`);
     expect((await tags.listTags({ uidp: { childrenOf: repo.uid } })).tags.map((t) => t.name)).toEqual(["v1"]);
 
-    const advisories = client(AdvisoriesService);
+    const advisories = emu.client(AdvisoriesService);
     const gotAdvisory = await advisories.getAdvisory({ uid: advisory.uid });
-    expect(
-      equals(
-        AdvisorySchema,
-        gotAdvisory,
-        decodeHttp(
-          AdvisorySchema,
-          await emu.ok("GET", `/vulnerabilities/v2beta1/advisories/${advisory.uid}`),
-        ),
-      ),
-    ).toBe(true);
+    await emu.sameAsHttp(AdvisorySchema, gotAdvisory, `/vulnerabilities/v2beta1/advisories/${advisory.uid}`);
     const byAlias = await advisories.listAdvisories({ aliases: ["CVE-2021-44228"] });
     expect(byAlias.advisories.map((a) => a.uid)).toEqual([advisory.uid]);
     expect((await advisories.listAdvisories({ aliases: ["CVE-0000-0000"] })).advisories).toEqual([]);
@@ -100,7 +70,7 @@ describe("read-only kinds", () => {
 describe("the other IAM services", () => {
   it("roles, identity providers, account associations and group invites", async () => {
     const group = await emu.group("iam-rest");
-    const roles = client(RolesService);
+    const roles = emu.client(RolesService);
     const viewer = (await roles.listRoles({ name: "viewer" })).roles[0];
     expect(viewer?.name).toBe("viewer");
     const custom = await roles.createRole({
@@ -113,7 +83,7 @@ describe("the other IAM services", () => {
     );
     await roles.deleteRole({ uid: custom.uid });
 
-    const idps = client(IdentityProvidersService);
+    const idps = emu.client(IdentityProvidersService);
     const idp = await idps.createIdentityProvider({
       parent: group.uid,
       identityProvider: {
@@ -130,13 +100,7 @@ describe("the other IAM services", () => {
         },
       },
     });
-    expect(
-      equals(
-        IdentityProviderSchema,
-        idp,
-        decodeHttp(IdentityProviderSchema, await emu.ok("GET", `/iam/v2beta1/identityProviders/${idp.uid}`)),
-      ),
-    ).toBe(true);
+    await emu.sameAsHttp(IdentityProviderSchema, idp, `/iam/v2beta1/identityProviders/${idp.uid}`);
     const idpList = await idps.listIdentityProviders({ uidp: { childrenOf: group.uid } });
     expect(idpList.identityProviders.map((x) => x.uid)).toEqual([idp.uid]);
     const renamed = await idps.updateIdentityProvider({
@@ -146,7 +110,7 @@ describe("the other IAM services", () => {
     expect(renamed.description).toBe("the SSO");
     await idps.deleteIdentityProvider({ uid: idp.uid });
 
-    const associations = client(AccountAssociationsService);
+    const associations = emu.client(AccountAssociationsService);
     const created = await associations.createAccountAssociation({
       parent: group.uid,
       accountAssociation: { name: "accounts", amazon: { account: "123456789012" } },
@@ -158,7 +122,7 @@ describe("the other IAM services", () => {
     ).toHaveLength(1);
     await associations.deleteAccountAssociation({ uid: group.uid });
 
-    const invites = client(GroupInvitesService);
+    const invites = emu.client(GroupInvitesService);
     const invite = await invites.createGroupInvite({
       parent: group.uid,
       groupInvite: { roleUid: viewer?.uid ?? "", ttl: { seconds: 3600n } },

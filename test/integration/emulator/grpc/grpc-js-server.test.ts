@@ -7,20 +7,14 @@ import type { ClientHttp2Session } from "node:http2";
 import { connect } from "node:http2";
 import { create, toBinary } from "@bufbuild/protobuf";
 import { Code } from "@connectrpc/connect";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   GetGroupRequestSchema,
   GroupsService,
 } from "../../../../emulator/grpc/gen/chainguard/platform/iam/v2beta1/groups_pb.js";
-import type { TestEmulator } from "../support.js";
-import { startTestEmulator } from "../support.js";
-import { grpcClient } from "./grpc-client.js";
+import { useGrpcEmulator } from "./grpc-client.js";
 
-let emu: TestEmulator;
-beforeAll(async () => {
-  emu = await startTestEmulator();
-});
-afterAll(() => emu.close());
+const emu = useGrpcEmulator();
 
 interface H2Answer {
   headers: Record<string, unknown>;
@@ -135,7 +129,7 @@ describe("the gRPC transport on grpc-js", () => {
     } finally {
       emu.setFaults("none");
     }
-    const groups = grpcClient(GroupsService, emu.baseUrl, emu.adminToken);
+    const groups = emu.client(GroupsService);
     expect((await groups.getGroup({ uid: emu.orgUid })).uid).toBe(emu.orgUid);
   });
 });

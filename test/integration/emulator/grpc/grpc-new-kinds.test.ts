@@ -1,10 +1,9 @@
 // Issue 45 over gRPC: every new kind's rpcs (repos' writes and readme, tags, overlays, overlay
 // bindings, subscriptions, external group role mappings with their batch delete) at v2beta1 and,
 // where published, v2; each answer equals what HTTP answers for the same object once decoded.
-import type { DescMessage, JsonValue, Message } from "@bufbuild/protobuf";
-import { equals, fromJson } from "@bufbuild/protobuf";
+import { equals } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   SubscriptionSchema,
   SubscriptionsService,
@@ -30,26 +29,13 @@ import {
   OverlaysService,
 } from "../../../../emulator/grpc/gen/chainguard/platform/registry/v2beta1/overlays_pb.js";
 import { ReposService as ReposBeta } from "../../../../emulator/grpc/gen/chainguard/platform/registry/v2beta1/repos_pb.js";
-import { WIRE_REGISTRY } from "../../../../emulator/grpc/index.js";
-import type { TestEmulator } from "../support.js";
-import { startTestEmulator } from "../support.js";
-import { grpcClient } from "./grpc-client.js";
+import { useGrpcEmulator } from "./grpc-client.js";
 
-let emu: TestEmulator;
+const emu = useGrpcEmulator();
 let team: string;
 beforeAll(async () => {
-  emu = await startTestEmulator();
   team = (await emu.group("grpc-kinds")).uid;
 });
-afterAll(() => emu.close());
-
-const client = <T extends Parameters<typeof grpcClient>[0]>(service: T) =>
-  grpcClient(service, emu.baseUrl, emu.adminToken);
-// What HTTP answers for the same object, decoded strictly into the published message.
-const overHttp = async (schema: DescMessage, path: string) =>
-  fromJson(schema, (await emu.ok("GET", path)) as JsonValue, { registry: WIRE_REGISTRY }) as Message;
-const sameAsHttp = async (schema: DescMessage, message: Message, path: string) =>
-  expect(equals(schema, message as never, (await overHttp(schema, path)) as never), path).toBe(true);
 
 async function grpcCode(p: Promise<unknown>): Promise<Code> {
   try {
@@ -62,16 +48,16 @@ async function grpcCode(p: Promise<unknown>): Promise<Code> {
 
 describe("registry writes over gRPC", () => {
   it("repos: create, update with a mask, readme, delete; v2beta1 reads what v2 wrote; answers equal HTTP's", async () => {
-    const repos = client(ReposService);
+    const repos = emu.client(ReposService);
     const made = await repos.createRepo({ parent: team, repo: { name: "grpc-repo", bundles: ["base"] } });
-    await sameAsHttp(RepoSchema, made, `/registry/v2/repos/${made.uid}`);
+    await emu.sameAsHttp(RepoSchema, made, `/registry/v2/repos/${made.uid}`);
     const updated = await repos.updateRepo({
       repo: { uid: made.uid, description: "over gRPC", name: "ignored" },
       updateMask: { paths: ["description"] },
     });
     expect(updated.description).toBe("over gRPC");
     expect(updated.name).toBe("grpc-repo");
-    expect((await client(ReposBeta).getRepo({ uid: made.uid })).description).toBe("over gRPC");
+    expect((await emu.client(ReposBeta).getRepo({ uid: made.uid })).description).toBe("over gRPC");
     const readme = await repos.updateRepoReadme({ repoReadme: { uid: made.uid, content: "# grpc" } });
     expect(readme).toMatchObject({ uid: made.uid, content: "# grpc" });
     expect((await repos.getRepoReadme({ uid: made.uid })).content).toBe("# grpc");
@@ -80,15 +66,15 @@ describe("registry writes over gRPC", () => {
       repo: { name: "grpc-mirror", syncConfig: { source: made.uid } },
     });
     expect(synced.syncConfig?.source).toBe(made.uid);
-    await sameAsHttp(RepoSchema, synced, `/registry/v2beta1/repos/${synced.uid}`);
+    await emu.sameAsHttp(RepoSchema, synced, `/registry/v2beta1/repos/${synced.uid}`);
     await repos.deleteRepo({ uid: synced.uid });
     await repos.deleteRepo({ uid: made.uid });
     expect(await grpcCode(repos.getRepo({ uid: made.uid }))).toBe(Code.NotFound);
   });
 
   it("tags: a second create of a name updates the same tag; a repo with tags is FAILED_PRECONDITION to delete", async () => {
-    const repo = await client(ReposService).createRepo({ parent: team, repo: { name: "grpc-tagged" } });
-    const tags = client(TagsService);
+    const repo = await emu.client(ReposService).createRepo({ parent: team, repo: { name: "grpc-tagged" } });
+    const tags = emu.client(TagsService);
     const first = await tags.createTag({
       parent: repo.uid,
       tag: { name: "latest", digest: `sha256:${"1".repeat(64)}` },
@@ -98,24 +84,26 @@ describe("registry writes over gRPC", () => {
       tag: { name: "latest", digest: `sha256:${"2".repeat(64)}` },
     });
     expect(second.uid).toBe(first.uid);
-    await sameAsHttp(TagSchema, second, `/registry/v2/tags/${second.uid}`);
+    await emu.sameAsHttp(TagSchema, second, `/registry/v2/tags/${second.uid}`);
     expect((await tags.listTags({ uidp: { childrenOf: repo.uid } })).tags.map((t) => t.digest)).toEqual([
       second.digest,
     ]);
-    expect(await grpcCode(client(ReposService).deleteRepo({ uid: repo.uid }))).toBe(Code.FailedPrecondition);
+    expect(await grpcCode(emu.client(ReposService).deleteRepo({ uid: repo.uid }))).toBe(
+      Code.FailedPrecondition,
+    );
     await tags.deleteTag({ uid: first.uid });
-    await client(ReposService).deleteRepo({ uid: repo.uid });
+    await emu.client(ReposService).deleteRepo({ uid: repo.uid });
   });
 
   it("overlays and overlay bindings (v2beta1 only): create by name, the overlay expanded, bound overlays kept", async () => {
-    const overlays = client(OverlaysService);
-    const bindings = client(OverlayBindingsService);
+    const overlays = emu.client(OverlaysService);
+    const bindings = emu.client(OverlayBindingsService);
     const overlay = await overlays.createOverlay({
       parent: team,
       overlay: { name: "grpc-overlay", config: { contents: { packages: ["curl"] } } },
     });
-    await sameAsHttp(OverlaySchema, overlay, `/registry/v2beta1/overlays/${overlay.uid}`);
-    const repo = await client(ReposService).createRepo({ parent: team, repo: { name: "grpc-bound" } });
+    await emu.sameAsHttp(OverlaySchema, overlay, `/registry/v2beta1/overlays/${overlay.uid}`);
+    const repo = await emu.client(ReposService).createRepo({ parent: team, repo: { name: "grpc-bound" } });
     const binding = await bindings.createOverlayBinding({
       parent: repo.uid,
       overlay: "grpc-overlay",
@@ -123,7 +111,7 @@ describe("registry writes over gRPC", () => {
     });
     expect(binding.repo).toBe(repo.uid);
     expect(equals(OverlaySchema, binding.overlay as never, overlay as never)).toBe(true);
-    await sameAsHttp(OverlayBindingSchema, binding, `/registry/v2beta1/overlayBindings/${binding.uid}`);
+    await emu.sameAsHttp(OverlayBindingSchema, binding, `/registry/v2beta1/overlayBindings/${binding.uid}`);
     expect(
       (await bindings.listOverlayBindings({ overlay: overlay.uid })).overlayBindings.map((b) => b.uid),
     ).toEqual([binding.uid]);
@@ -138,18 +126,18 @@ describe("registry writes over gRPC", () => {
     ).toBe(Code.InvalidArgument);
     await bindings.deleteOverlayBinding({ uid: binding.uid });
     await overlays.deleteOverlay({ uid: overlay.uid });
-    await client(ReposService).deleteRepo({ uid: repo.uid });
+    await emu.client(ReposService).deleteRepo({ uid: repo.uid });
   });
 });
 
 describe("events and IAM over gRPC", () => {
   it("subscriptions: create, get, list, delete; an http sink off loopback is INVALID_ARGUMENT", async () => {
-    const subs = client(SubscriptionsService);
+    const subs = emu.client(SubscriptionsService);
     const made = await subs.createSubscription({
       parent: team,
       subscription: { sink: "https://hooks.example.com/grpc" },
     });
-    await sameAsHttp(SubscriptionSchema, made, `/events/v2beta1/subscriptions/${made.uid}`);
+    await emu.sameAsHttp(SubscriptionSchema, made, `/events/v2beta1/subscriptions/${made.uid}`);
     expect(
       (await subs.listSubscriptions({ uidp: { childrenOf: team } })).subscriptions.map((s) => s.uid),
     ).toContain(made.uid);
@@ -171,13 +159,13 @@ describe("events and IAM over gRPC", () => {
         oidc: { issuer: "https://idp.example.com", clientId: "c", clientSecret: "s" },
       },
     });
-    const mappings = client(ExternalGroupRoleMappingsService);
+    const mappings = emu.client(ExternalGroupRoleMappingsService);
     const made = await mappings.createExternalGroupRoleMapping({
       parent: idp.uid,
       externalGroupRoleMapping: { externalGroupId: "eng", roleUid: viewer, scope: emu.orgUid },
     });
     expect(made.identityProviderUid).toBe(idp.uid);
-    await sameAsHttp(
+    await emu.sameAsHttp(
       ExternalGroupRoleMappingSchema,
       made,
       `/iam/v2beta1/externalGroupRoleMappings/${made.uid}`,

@@ -5,7 +5,7 @@
 import type { Message } from "@bufbuild/protobuf";
 import { equals } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Group } from "../../../../emulator/grpc/gen/chainguard/platform/iam/v2beta1/groups_pb.js";
 import {
   GroupSchema,
@@ -23,17 +23,14 @@ import {
 import { RolesService } from "../../../../emulator/grpc/gen/chainguard/platform/iam/v2beta1/roles_pb.js";
 import { SecurityTokenService } from "../../../../emulator/grpc/gen/platform/oidc/v1/oidc.platform_pb.js";
 import { WIRE_REGISTRY } from "../../../../emulator/grpc/index.js";
-import type { ErrorBody, TestEmulator } from "../support.js";
-import { startTestEmulator } from "../support.js";
-import { decodeHttp, grpcClient } from "./grpc-client.js";
+import type { ErrorBody } from "../support.js";
+import { decodeHttp, grpcClient, useGrpcEmulator } from "./grpc-client.js";
 
-let emu: TestEmulator;
+const emu = useGrpcEmulator();
 let groups: ReturnType<typeof grpcClient<typeof GroupsService>>;
 beforeAll(async () => {
-  emu = await startTestEmulator();
-  groups = grpcClient(GroupsService, emu.baseUrl, emu.adminToken);
+  groups = emu.client(GroupsService);
 });
-afterAll(() => emu.close());
 
 async function grpcError(p: Promise<unknown>): Promise<ConnectError> {
   try {
@@ -61,8 +58,7 @@ describe("groups over gRPC", () => {
       group: { name: name("grpc"), description: "made over gRPC" },
     });
     expect(created.uid.startsWith(`${emu.orgUid}/`)).toBe(true);
-    const overHttp = await emu.ok("GET", `/iam/v2beta1/groups/${created.uid}`);
-    expect(equals(GroupSchema, created, decodeHttp<Group>(GroupSchema, overHttp))).toBe(true);
+    await emu.sameAsHttp(GroupSchema, created, `/iam/v2beta1/groups/${created.uid}`);
     const got = await groups.getGroup({ uid: created.uid });
     expect(equals(GroupSchema, got, created)).toBe(true);
 
@@ -72,13 +68,7 @@ describe("groups over gRPC", () => {
     });
     expect(updated.description).toBe("changed");
     expect(updated.name).toBe(created.name);
-    expect(
-      equals(
-        GroupSchema,
-        updated,
-        decodeHttp(GroupSchema, await emu.ok("GET", `/iam/v2beta1/groups/${created.uid}`)),
-      ),
-    ).toBe(true);
+    await emu.sameAsHttp(GroupSchema, updated, `/iam/v2beta1/groups/${created.uid}`);
 
     await groups.deleteGroup({ uid: created.uid });
     const gone = await grpcError(groups.getGroup({ uid: created.uid }));
@@ -155,7 +145,7 @@ describe("groups over gRPC", () => {
     const anonymous = grpcClient(GroupsService, emu.baseUrl, undefined);
     expect((await grpcError(anonymous.getGroup({ uid: emu.orgUid }))).code).toBe(Code.Unauthenticated);
     const parent = await emu.group(name("viewer"));
-    const viewer = grpcClient(GroupsService, emu.baseUrl, await emu.tokenWithRole(parent.uid, "viewer"));
+    const viewer = emu.client(GroupsService, await emu.tokenWithRole(parent.uid, "viewer"));
     expect((await viewer.getGroup({ uid: parent.uid })).name).toBe(parent.name);
     const denied = await grpcError(viewer.createGroup({ parent: parent.uid, group: { name: "nope" } }));
     expect(denied.code).toBe(Code.PermissionDenied);
@@ -164,9 +154,9 @@ describe("groups over gRPC", () => {
 
 describe("identities and role bindings over gRPC", () => {
   it("create, get, list, update and delete an identity and a binding", async () => {
-    const identities = grpcClient(IdentitiesService, emu.baseUrl, emu.adminToken);
-    const bindings = grpcClient(RoleBindingsService, emu.baseUrl, emu.adminToken);
-    const roles = grpcClient(RolesService, emu.baseUrl, emu.adminToken);
+    const identities = emu.client(IdentitiesService);
+    const bindings = emu.client(RoleBindingsService);
+    const roles = emu.client(RolesService);
     const parent = await emu.group(name("iam"));
 
     const id = await identities.createIdentity({
@@ -182,13 +172,7 @@ describe("identities and role bindings over gRPC", () => {
         },
       },
     });
-    expect(
-      equals(
-        IdentitySchema,
-        id,
-        decodeHttp(IdentitySchema, await emu.ok("GET", `/iam/v2beta1/identities/${id.uid}`)),
-      ),
-    ).toBe(true);
+    await emu.sameAsHttp(IdentitySchema, id, `/iam/v2beta1/identities/${id.uid}`);
     const renamed = await identities.updateIdentity({
       identity: { uid: id.uid, description: "the CI" },
       updateMask: { paths: ["description"] },
@@ -206,13 +190,11 @@ describe("identities and role bindings over gRPC", () => {
     });
     expect(binding.identity?.uid).toBe(id.uid);
     expect(binding.role?.name).toBe("viewer");
-    expect(
-      equals(
-        RoleBindingSchema,
-        await bindings.getRoleBinding({ uid: binding.uid }),
-        decodeHttp(RoleBindingSchema, await emu.ok("GET", `/iam/v2beta1/roleBindings/${binding.uid}`)),
-      ),
-    ).toBe(true);
+    await emu.sameAsHttp(
+      RoleBindingSchema,
+      await bindings.getRoleBinding({ uid: binding.uid }),
+      `/iam/v2beta1/roleBindings/${binding.uid}`,
+    );
     const changed = await bindings.updateRoleBinding({
       roleBinding: { uid: binding.uid, roleUid: editor?.uid ?? "" },
       updateMask: { paths: ["role_uid"] },
@@ -250,12 +232,10 @@ describe("the token exchange over gRPC", () => {
       body: { identityUid: id.uid, roleUid: await emu.roleUid("viewer") },
     });
     const workload = await emu.workloadToken("sts-subject");
-    const sts = grpcClient(SecurityTokenService, emu.baseUrl, workload);
+    const sts = emu.client(SecurityTokenService, workload);
     const { token } = await sts.exchange({ aud: [emu.baseUrl], identity: id.uid });
     expect(token).toMatch(/^ey/);
-    expect((await grpcClient(GroupsService, emu.baseUrl, token).getGroup({ uid: parent.uid })).name).toBe(
-      parent.name,
-    );
+    expect((await emu.client(GroupsService, token).getGroup({ uid: parent.uid })).name).toBe(parent.name);
     expect((await emu.call("GET", `/iam/v2beta1/groups/${parent.uid}`, { token })).status).toBe(200);
     // What the emulator's STS cannot honour is refused, naming the field, not dropped.
     const capped = await grpcError(
