@@ -137,7 +137,7 @@ func programDir(info *pulumirpc.ProgramInfo, pwd string) string {
 // (4-5 s of CPU for a program on the SDK, at every preview and up; upstream's host has the
 // `buildTarget` option for this). go build replaces the file by a rename, so a run of the old binary is
 // unaffected. Entries unused for two hours (the temp program directories of finished tests) are
-// removed.
+// removed by pruneProgramBinaries.
 func programBinary(dir string) (string, error) {
 	root := filepath.Join(os.TempDir(), "pulumi-irv-go-programs")
 	sum := sha256.Sum256([]byte(dir))
@@ -147,15 +147,41 @@ func programBinary(dir string) (string, error) {
 	}
 	now := time.Now()
 	_ = os.Chtimes(entry, now, now)
-	if others, err := os.ReadDir(root); err == nil {
-		for _, other := range others {
-			info, err := other.Info()
-			if err == nil && other.Name() != filepath.Base(entry) && now.Sub(info.ModTime()) > 2*time.Hour {
-				_ = os.RemoveAll(filepath.Join(root, other.Name()))
-			}
+	pruneProgramBinaries(root, filepath.Base(entry), now)
+	return filepath.Join(entry, "program"), nil
+}
+
+// pruneStamp is the file in the cache whose modification time is the last prune; its leading dot
+// keeps it apart from the entries, which are hex.
+const pruneStamp = ".pruned"
+
+// pruneProgramBinaries removes the cache's entries unused for two hours, except `keep`. An e2e run
+// starts many programs one after another, each a Run; an entry only becomes prunable after two hours,
+// so walking the cache more than once an hour finds nothing new: the stamp says when the last walk was.
+// Two hosts that both see an old stamp both walk, which is harmless (a removal of what is gone is a
+// no-op); the stamp is touched first so that the window is short.
+func pruneProgramBinaries(root, keep string, now time.Time) {
+	stamp := filepath.Join(root, pruneStamp)
+	if info, err := os.Stat(stamp); err == nil && now.Sub(info.ModTime()) < time.Hour {
+		return
+	}
+	// A stamp that cannot be written only costs the next Run a walk: prune anyway.
+	if err := os.WriteFile(stamp, nil, 0o600); err == nil {
+		_ = os.Chtimes(stamp, now, now)
+	}
+	others, err := os.ReadDir(root)
+	if err != nil {
+		return
+	}
+	for _, other := range others {
+		if other.Name() == keep || other.Name() == pruneStamp {
+			continue
+		}
+		info, err := other.Info()
+		if err == nil && now.Sub(info.ModTime()) > 2*time.Hour {
+			_ = os.RemoveAll(filepath.Join(root, other.Name()))
 		}
 	}
-	return filepath.Join(entry, "program"), nil
 }
 
 // pluginManifest is the part of a module's `pulumi-plugin.json` that names the plugin it needs.
