@@ -30,7 +30,11 @@ export interface EmulatorOptions {
   trustedIssuers?: readonly string[] | undefined;
   /** Uid of the root organization for a new database (40 hex). Default random. */
   orgUid?: string | undefined;
-  /** Time source in ms (tests move it to expire page tokens). Default `Date.now`. */
+  /**
+   * Time source in ms (tests move it to expire page tokens): every time the emulator tells or stamps
+   * reads it. Waits stay in real time (a webhook sink's rest between attempts), so a clock that stands
+   * still stops nothing. Default `Date.now`.
+   */
   clock?: Clock | undefined;
   /** Random source of the fault dice. Default `Math.random`. */
   random?: (() => number) | undefined;

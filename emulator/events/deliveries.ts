@@ -271,6 +271,8 @@ export class Deliveries {
         signal: AbortSignal.any([this.abort.signal, AbortSignal.timeout(this.policy.timeoutMs)]),
       });
       attempt.status = res.status;
+      // The sink dates Retry-After by its own clock and the lane waits in real time, so the pause is
+      // counted from Date.now, not from the emulator's clock (which a test may move).
       p.pauseMs = requestedPauseMs(res.status, res.headers.get("retry-after"), Date.now());
       const text = await res.text();
       if (text !== "") attempt.response = text.slice(0, RESPONSE_EXCERPT);

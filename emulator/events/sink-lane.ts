@@ -74,6 +74,8 @@ export class SinkLane<T> {
     return this.queue.splice(0);
   }
 
+  // The rest is timed by Date.now, not the emulator's `clock` option: it is waited with a timer, in
+  // real time, and a test's clock may stand still (the rest would never end) or jump.
   private pump(): void {
     if (this.closed) return;
     if (this.failures > 0) {

@@ -78,9 +78,9 @@ async function deadUrl(): Promise<string> {
 const createSubscription = (group: string, sink: string) =>
   emu.ok<{ uid: string }>("POST", `/events/v2beta1/subscriptions/${group}`, { body: { sink } });
 
-/** Waits until the emulator has finished every delivery (none pending). */
-async function settled(): Promise<void> {
-  while (emu.deliveries({ outcome: "pending" }).length > 0) await new Promise((r) => setTimeout(r, 10));
+/** Waits until `on` (this file's emulator unless given) has finished every delivery (none pending). */
+async function settled(on: TestEmulator = emu): Promise<void> {
+  while (on.deliveries({ outcome: "pending" }).length > 0) await new Promise((r) => setTimeout(r, 10));
 }
 
 /** What one write's event must carry: its subject, its `group` and, where annotated, its identity provider. */
@@ -382,6 +382,35 @@ describe("a delivery", () => {
     expect(mine[0]?.attempts.map((a) => a.status)).toEqual([503, 503, 503, 200]);
     expect(sink.received).toHaveLength(4);
     expect(new Set(sink.received.map((r) => r.headers["ce-id"]))).toEqual(new Set([mine[0]?.eventId]));
+  });
+
+  test("on an emulator whose clock stands still, is stamped with that clock and still retried after the backoff", async () => {
+    // The stamps (write time, CloudEvent time, attempts) read the emulator's clock; the sink's rest
+    // between attempts is real time, waited with a timer: on the standing clock it would never end.
+    const at = Date.parse("2026-11-28T12:00:00.000Z");
+    const still = await startTestEmulator({ clock: () => at });
+    try {
+      const top = await still.group("still-clock");
+      const sink = await rawSink([(res) => res.writeHead(503).end(), (res) => res.writeHead(200).end()]);
+      const sub = await still.ok<{ uid: string }>("POST", `/events/v2beta1/subscriptions/${top.uid}`, {
+        body: { sink: sink.url },
+      });
+      await still.ok("PATCH", `/iam/v2beta1/groups/${top.uid}`, { body: { description: "still" } });
+      await settled(still);
+      const [mine] = still.deliveries({
+        subscription: sub.uid,
+        type: "dev.chainguard.api.iam.group.updated.v1",
+      });
+      const stamp = "2026-11-28T12:00:00.000Z";
+      expect(mine).toMatchObject({ outcome: "accepted", writeTime: stamp });
+      expect(mine?.attempts.map((a) => [a.status, a.time, a.durationMs])).toEqual([
+        [503, stamp, 0],
+        [200, stamp, 0],
+      ]);
+      expect(sink.received.map((r) => r.headers["ce-time"])).toEqual([stamp, stamp]);
+    } finally {
+      await still.close();
+    }
   });
 
   test("to a dead sink, or one that never answers, does not hold a write up: every write answers with its delivery still pending", async () => {
