@@ -12,6 +12,7 @@ import { programProjectSettings } from "./project-settings.js";
 import { pulumiBinDir } from "./pulumi-bin.js";
 import type { CommandResult } from "./run-pulumi.js";
 import { collectOutput, exitCodeOf, PulumiCommandError, pulumiCommand, runPulumi } from "./run-pulumi.js";
+import { writePlainConfig } from "./stack-settings.js";
 
 /** A temp tree's removal, retried while a late writer still fills it. */
 const REMOVE_TREE = { recursive: true, force: true, maxRetries: 5, retryDelay: 200 } as const;
@@ -296,13 +297,27 @@ export class TestStack {
   }
 
   /**
-   * Sets stack config values (secrets encrypted with the stack's passphrase).
+   * Sets stack config values (secrets encrypted with the stack's passphrase), as `pulumi config set-all`
+   * does: `pulumi config` reads back the same.
    * @example
    * await stack.setConfig({ "irv:baseUrl": url, "irv:token": { value: token, secret: true } });
    */
   async setConfig(config: Record<string, ConfigValue>): Promise<void> {
-    if (Object.keys(config).length === 0) return;
-    await this.bounded("`pulumi config set-all`", () => this.automation.setAllConfig(configMap(config)));
+    // Plain text goes straight into the stack's settings file, as the CLI would store it
+    // (stack-settings.ts): a CLI start saved per call, over a hundred per `npm test`. Secrets need the
+    // passphrase's key, so the CLI encrypts them; it does the whole call when the file can't be written.
+    const plain: Record<string, string> = {};
+    const secrets: Record<string, ConfigValue> = {};
+    for (const [key, v] of Object.entries(config)) {
+      if (typeof v === "string" || v.secret !== true) plain[key] = typeof v === "string" ? v : v.value;
+      else secrets[key] = v;
+    }
+    const written =
+      Object.keys(plain).length > 0 &&
+      writePlainConfig(this.projectDir, this.stackName, this.projectName, plain);
+    const viaCli = written ? secrets : config;
+    if (Object.keys(viaCli).length === 0) return;
+    await this.bounded("`pulumi config set-all`", () => this.automation.setAllConfig(configMap(viaCli)));
   }
 
   /**

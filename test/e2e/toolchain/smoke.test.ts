@@ -1,7 +1,7 @@
 // Smoke test of the toolchain itself: the Pulumi CLI, our Node.js language host and the dynamic-provider
 // shim drive a tiny dynamic-resource program through its whole life cycle, and a policy pack runs.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TestStack } from "../harness/index.js";
+import type { ConfigValue, TestStack } from "../harness/index.js";
 import {
   createStack,
   diagnostics,
@@ -75,6 +75,51 @@ describe("a dynamic-resource program on the real engine", () => {
     const result = await current().destroy();
     expect(summary(result.events)?.resourceChanges).toMatchObject({ delete: 2 });
     expect((await current().exportState()).deployment.resources ?? []).toEqual([]);
+  });
+
+  it("stores plain config as `pulumi config set-all` does: the CLI reads back the same values", async () => {
+    // setConfig writes plain text into Pulumi.<stack>.yaml itself rather than start the CLI; texts a
+    // YAML reader could take for another type, an old-form key, another namespace, and a secret key
+    // overwritten with plain text must all read back as the CLI's own set-all leaves them.
+    const values: Record<string, ConfigValue> = {
+      text: "3",
+      flag: "true",
+      yes: "yes",
+      nothing: "null",
+      tilde: "~",
+      empty: "",
+      day: "2026-11-29",
+      lines: "one\ntwo\n",
+      json: JSON.stringify({ a: [1, "x"], b: null }),
+      padded: "  # not a comment ",
+      quotes: `it's "quoted" \\ and: colon`,
+      long: "word ".repeat(60),
+      "irv:baseUrl": "http://127.0.0.1:1",
+      "irv-smoke:config:legacy": "old form",
+      token: "no longer secret",
+      other: { value: "still-secret", secret: true },
+    };
+    const stack = current();
+    const shown = async () =>
+      JSON.parse(
+        (await stack.run(["config", "--json", "--show-secrets", "--stack", stack.stackName])).stdout,
+      );
+    await stack.setConfig(values);
+    const written = await shown();
+    expect(written["irv-smoke:text"]).toEqual({ value: "3", secret: false });
+    expect(written["irv-smoke:token"]).toEqual({ value: "no longer secret", secret: false });
+    expect(written["irv-smoke:other"]).toEqual({ value: "still-secret", secret: true });
+
+    await stack.removeConfig(...Object.keys(values));
+    await stack.automation.setAllConfig(
+      Object.fromEntries(
+        Object.entries(values).map(([k, v]) => [
+          k,
+          typeof v === "string" ? { value: v, secret: false } : { value: v.value, secret: true },
+        ]),
+      ),
+    );
+    expect(written).toEqual(await shown());
   });
 });
 
