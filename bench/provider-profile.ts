@@ -1,7 +1,7 @@
 // Where the dynamic-provider process spends its CPU (issue 15), frame by frame.
 //
-// The scale program's refresh and destroy of SIZE resources on pulumi-irv and on the floor
-// (noop-full: do-nothing providers with the same outputs), each run under V8's sampling profiler
+// The scale program's refresh and destroy of SIZE resources on pulumi-irv and on the HTTP floor
+// (noop-http: do-nothing providers that make the same request, the denominator of issue 47's goal), each run under V8's sampling profiler
 // (support/cpu-profile-preload.cjs through NODE_OPTIONS in the command's environment), then the top
 // self-time frames of each, grouped by function and by package.
 //
@@ -11,6 +11,7 @@
 // Only when named: its output is a diagnosis, not a figure
 import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
+import { startHttpFloorServer } from "./support/http-floor-server.ts";
 import { ms, numberOption, OUT_DIR, progress, ROOT, runBench, table } from "./support/index.ts";
 
 const per = Math.max(1, Math.floor(numberOption("size", "IRV_BENCH_PROFILE_SIZE", 900) / 3));
@@ -125,16 +126,24 @@ function report(label: string, profile: CpuProfile): void {
   );
 }
 
+const httpFloor = await startHttpFloorServer();
 await runBench({}, async (session) => {
   rmSync(PROFILES, { recursive: true, force: true });
-  for (const mode of ["irv", "noop-full"] as const) {
+  // The HTTP floor's providers find its server, a token and their code from the stack's
+  // environment, as in scale.ts.
+  const floorEnv = {
+    IRV_HTTP_FLOOR_URL: httpFloor.url,
+    IRV_HTTP_FLOOR_TOKEN: session.emu.adminToken,
+    IRV_HTTP_FLOOR_MODULE: path.join(ROOT, "test", "e2e", "fixtures", "org-tree-program", "http-floor.js"),
+  };
+  for (const mode of ["irv", "noop-http"] as const) {
     const stack = await session.orgTree({
       stackName: `profile-${mode}`,
       mode,
       prefix: `p${mode}`,
       per,
       timeoutMs: 3_600_000,
-      env: { PULUMI_SKIP_CHECKPOINTS: "true" },
+      env: { PULUMI_SKIP_CHECKPOINTS: "true", ...(mode === "noop-http" ? floorEnv : {}) },
     });
     const up = await stack.up();
     progress(`up ${mode} ${3 * per}: ${ms(up.durationMs)}`);
@@ -150,3 +159,4 @@ await runBench({}, async (session) => {
     }
   }
 });
+await httpFloor.close();
