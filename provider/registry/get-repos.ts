@@ -1,4 +1,5 @@
 import type * as pulumi from "@pulumi/pulumi";
+import type { Repo as WireRepo } from "../../sdk/index.js";
 import { byUid, dataSource, toQuery } from "../data-sources/index.js";
 import type { ByUid, InputsOf, ListFilter, ListFilterInput, Repo } from "../types/index.js";
 
@@ -12,10 +13,16 @@ export interface GetReposResult {
   repos: Repo[];
 }
 
+// The lookups' repo: the wire's, `sync_config` under the package's name for it.
+const repoOf = ({ sync_config, ...rest }: WireRepo): Repo =>
+  sync_config === undefined ? rest : { ...rest, syncConfig: sync_config };
+
 const source = dataSource("irv.registry.getRepos", async (client, filter: ListFilter) => ({
-  repos: await client.repos.collectParallel(toQuery(filter)),
+  repos: (await client.repos.collectParallel(toQuery(filter))).map(repoOf),
 }));
-const one = byUid("irv.registry.getRepo", (client) => client.repos);
+const one = byUid("irv.registry.getRepo", (client) => ({
+  get: async (uid: string) => repoOf(await client.repos.get(uid)),
+}));
 
 /**
  * Every registry repository matching the filter (all pages, fetched concurrently).

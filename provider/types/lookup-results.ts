@@ -26,7 +26,10 @@ export interface Role {
 }
 
 /**
- * A container repository, as `irv.registry.getRepos` returns it.
+ * A container repository, as `irv.registry.getRepos` returns it: the wire's repo, with its
+ * `sync_config` named `syncConfig` as every other property of the package is (and as the
+ * `irv.registry.Repo` resource names it), so that each language's SDK gets its own style of name
+ * (Go `SyncConfig`, Python `sync_config`).
  *
  * @example
  * const { repos } = await irv.registry.getRepos({ descendantsOf: orgUid });
@@ -51,8 +54,8 @@ export interface Repo {
   aliases: string[];
   /** The tags actively maintained in this repository. */
   activeTags: string[];
-  /** Where the repo syncs from (the wire's own name, `sync_config`); absent for a repo of its own. */
-  sync_config?: SyncConfig | undefined;
+  /** Where the repo syncs from (`sync_config` on the wire); absent for a repo of its own. */
+  syncConfig?: SyncConfig | undefined;
   /** The repo's own image customization (custom assembly). */
   customOverlay?: CustomOverlay | undefined;
   createTime: string;
@@ -64,7 +67,7 @@ export interface Repo {
  * to, and the service's own fields.
  *
  * @example
- * const source = repo.sync_config?.source;
+ * const source = repo.syncConfig?.source;
  */
 export interface SyncConfig {
   source: string;

@@ -1,5 +1,5 @@
 // The lookups as a program calls them (settings from IRV_* in the environment), against the
-// emulator over HTTP: exactly one or a clear error, capabilities in getRoles, tags of a repo.
+// emulator over HTTP: exactly one or a clear error, capabilities in getRoles, tags of a repo, a repo's sync settings.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator } from "../../../emulator/index.js";
 import * as irv from "../../../provider/index.js";
@@ -90,6 +90,25 @@ describe("getIdentityProviders and getTags", () => {
     for (const name of ["v2", "v1"]) await control("/_emulator/tags", { repoUid: repo.uid, name });
     const { tags } = await irv.registry.getTags({ repoUid: repo.uid, orderBy: "name" });
     expect(tags.map((t) => t.name)).toEqual(["v1", "v2"]);
+  });
+});
+
+describe("getRepo and getRepos", () => {
+  // Regression: they answered the wire's `sync_config`, which the Go SDK generated from the schema
+  // named `Sync_config` (of type `GetRepoSync_config`); the package's name is `syncConfig`.
+  it("answer a synced repo's settings as syncConfig, as the Repo resource names them, and none for a repo of its own", async () => {
+    const team = (await admin.groups.create(platform, { name: "repos" })).uid;
+    const app = await admin.repos.create(team, { name: "app" });
+    const mirror = await admin.repos.create(team, { name: "mirror", sync_config: { source: app.uid } });
+    const one = await irv.registry.getRepo({ uid: mirror.uid });
+    expect(one.syncConfig?.source).toBe(app.uid);
+    expect(one).not.toHaveProperty("sync_config");
+    const { repos } = await irv.registry.getRepos({ childrenOf: team, orderBy: "name" });
+    expect(repos.map((r) => [r.name, r.syncConfig?.source])).toEqual([
+      ["app", undefined],
+      ["mirror", app.uid],
+    ]);
+    expect(repos.some((r) => "sync_config" in r)).toBe(false);
   });
 });
 

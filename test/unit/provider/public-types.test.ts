@@ -7,9 +7,11 @@ type Flat<T> = { [K in keyof T]: T[K] };
 // The lookups return plain interfaces (zod's declarations do not compile in a `pulumi new typescript`
 // project); these assertions fail `npm run typecheck` when they drift from the sdk's wire schemas.
 describe("public lookup types", () => {
-  it("irv.Role, irv.Repo and irv.Advisory are exactly the sdk's wire types (a role with the group the lookup named)", () => {
+  it("irv.Role, irv.Repo and irv.Advisory are exactly the sdk's wire types (a role with the group the lookup named, a repo's sync_config as syncConfig)", () => {
     expectTypeOf<irv.Role>().toEqualTypeOf<Flat<sdk.Role & { parentUid?: string | undefined }>>();
-    expectTypeOf<irv.Repo>().toEqualTypeOf<sdk.Repo>();
+    expectTypeOf<irv.Repo>().toEqualTypeOf<
+      Flat<Omit<sdk.Repo, "sync_config"> & { syncConfig?: sdk.Repo["sync_config"] }>
+    >();
     expectTypeOf<irv.Advisory>().toEqualTypeOf<sdk.Advisory>();
   });
 

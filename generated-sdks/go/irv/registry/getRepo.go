@@ -40,10 +40,10 @@ type LookupRepoResult struct {
 	CustomOverlay *GetRepoCustomOverlay `pulumi:"customOverlay"`
 	Description   *string               `pulumi:"description"`
 	Name          string                `pulumi:"name"`
-	// Where the repo syncs from (the wire's own name, `sync_config`); absent for a repo of its own.
-	Sync_config *GetRepoSync_config `pulumi:"sync_config"`
-	Uid         string              `pulumi:"uid"`
-	UpdateTime  *string             `pulumi:"updateTime"`
+	// Where the repo syncs from (`sync_config` on the wire); absent for a repo of its own.
+	SyncConfig *GetRepoSyncConfig `pulumi:"syncConfig"`
+	Uid        string             `pulumi:"uid"`
+	UpdateTime *string            `pulumi:"updateTime"`
 }
 
 func LookupRepoOutput(ctx *pulumi.Context, args LookupRepoOutputArgs, opts ...pulumi.InvokeOption) LookupRepoResultOutput {
@@ -110,9 +110,9 @@ func (o LookupRepoResultOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v LookupRepoResult) string { return v.Name }).(pulumi.StringOutput)
 }
 
-// Where the repo syncs from (the wire's own name, `sync_config`); absent for a repo of its own.
-func (o LookupRepoResultOutput) Sync_config() GetRepoSync_configPtrOutput {
-	return o.ApplyT(func(v LookupRepoResult) *GetRepoSync_config { return v.Sync_config }).(GetRepoSync_configPtrOutput)
+// Where the repo syncs from (`sync_config` on the wire); absent for a repo of its own.
+func (o LookupRepoResultOutput) SyncConfig() GetRepoSyncConfigPtrOutput {
+	return o.ApplyT(func(v LookupRepoResult) *GetRepoSyncConfig { return v.SyncConfig }).(GetRepoSyncConfigPtrOutput)
 }
 
 func (o LookupRepoResultOutput) Uid() pulumi.StringOutput {

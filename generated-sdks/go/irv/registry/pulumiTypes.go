@@ -2985,7 +2985,7 @@ func (o GetRepoCustomOverlayContentsRuntimeKeyringArrayOutput) Index(i pulumi.In
 	}).(GetRepoCustomOverlayContentsRuntimeKeyringOutput)
 }
 
-type GetRepoSync_config struct {
+type GetRepoSyncConfig struct {
 	Amazon         *string `pulumi:"amazon"`
 	ApkoOverlay    *string `pulumi:"apkoOverlay"`
 	Azure          *string `pulumi:"azure"`
@@ -2996,78 +2996,78 @@ type GetRepoSync_config struct {
 	UniqueTags     bool    `pulumi:"uniqueTags"`
 }
 
-type GetRepoSync_configOutput struct{ *pulumi.OutputState }
+type GetRepoSyncConfigOutput struct{ *pulumi.OutputState }
 
-func (GetRepoSync_configOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*GetRepoSync_config)(nil)).Elem()
+func (GetRepoSyncConfigOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetRepoSyncConfig)(nil)).Elem()
 }
 
-func (o GetRepoSync_configOutput) ToGetRepoSync_configOutput() GetRepoSync_configOutput {
+func (o GetRepoSyncConfigOutput) ToGetRepoSyncConfigOutput() GetRepoSyncConfigOutput {
 	return o
 }
 
-func (o GetRepoSync_configOutput) ToGetRepoSync_configOutputWithContext(ctx context.Context) GetRepoSync_configOutput {
+func (o GetRepoSyncConfigOutput) ToGetRepoSyncConfigOutputWithContext(ctx context.Context) GetRepoSyncConfigOutput {
 	return o
 }
 
-func (o GetRepoSync_configOutput) Amazon() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v GetRepoSync_config) *string { return v.Amazon }).(pulumi.StringPtrOutput)
+func (o GetRepoSyncConfigOutput) Amazon() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetRepoSyncConfig) *string { return v.Amazon }).(pulumi.StringPtrOutput)
 }
 
-func (o GetRepoSync_configOutput) ApkoOverlay() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v GetRepoSync_config) *string { return v.ApkoOverlay }).(pulumi.StringPtrOutput)
+func (o GetRepoSyncConfigOutput) ApkoOverlay() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetRepoSyncConfig) *string { return v.ApkoOverlay }).(pulumi.StringPtrOutput)
 }
 
-func (o GetRepoSync_configOutput) Azure() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v GetRepoSync_config) *string { return v.Azure }).(pulumi.StringPtrOutput)
+func (o GetRepoSyncConfigOutput) Azure() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetRepoSyncConfig) *string { return v.Azure }).(pulumi.StringPtrOutput)
 }
 
-func (o GetRepoSync_configOutput) ExpirationTime() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v GetRepoSync_config) *string { return v.ExpirationTime }).(pulumi.StringPtrOutput)
+func (o GetRepoSyncConfigOutput) ExpirationTime() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetRepoSyncConfig) *string { return v.ExpirationTime }).(pulumi.StringPtrOutput)
 }
 
-func (o GetRepoSync_configOutput) Google() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v GetRepoSync_config) *string { return v.Google }).(pulumi.StringPtrOutput)
+func (o GetRepoSyncConfigOutput) Google() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetRepoSyncConfig) *string { return v.Google }).(pulumi.StringPtrOutput)
 }
 
-func (o GetRepoSync_configOutput) GracePeriod() pulumi.BoolOutput {
-	return o.ApplyT(func(v GetRepoSync_config) bool { return v.GracePeriod }).(pulumi.BoolOutput)
+func (o GetRepoSyncConfigOutput) GracePeriod() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetRepoSyncConfig) bool { return v.GracePeriod }).(pulumi.BoolOutput)
 }
 
-func (o GetRepoSync_configOutput) Source() pulumi.StringOutput {
-	return o.ApplyT(func(v GetRepoSync_config) string { return v.Source }).(pulumi.StringOutput)
+func (o GetRepoSyncConfigOutput) Source() pulumi.StringOutput {
+	return o.ApplyT(func(v GetRepoSyncConfig) string { return v.Source }).(pulumi.StringOutput)
 }
 
-func (o GetRepoSync_configOutput) UniqueTags() pulumi.BoolOutput {
-	return o.ApplyT(func(v GetRepoSync_config) bool { return v.UniqueTags }).(pulumi.BoolOutput)
+func (o GetRepoSyncConfigOutput) UniqueTags() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetRepoSyncConfig) bool { return v.UniqueTags }).(pulumi.BoolOutput)
 }
 
-type GetRepoSync_configPtrOutput struct{ *pulumi.OutputState }
+type GetRepoSyncConfigPtrOutput struct{ *pulumi.OutputState }
 
-func (GetRepoSync_configPtrOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((**GetRepoSync_config)(nil)).Elem()
+func (GetRepoSyncConfigPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetRepoSyncConfig)(nil)).Elem()
 }
 
-func (o GetRepoSync_configPtrOutput) ToGetRepoSync_configPtrOutput() GetRepoSync_configPtrOutput {
+func (o GetRepoSyncConfigPtrOutput) ToGetRepoSyncConfigPtrOutput() GetRepoSyncConfigPtrOutput {
 	return o
 }
 
-func (o GetRepoSync_configPtrOutput) ToGetRepoSync_configPtrOutputWithContext(ctx context.Context) GetRepoSync_configPtrOutput {
+func (o GetRepoSyncConfigPtrOutput) ToGetRepoSyncConfigPtrOutputWithContext(ctx context.Context) GetRepoSyncConfigPtrOutput {
 	return o
 }
 
-func (o GetRepoSync_configPtrOutput) Elem() GetRepoSync_configOutput {
-	return o.ApplyT(func(v *GetRepoSync_config) GetRepoSync_config {
+func (o GetRepoSyncConfigPtrOutput) Elem() GetRepoSyncConfigOutput {
+	return o.ApplyT(func(v *GetRepoSyncConfig) GetRepoSyncConfig {
 		if v != nil {
 			return *v
 		}
-		var ret GetRepoSync_config
+		var ret GetRepoSyncConfig
 		return ret
-	}).(GetRepoSync_configOutput)
+	}).(GetRepoSyncConfigOutput)
 }
 
-func (o GetRepoSync_configPtrOutput) Amazon() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *GetRepoSync_config) *string {
+func (o GetRepoSyncConfigPtrOutput) Amazon() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetRepoSyncConfig) *string {
 		if v == nil {
 			return nil
 		}
@@ -3075,8 +3075,8 @@ func (o GetRepoSync_configPtrOutput) Amazon() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-func (o GetRepoSync_configPtrOutput) ApkoOverlay() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *GetRepoSync_config) *string {
+func (o GetRepoSyncConfigPtrOutput) ApkoOverlay() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetRepoSyncConfig) *string {
 		if v == nil {
 			return nil
 		}
@@ -3084,8 +3084,8 @@ func (o GetRepoSync_configPtrOutput) ApkoOverlay() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-func (o GetRepoSync_configPtrOutput) Azure() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *GetRepoSync_config) *string {
+func (o GetRepoSyncConfigPtrOutput) Azure() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetRepoSyncConfig) *string {
 		if v == nil {
 			return nil
 		}
@@ -3093,8 +3093,8 @@ func (o GetRepoSync_configPtrOutput) Azure() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-func (o GetRepoSync_configPtrOutput) ExpirationTime() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *GetRepoSync_config) *string {
+func (o GetRepoSyncConfigPtrOutput) ExpirationTime() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetRepoSyncConfig) *string {
 		if v == nil {
 			return nil
 		}
@@ -3102,8 +3102,8 @@ func (o GetRepoSync_configPtrOutput) ExpirationTime() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-func (o GetRepoSync_configPtrOutput) Google() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *GetRepoSync_config) *string {
+func (o GetRepoSyncConfigPtrOutput) Google() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetRepoSyncConfig) *string {
 		if v == nil {
 			return nil
 		}
@@ -3111,8 +3111,8 @@ func (o GetRepoSync_configPtrOutput) Google() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-func (o GetRepoSync_configPtrOutput) GracePeriod() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v *GetRepoSync_config) *bool {
+func (o GetRepoSyncConfigPtrOutput) GracePeriod() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *GetRepoSyncConfig) *bool {
 		if v == nil {
 			return nil
 		}
@@ -3120,8 +3120,8 @@ func (o GetRepoSync_configPtrOutput) GracePeriod() pulumi.BoolPtrOutput {
 	}).(pulumi.BoolPtrOutput)
 }
 
-func (o GetRepoSync_configPtrOutput) Source() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *GetRepoSync_config) *string {
+func (o GetRepoSyncConfigPtrOutput) Source() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetRepoSyncConfig) *string {
 		if v == nil {
 			return nil
 		}
@@ -3129,8 +3129,8 @@ func (o GetRepoSync_configPtrOutput) Source() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-func (o GetRepoSync_configPtrOutput) UniqueTags() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v *GetRepoSync_config) *bool {
+func (o GetRepoSyncConfigPtrOutput) UniqueTags() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *GetRepoSyncConfig) *bool {
 		if v == nil {
 			return nil
 		}
@@ -3151,10 +3151,10 @@ type GetReposRepos struct {
 	CustomOverlay *GetReposReposCustomOverlay `pulumi:"customOverlay"`
 	Description   *string                     `pulumi:"description"`
 	Name          string                      `pulumi:"name"`
-	// Where the repo syncs from (the wire's own name, `sync_config`); absent for a repo of its own.
-	Sync_config *GetReposReposSync_config `pulumi:"sync_config"`
-	Uid         string                    `pulumi:"uid"`
-	UpdateTime  *string                   `pulumi:"updateTime"`
+	// Where the repo syncs from (`sync_config` on the wire); absent for a repo of its own.
+	SyncConfig *GetReposReposSyncConfig `pulumi:"syncConfig"`
+	Uid        string                   `pulumi:"uid"`
+	UpdateTime *string                  `pulumi:"updateTime"`
 }
 
 type GetReposReposOutput struct{ *pulumi.OutputState }
@@ -3207,9 +3207,9 @@ func (o GetReposReposOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v GetReposRepos) string { return v.Name }).(pulumi.StringOutput)
 }
 
-// Where the repo syncs from (the wire's own name, `sync_config`); absent for a repo of its own.
-func (o GetReposReposOutput) Sync_config() GetReposReposSync_configPtrOutput {
-	return o.ApplyT(func(v GetReposRepos) *GetReposReposSync_config { return v.Sync_config }).(GetReposReposSync_configPtrOutput)
+// Where the repo syncs from (`sync_config` on the wire); absent for a repo of its own.
+func (o GetReposReposOutput) SyncConfig() GetReposReposSyncConfigPtrOutput {
+	return o.ApplyT(func(v GetReposRepos) *GetReposReposSyncConfig { return v.SyncConfig }).(GetReposReposSyncConfigPtrOutput)
 }
 
 func (o GetReposReposOutput) Uid() pulumi.StringOutput {
@@ -3803,7 +3803,7 @@ func (o GetReposReposCustomOverlayContentsRuntimeKeyringArrayOutput) Index(i pul
 	}).(GetReposReposCustomOverlayContentsRuntimeKeyringOutput)
 }
 
-type GetReposReposSync_config struct {
+type GetReposReposSyncConfig struct {
 	Amazon         *string `pulumi:"amazon"`
 	ApkoOverlay    *string `pulumi:"apkoOverlay"`
 	Azure          *string `pulumi:"azure"`
@@ -3814,78 +3814,78 @@ type GetReposReposSync_config struct {
 	UniqueTags     bool    `pulumi:"uniqueTags"`
 }
 
-type GetReposReposSync_configOutput struct{ *pulumi.OutputState }
+type GetReposReposSyncConfigOutput struct{ *pulumi.OutputState }
 
-func (GetReposReposSync_configOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*GetReposReposSync_config)(nil)).Elem()
+func (GetReposReposSyncConfigOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetReposReposSyncConfig)(nil)).Elem()
 }
 
-func (o GetReposReposSync_configOutput) ToGetReposReposSync_configOutput() GetReposReposSync_configOutput {
+func (o GetReposReposSyncConfigOutput) ToGetReposReposSyncConfigOutput() GetReposReposSyncConfigOutput {
 	return o
 }
 
-func (o GetReposReposSync_configOutput) ToGetReposReposSync_configOutputWithContext(ctx context.Context) GetReposReposSync_configOutput {
+func (o GetReposReposSyncConfigOutput) ToGetReposReposSyncConfigOutputWithContext(ctx context.Context) GetReposReposSyncConfigOutput {
 	return o
 }
 
-func (o GetReposReposSync_configOutput) Amazon() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v GetReposReposSync_config) *string { return v.Amazon }).(pulumi.StringPtrOutput)
+func (o GetReposReposSyncConfigOutput) Amazon() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetReposReposSyncConfig) *string { return v.Amazon }).(pulumi.StringPtrOutput)
 }
 
-func (o GetReposReposSync_configOutput) ApkoOverlay() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v GetReposReposSync_config) *string { return v.ApkoOverlay }).(pulumi.StringPtrOutput)
+func (o GetReposReposSyncConfigOutput) ApkoOverlay() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetReposReposSyncConfig) *string { return v.ApkoOverlay }).(pulumi.StringPtrOutput)
 }
 
-func (o GetReposReposSync_configOutput) Azure() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v GetReposReposSync_config) *string { return v.Azure }).(pulumi.StringPtrOutput)
+func (o GetReposReposSyncConfigOutput) Azure() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetReposReposSyncConfig) *string { return v.Azure }).(pulumi.StringPtrOutput)
 }
 
-func (o GetReposReposSync_configOutput) ExpirationTime() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v GetReposReposSync_config) *string { return v.ExpirationTime }).(pulumi.StringPtrOutput)
+func (o GetReposReposSyncConfigOutput) ExpirationTime() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetReposReposSyncConfig) *string { return v.ExpirationTime }).(pulumi.StringPtrOutput)
 }
 
-func (o GetReposReposSync_configOutput) Google() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v GetReposReposSync_config) *string { return v.Google }).(pulumi.StringPtrOutput)
+func (o GetReposReposSyncConfigOutput) Google() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetReposReposSyncConfig) *string { return v.Google }).(pulumi.StringPtrOutput)
 }
 
-func (o GetReposReposSync_configOutput) GracePeriod() pulumi.BoolOutput {
-	return o.ApplyT(func(v GetReposReposSync_config) bool { return v.GracePeriod }).(pulumi.BoolOutput)
+func (o GetReposReposSyncConfigOutput) GracePeriod() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetReposReposSyncConfig) bool { return v.GracePeriod }).(pulumi.BoolOutput)
 }
 
-func (o GetReposReposSync_configOutput) Source() pulumi.StringOutput {
-	return o.ApplyT(func(v GetReposReposSync_config) string { return v.Source }).(pulumi.StringOutput)
+func (o GetReposReposSyncConfigOutput) Source() pulumi.StringOutput {
+	return o.ApplyT(func(v GetReposReposSyncConfig) string { return v.Source }).(pulumi.StringOutput)
 }
 
-func (o GetReposReposSync_configOutput) UniqueTags() pulumi.BoolOutput {
-	return o.ApplyT(func(v GetReposReposSync_config) bool { return v.UniqueTags }).(pulumi.BoolOutput)
+func (o GetReposReposSyncConfigOutput) UniqueTags() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetReposReposSyncConfig) bool { return v.UniqueTags }).(pulumi.BoolOutput)
 }
 
-type GetReposReposSync_configPtrOutput struct{ *pulumi.OutputState }
+type GetReposReposSyncConfigPtrOutput struct{ *pulumi.OutputState }
 
-func (GetReposReposSync_configPtrOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((**GetReposReposSync_config)(nil)).Elem()
+func (GetReposReposSyncConfigPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetReposReposSyncConfig)(nil)).Elem()
 }
 
-func (o GetReposReposSync_configPtrOutput) ToGetReposReposSync_configPtrOutput() GetReposReposSync_configPtrOutput {
+func (o GetReposReposSyncConfigPtrOutput) ToGetReposReposSyncConfigPtrOutput() GetReposReposSyncConfigPtrOutput {
 	return o
 }
 
-func (o GetReposReposSync_configPtrOutput) ToGetReposReposSync_configPtrOutputWithContext(ctx context.Context) GetReposReposSync_configPtrOutput {
+func (o GetReposReposSyncConfigPtrOutput) ToGetReposReposSyncConfigPtrOutputWithContext(ctx context.Context) GetReposReposSyncConfigPtrOutput {
 	return o
 }
 
-func (o GetReposReposSync_configPtrOutput) Elem() GetReposReposSync_configOutput {
-	return o.ApplyT(func(v *GetReposReposSync_config) GetReposReposSync_config {
+func (o GetReposReposSyncConfigPtrOutput) Elem() GetReposReposSyncConfigOutput {
+	return o.ApplyT(func(v *GetReposReposSyncConfig) GetReposReposSyncConfig {
 		if v != nil {
 			return *v
 		}
-		var ret GetReposReposSync_config
+		var ret GetReposReposSyncConfig
 		return ret
-	}).(GetReposReposSync_configOutput)
+	}).(GetReposReposSyncConfigOutput)
 }
 
-func (o GetReposReposSync_configPtrOutput) Amazon() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *GetReposReposSync_config) *string {
+func (o GetReposReposSyncConfigPtrOutput) Amazon() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetReposReposSyncConfig) *string {
 		if v == nil {
 			return nil
 		}
@@ -3893,8 +3893,8 @@ func (o GetReposReposSync_configPtrOutput) Amazon() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-func (o GetReposReposSync_configPtrOutput) ApkoOverlay() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *GetReposReposSync_config) *string {
+func (o GetReposReposSyncConfigPtrOutput) ApkoOverlay() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetReposReposSyncConfig) *string {
 		if v == nil {
 			return nil
 		}
@@ -3902,8 +3902,8 @@ func (o GetReposReposSync_configPtrOutput) ApkoOverlay() pulumi.StringPtrOutput 
 	}).(pulumi.StringPtrOutput)
 }
 
-func (o GetReposReposSync_configPtrOutput) Azure() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *GetReposReposSync_config) *string {
+func (o GetReposReposSyncConfigPtrOutput) Azure() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetReposReposSyncConfig) *string {
 		if v == nil {
 			return nil
 		}
@@ -3911,8 +3911,8 @@ func (o GetReposReposSync_configPtrOutput) Azure() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-func (o GetReposReposSync_configPtrOutput) ExpirationTime() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *GetReposReposSync_config) *string {
+func (o GetReposReposSyncConfigPtrOutput) ExpirationTime() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetReposReposSyncConfig) *string {
 		if v == nil {
 			return nil
 		}
@@ -3920,8 +3920,8 @@ func (o GetReposReposSync_configPtrOutput) ExpirationTime() pulumi.StringPtrOutp
 	}).(pulumi.StringPtrOutput)
 }
 
-func (o GetReposReposSync_configPtrOutput) Google() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *GetReposReposSync_config) *string {
+func (o GetReposReposSyncConfigPtrOutput) Google() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetReposReposSyncConfig) *string {
 		if v == nil {
 			return nil
 		}
@@ -3929,8 +3929,8 @@ func (o GetReposReposSync_configPtrOutput) Google() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-func (o GetReposReposSync_configPtrOutput) GracePeriod() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v *GetReposReposSync_config) *bool {
+func (o GetReposReposSyncConfigPtrOutput) GracePeriod() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *GetReposReposSyncConfig) *bool {
 		if v == nil {
 			return nil
 		}
@@ -3938,8 +3938,8 @@ func (o GetReposReposSync_configPtrOutput) GracePeriod() pulumi.BoolPtrOutput {
 	}).(pulumi.BoolPtrOutput)
 }
 
-func (o GetReposReposSync_configPtrOutput) Source() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *GetReposReposSync_config) *string {
+func (o GetReposReposSyncConfigPtrOutput) Source() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GetReposReposSyncConfig) *string {
 		if v == nil {
 			return nil
 		}
@@ -3947,8 +3947,8 @@ func (o GetReposReposSync_configPtrOutput) Source() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-func (o GetReposReposSync_configPtrOutput) UniqueTags() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v *GetReposReposSync_config) *bool {
+func (o GetReposReposSyncConfigPtrOutput) UniqueTags() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *GetReposReposSyncConfig) *bool {
 		if v == nil {
 			return nil
 		}
@@ -5510,8 +5510,8 @@ func init() {
 	pulumi.RegisterOutputType(GetRepoCustomOverlayContentsPtrOutput{})
 	pulumi.RegisterOutputType(GetRepoCustomOverlayContentsRuntimeKeyringOutput{})
 	pulumi.RegisterOutputType(GetRepoCustomOverlayContentsRuntimeKeyringArrayOutput{})
-	pulumi.RegisterOutputType(GetRepoSync_configOutput{})
-	pulumi.RegisterOutputType(GetRepoSync_configPtrOutput{})
+	pulumi.RegisterOutputType(GetRepoSyncConfigOutput{})
+	pulumi.RegisterOutputType(GetRepoSyncConfigPtrOutput{})
 	pulumi.RegisterOutputType(GetReposReposOutput{})
 	pulumi.RegisterOutputType(GetReposReposArrayOutput{})
 	pulumi.RegisterOutputType(GetReposReposCustomOverlayOutput{})
@@ -5530,8 +5530,8 @@ func init() {
 	pulumi.RegisterOutputType(GetReposReposCustomOverlayContentsPtrOutput{})
 	pulumi.RegisterOutputType(GetReposReposCustomOverlayContentsRuntimeKeyringOutput{})
 	pulumi.RegisterOutputType(GetReposReposCustomOverlayContentsRuntimeKeyringArrayOutput{})
-	pulumi.RegisterOutputType(GetReposReposSync_configOutput{})
-	pulumi.RegisterOutputType(GetReposReposSync_configPtrOutput{})
+	pulumi.RegisterOutputType(GetReposReposSyncConfigOutput{})
+	pulumi.RegisterOutputType(GetReposReposSyncConfigPtrOutput{})
 	pulumi.RegisterOutputType(GetTagsTagsOutput{})
 	pulumi.RegisterOutputType(GetTagsTagsArrayOutput{})
 	pulumi.RegisterOutputType(OverlayConfigOutput{})

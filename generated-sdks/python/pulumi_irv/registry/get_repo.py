@@ -112,10 +112,10 @@ class GetRepoResult:
         return pulumi.get(self, "name")
 
     @_builtins.property
-    @pulumi.getter
-    def sync_config(self) -> Optional['outputs.GetRepoSync_config']:
+    @pulumi.getter(name="syncConfig")
+    def sync_config(self) -> Optional['outputs.GetRepoSyncConfig']:
         """
-        Where the repo syncs from (the wire's own name, `sync_config`); absent for a repo of its own.
+        Where the repo syncs from (`sync_config` on the wire); absent for a repo of its own.
         """
         return pulumi.get(self, "sync_config")
 

@@ -60,7 +60,7 @@ __all__ = [
     'GetRepoCustomOverlayCertificatesAdditional',
     'GetRepoCustomOverlayContents',
     'GetRepoCustomOverlayContentsRuntimeKeyring',
-    'GetRepoSync_config',
+    'GetRepoSyncConfig',
     'GetReposRepos',
     'GetReposReposCustomOverlay',
     'GetReposReposCustomOverlayAccounts',
@@ -70,7 +70,7 @@ __all__ = [
     'GetReposReposCustomOverlayCertificatesAdditional',
     'GetReposReposCustomOverlayContents',
     'GetReposReposCustomOverlayContentsRuntimeKeyring',
-    'GetReposReposSync_config',
+    'GetReposReposSyncConfig',
     'GetTagsTags',
     'OverlayConfig',
     'OverlayConfigContents',
@@ -1354,7 +1354,7 @@ class GetRepoCustomOverlayContentsRuntimeKeyring(dict):
 
 
 @pulumi.output_type
-class GetRepoSync_config(dict):
+class GetRepoSyncConfig(dict):
     def __init__(__self__, *,
                  grace_period: _builtins.bool,
                  source: _builtins.str,
@@ -1431,14 +1431,14 @@ class GetReposRepos(dict):
                  uid: _builtins.str,
                  custom_overlay: Optional['outputs.GetReposReposCustomOverlay'] = None,
                  description: Optional[_builtins.str] = None,
-                 sync_config: Optional['outputs.GetReposReposSync_config'] = None,
+                 sync_config: Optional['outputs.GetReposReposSyncConfig'] = None,
                  update_time: Optional[_builtins.str] = None):
         """
         :param Sequence[_builtins.str] active_tags: The tags actively maintained in this repository.
         :param Sequence[_builtins.str] aliases: Equivalent image names.
         :param _builtins.str catalog_tier: `CATALOG_TIER_UNSPECIFIED` when unset; a tier newer than this package is kept as sent.
         :param 'GetReposReposCustomOverlay' custom_overlay: The repo's own image customization (custom assembly).
-        :param 'GetReposReposSync_config' sync_config: Where the repo syncs from (the wire's own name, `sync_config`); absent for a repo of its own.
+        :param 'GetReposReposSyncConfig' sync_config: Where the repo syncs from (`sync_config` on the wire); absent for a repo of its own.
         """
         pulumi.set(__self__, "active_tags", active_tags)
         pulumi.set(__self__, "aliases", aliases)
@@ -1514,10 +1514,10 @@ class GetReposRepos(dict):
         return pulumi.get(self, "description")
 
     @_builtins.property
-    @pulumi.getter
-    def sync_config(self) -> Optional['outputs.GetReposReposSync_config']:
+    @pulumi.getter(name="syncConfig")
+    def sync_config(self) -> Optional['outputs.GetReposReposSyncConfig']:
         """
-        Where the repo syncs from (the wire's own name, `sync_config`); absent for a repo of its own.
+        Where the repo syncs from (`sync_config` on the wire); absent for a repo of its own.
         """
         return pulumi.get(self, "sync_config")
 
@@ -1756,7 +1756,7 @@ class GetReposReposCustomOverlayContentsRuntimeKeyring(dict):
 
 
 @pulumi.output_type
-class GetReposReposSync_config(dict):
+class GetReposReposSyncConfig(dict):
     def __init__(__self__, *,
                  grace_period: _builtins.bool,
                  source: _builtins.str,

@@ -99,4 +99,25 @@ describe("the native plugin's schema.json", () => {
     expect(Object.keys(fns["irv:iam:getRole"]?.inputs.properties ?? {})).toEqual(["name", "parentUid"]);
     expect(fns["irv:iam:getRole"]?.inputs.required).toEqual(["name"]);
   });
+
+  // Regression: getRepo and getRepos answered `sync_config`, which Go's generator made the field
+  // `Sync_config` of the type `GetRepoSync_config` (Go takes a property's name as is, capitalized).
+  it("names every property and type in lowerCamelCase / PascalCase, so each language gets its own style", () => {
+    const snake: string[] = [];
+    const visit = (value: unknown, where: string): void => {
+      if (typeof value !== "object" || value === null) return;
+      for (const [key, child] of Object.entries(value)) {
+        if (
+          (key === "properties" || key === "inputProperties") &&
+          typeof child === "object" &&
+          child !== null
+        )
+          for (const name of Object.keys(child)) if (name.includes("_")) snake.push(`${where}.${name}`);
+        visit(child, `${where}/${key}`);
+      }
+    };
+    visit(checkedIn, "schema");
+    snake.push(...Object.keys(checkedIn.types).filter((token) => token.includes("_")));
+    expect(snake).toEqual([]);
+  });
 });
