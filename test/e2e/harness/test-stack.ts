@@ -12,7 +12,7 @@ import { programProjectSettings } from "./project-settings.js";
 import { pulumiBinDir } from "./pulumi-bin.js";
 import type { CommandResult } from "./run-pulumi.js";
 import { collectOutput, exitCodeOf, PulumiCommandError, pulumiCommand, runPulumi } from "./run-pulumi.js";
-import { writePlainConfig } from "./stack-settings.js";
+import { removeStoredConfig, writePlainConfig } from "./stack-settings.js";
 
 /** A temp tree's removal, retried while a late writer still fills it. */
 const REMOVE_TREE = { recursive: true, force: true, maxRetries: 5, retryDelay: 200 } as const;
@@ -312,21 +312,20 @@ export class TestStack {
       if (typeof v === "string" || v.secret !== true) plain[key] = typeof v === "string" ? v : v.value;
       else secrets[key] = v;
     }
-    const written =
-      Object.keys(plain).length > 0 &&
-      writePlainConfig(this.projectDir, this.stackName, this.projectName, plain);
+    const written = Object.keys(plain).length > 0 && writePlainConfig(this, plain);
     const viaCli = written ? secrets : config;
     if (Object.keys(viaCli).length === 0) return;
     await this.bounded("`pulumi config set-all`", () => this.automation.setAllConfig(configMap(viaCli)));
   }
 
   /**
-   * Removes stack config keys.
+   * Removes stack config keys, as `pulumi config rm-all` does.
    * @example
    * await stack.removeConfig("irv:token");
    */
   async removeConfig(...keys: string[]): Promise<void> {
-    if (keys.length === 0) return;
+    // Removing needs no key, secret or not: the settings file is edited as the CLI would, a start saved.
+    if (keys.length === 0 || removeStoredConfig(this, keys)) return;
     await this.bounded("`pulumi config rm-all`", () => this.automation.removeAllConfig(keys));
   }
 

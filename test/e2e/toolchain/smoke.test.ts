@@ -77,10 +77,10 @@ describe("a dynamic-resource program on the real engine", () => {
     expect((await current().exportState()).deployment.resources ?? []).toEqual([]);
   });
 
-  it("stores plain config as `pulumi config set-all` does: the CLI reads back the same values", async () => {
-    // setConfig writes plain text into Pulumi.<stack>.yaml itself rather than start the CLI; texts a
-    // YAML reader could take for another type, an old-form key, another namespace, and a secret key
-    // overwritten with plain text must all read back as the CLI's own set-all leaves them.
+  it("sets and removes config as `pulumi config set-all`/`rm-all` do: the CLI reads back the same values", async () => {
+    // setConfig and removeConfig edit Pulumi.<stack>.yaml themselves rather than start the CLI; texts
+    // a YAML reader could take for another type, an old-form key, another namespace, and a secret key
+    // overwritten with plain text must all read back as the CLI's own set-all and rm-all leave them.
     const values: Record<string, ConfigValue> = {
       text: "3",
       flag: "true",
@@ -109,8 +109,14 @@ describe("a dynamic-resource program on the real engine", () => {
     expect(written["irv-smoke:text"]).toEqual({ value: "3", secret: false });
     expect(written["irv-smoke:token"]).toEqual({ value: "no longer secret", secret: false });
     expect(written["irv-smoke:other"]).toEqual({ value: "still-secret", secret: true });
+    // removeConfig edits the file too: the plain keys go, the secret stays.
+    const plainKeys = Object.keys(values).filter((k) => k !== "other");
+    await stack.removeConfig(...plainKeys);
+    const removed = await shown();
+    expect(removed).toEqual({ "irv-smoke:other": { value: "still-secret", secret: true } });
+    await stack.removeConfig("other");
 
-    await stack.removeConfig(...Object.keys(values));
+    // The same through the CLI.
     await stack.automation.setAllConfig(
       Object.fromEntries(
         Object.entries(values).map(([k, v]) => [
@@ -120,6 +126,8 @@ describe("a dynamic-resource program on the real engine", () => {
       ),
     );
     expect(written).toEqual(await shown());
+    await stack.automation.removeAllConfig(plainKeys);
+    expect(removed).toEqual(await shown());
   });
 });
 
