@@ -10,6 +10,7 @@ import {
 import type { AnyKind, Props } from "../runtime/index.js";
 import { diffInputs, KIND_DEFINITIONS, keepWriteOnly } from "../runtime/index.js";
 import type { StateResource } from "./stack-state.js";
+import { isSecretValue } from "./state-secrets.js";
 
 /**
  * One object as a list of the API answered it, typed by the pulumi-irv class that manages such an
@@ -115,11 +116,6 @@ const UNMANAGED = new Set([
   "Subscription",
 ]);
 const UNMANAGED_WHEN_MANAGED = new Set(["Repo"]);
-
-// A value the exported state keeps encrypted: it cannot be compared without the stack's key.
-const SECRET_SIG = "4dabf18193072939515e22adb298388d";
-const isSecretValue = (v: unknown): boolean =>
-  typeof v === "object" && v !== null && SECRET_SIG in (v as Record<string, unknown>);
 
 const uidOfState = (r: StateResource): string | undefined => {
   const uid = r.outputs?.uid ?? r.id;

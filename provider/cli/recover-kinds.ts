@@ -3,6 +3,7 @@ import type { IrvClient, SentCreate } from "../../sdk/index.js";
 import { isBuiltInRole, lostCreateMismatch } from "../../sdk/index.js";
 import type { AnyKind } from "../runtime/index.js";
 import { KIND_DEFINITIONS } from "../runtime/index.js";
+import { revealed } from "./state-secrets.js";
 
 /**
  * What a pending create asked for, to recognise what it made.
@@ -72,28 +73,6 @@ export function recoverMismatch(
     { ...found, createTime: new Date(sent.startedAt).toISOString() } as typeof found,
     sent,
   );
-}
-
-// How `pulumi stack export --show-secrets` writes a secret value.
-const SECRET_SIG = "4dabf18193072939515e22adb298388d";
-const Envelope = z.object({
-  [SECRET_SIG]: z.literal("1b47061264138c4ac30d75fd1eb44270"),
-  plaintext: z.string(),
-});
-
-/**
- * `value` with every secret envelope of an exported state replaced by its plaintext value, so that
- * a secret input (a static identity's `issuerKeys`) compares with what the service returns.
- *
- * @example
- * revealed({ [SIG]: SECRET, plaintext: '"k"' }); // "k"
- */
-export function revealed(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(revealed);
-  if (typeof value !== "object" || value === null) return value;
-  const envelope = Envelope.safeParse(value);
-  if (envelope.success) return JSON.parse(envelope.data.plaintext) as unknown;
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, revealed(v)]));
 }
 
 const Block = z.record(z.string(), z.unknown()).optional();
