@@ -88,6 +88,12 @@ export async function recover(options: RecoverOptions = {}): Promise<RecoveryRep
   const print = options.print ?? ((line: string) => process.stdout.write(`${line}\n`));
   const apply = options.apply === true;
   const workDir = options.cwd ?? process.cwd();
+  // Each CLI start below is kept on purpose (issues 45/46 looked for ones to save): `pulumi version`
+  // (in PulumiCommand.get) is how the Automation API knows whoAmI may ask `--json`, whose backend URL
+  // lets recover read the lock (a CLI it can't tell is 3.58 or later is asked the plain form, with no
+  // URL); `whoami` is where the CLI resolves the backend (Pulumi.yaml's backend.url, the environment,
+  // the login), which nothing cheaper reproduces; and `stack select` checks the stack exists and
+  // leaves it selected, which a user's next `pulumi up` may rely on.
   const pulumiCommand = await pulumiStep("run the pulumi CLI", () =>
     PulumiCommand.get({ skipVersionCheck: true }),
   );
