@@ -265,9 +265,8 @@ export const KIND_RULES: Readonly<Record<KindName, KindRules>> = {
     hooks: ACCOUNT_ASSOCIATIONS_HOOKS,
   }),
   groupInvites: iamChild("groupInvites", "group_invites", {
-    // No Update rpc and no field to update, but a PATCH is routed so that it is refused with code 3
-    // saying what to do instead (docs/contract-decisions.md, GroupInvite), not 405 as for tags.
-    writes: ALL_WRITES,
+    // No Update rpc: a PATCH is a wrong method on a known collection (405, code 12, with Allow), as
+    // for tags, overlays, bindings, subscriptions and mappings: the gateway routes no PATCH there.
     // Published group_invites.proto:35-39: an invite is a future role binding.
     alsoNeeds: { create: ["role_bindings.create"] },
     uniqueNames: false,

@@ -89,8 +89,9 @@ export function maskPaths(
 }
 
 /**
- * Code 3 for a kind the API never updates (invites: the published service has no Update method),
- * before any permission check: there is no capability to hold.
+ * Code 3 for a kind the API never updates (no Update rpc: invites, tags, overlays…), before any
+ * permission check: there is no capability to hold. The HTTP routes and gRPC services offer no
+ * update for such a kind, so this guards the service core's own callers.
  *
  * @example
  * refuseNotUpdatable(KIND_RULES.groupInvites); // throws: group invite resources are not updated
