@@ -7,8 +7,12 @@
 //   makes, and yaml (~35 ms, issue 40) for an approvals file only the access review reads;
 // - as ~490 files of dist/, zod and undici, the load cost ~490 ms of CPU, most of it resolving,
 //   reading and compiling files (issue 47: twice what the scale benchmark's HTTP floor pays); it is
-//   now one bundled file (scripts/bundle-runtime.ts), ~210 ms.
+//   now one bundled file (scripts/bundle-runtime.ts), ~210 ms;
+// - every provider process compiled that file again, ~70 ms of the load that V8's compile cache,
+//   kept on disk by the first process, saves the next ones (issue 47).
 import { spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 
@@ -53,10 +57,11 @@ describe("the dynamic providers' runtime", () => {
     const r = spawnSync(process.execPath, ["-e", LIST_FILES], { cwd: root, encoding: "utf8" });
     expect(r.stderr).toBe("");
     const loaded = r.stdout.trim().split("\n");
-    // The bundle and the provider stubs it imports (kept out of it: see scripts/bundle-runtime.ts);
-    // zod and undici are inside the bundle.
+    // The loader, the bundle and the provider stubs it imports (kept out of it: see
+    // scripts/bundle-runtime.ts); zod and undici are inside the bundle.
     expect(loaded).toContain("dist/provider/runtime/bundle.mjs");
     expect(loaded.filter((f) => f.startsWith("dist/provider/runtime/"))).toEqual([
+      "dist/provider/runtime/load.cjs",
       "dist/provider/runtime/bundle.mjs",
     ]);
     expect(loaded).not.toContain("zod");
@@ -65,6 +70,29 @@ describe("the dynamic providers' runtime", () => {
     // approvals file needs.
     expect(loaded).not.toContain("jose");
     expect(loaded).not.toContain("yaml");
+  });
+
+  it("keeps its compiled code in V8's compile cache for the next provider process, unless turned off", () => {
+    // Where a user's machine keeps it: os.tmpdir()/node-compile-cache (TMPDIR, here a directory of
+    // the test's own). NODE_COMPILE_CACHE is left unset: it would turn the cache on by itself.
+    const cacheFiles = (env: Record<string, string>) => {
+      const dir = mkdtempSync(path.join(tmpdir(), "irv-compile-cache-"));
+      try {
+        const { NODE_COMPILE_CACHE: _, NODE_DISABLE_COMPILE_CACHE: __, ...inherited } = process.env;
+        const r = spawnSync(process.execPath, ["-e", 'require("pulumi-irv/internal/runtime")'], {
+          cwd: root,
+          encoding: "utf8",
+          env: { ...inherited, TMPDIR: dir, ...env },
+        });
+        expect(r.status, r.stderr).toBe(0);
+        return readdirSync(dir, { recursive: true }).filter((f) => String(f).startsWith("node-compile-cache"))
+          .length;
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    };
+    expect(cacheFiles({})).toBeGreaterThan(0);
+    expect(cacheFiles({ NODE_DISABLE_COMPILE_CACHE: "1" })).toBe(0);
   });
 
   // regression: a bundler rewrites the stubs' source (indentation, names); had the bundle carried
