@@ -15,7 +15,9 @@
 //              for reference: the engine's cost of the inputs alone).
 // Each command runs as a plain CLI process (`pulumi up|refresh|destroy --yes --skip-preview`, no
 // event log) and is timed from spawn to exit: what a pipeline waits for.
-// Per round: up (create) → refresh → destroy at both sizes, alternating which stack goes first; then
+// Per round: up (create) → refresh → destroy at both sizes, alternating which stack goes first (the
+// refresh at SIZE REFRESHES times: it changes nothing, and its 5 % goal needs more samples than
+// rounds give on a machine whose speed drifts by a third from one run to the next); then
 // an up of the small size with LATENCY ms on every request; then an up of the large size under a
 // per-caller rate limit of RATE requests per second.
 //
@@ -35,7 +37,8 @@
 // Only when named: about 7 minutes on 2 idle cores
 // Options: --size=N (IRV_BENCH_SCALE_SIZE, default 3000 resources), --small=N (IRV_BENCH_SCALE_SMALL,
 // 300), --rate=N (IRV_BENCH_RATE, 50), --latency=MS (IRV_BENCH_LATENCY, 30), --rounds=N
-// (IRV_BENCH_ROUNDS, 1), --rate-parallel=N (IRV_BENCH_RATE_PARALLEL: the rate-limited up's
+// (IRV_BENCH_ROUNDS, 1), --refreshes=N (IRV_BENCH_SCALE_REFRESHES, 3: refreshes at SIZE per round),
+// --rate-parallel=N (IRV_BENCH_RATE_PARALLEL: the rate-limited up's
 // --parallel; default the engine's), --checkpoints=final|every (IRV_BENCH_CHECKPOINTS, final). Sizes are rounded
 // down to a multiple of 3. Smoke: --size=150 --small=30.
 //
@@ -71,6 +74,7 @@ const SMALL = 3 * per(numberOption("small", "IRV_BENCH_SCALE_SMALL", 300));
 const RATE = numberOption("rate", "IRV_BENCH_RATE", 50);
 const LATENCY = numberOption("latency", "IRV_BENCH_LATENCY", 30);
 const ROUNDS = numberOption("rounds", "IRV_BENCH_ROUNDS", 1);
+const REFRESHES = Math.max(1, numberOption("refreshes", "IRV_BENCH_SCALE_REFRESHES", 3));
 // The engine's parallelism for the rate-limited up only (0: the engine's default). Little's law: at
 // RATE requests a second with P operations in flight, each operation may take at most P / RATE s,
 // engine time included, before the engine rather than the limit sets the pace.
@@ -179,7 +183,16 @@ async function scale(session: BenchSession, httpFloor: HttpFloorServer): Promise
   // a, b, e, f: every step at both sizes on every stack, side by side.
   const sideBySide = await timeSteps({
     rounds: ROUNDS,
-    steps: [SMALL, SIZE].flatMap((size) => STEPS.map((step) => ({ key: `${step}-${size}`, step, size }))),
+    // Repeats of a step share its key, so their samples pool; the sides' order alternates between them.
+    steps: [SMALL, SIZE].flatMap((size) =>
+      STEPS.flatMap((step) =>
+        Array.from({ length: step === "refresh" && size === SIZE ? REFRESHES : 1 }, () => ({
+          key: `${step}-${size}`,
+          step,
+          size,
+        })),
+      ),
+    ),
     sides: MODES,
     run: async ({ step, size }, mode) => {
       const stack = await stackFor(mode, size);
@@ -362,6 +375,11 @@ async function scale(session: BenchSession, httpFloor: HttpFloorServer): Promise
     ms(cpu("rate", role)),
   ]);
 
+  // Each refresh at SIZE against the HTTP floor's run of the same step and round, seconds apart: how
+  // far one comparison strays from the pooled medians on this machine.
+  const pairRatios = (samples[`refresh-${SIZE}-irv`] ?? []).map(
+    (s, i) => s.durationMs / (samples[`refresh-${SIZE}-${HTTP_FLOOR}`]?.[i]?.durationMs ?? Number.NaN),
+  );
   const loadText = `${Math.min(...loads)}–${Math.max(...loads)}`;
   const markdown = [
     `## 6. Scale: ${SIZE} resources under rate limits`,
@@ -375,7 +393,8 @@ async function scale(session: BenchSession, httpFloor: HttpFloorServer): Promise
     "the CLI logs every property of every provider call to ~/.pulumi/logs). The lean no-op column is the",
     "same on providers that return only a uid and a createTime, for reference. Times are wall times of",
     "each CLI command run as a plain process (`pulumi <step> --yes --skip-preview`, no event log), from",
-    "spawn to exit (median of the rounds).",
+    `spawn to exit (median of the rounds; the refresh at ${SIZE}, which changes nothing, runs ${REFRESHES} time${REFRESHES > 1 ? "s" : ""} a round`,
+    "and its median is of all its runs).",
     CHECKPOINTS === "final"
       ? "Every stack ran with `PULUMI_SKIP_CHECKPOINTS=true`: the file backend otherwise rewrites the whole state after every step, a cost that grows with the square of the stack (up of 1,200 no-op resources: 349 s with every checkpoint, 29 s without) and is the backend's, not the provider's. See the README's \"Large organizations\" section."
       : "Every stack ran with the file backend's default: the whole state rewritten after every step.",
@@ -423,6 +442,8 @@ async function scale(session: BenchSession, httpFloor: HttpFloorServer): Promise
       ],
       stepRows,
     ),
+    "",
+    `The refresh at ${SIZE} ÷ the HTTP floor's run of the same repeat and round, one pair at a time (${pairRatios.length} pairs): median ${times(median(pairRatios))}, from ${times(Math.min(...pairRatios))} to ${times(Math.max(...pairRatios))}.`,
     "",
     `Requests the HTTP floor's server answered at ${SIZE} (one per resource, as pulumi-irv sends, without`,
     `its one role lookup at up): ${STEPS.map((step) => `${step} ${med(`${step}-${SIZE}-${HTTP_FLOOR}`, (s) => s.floorRequests ?? Number.NaN)}`).join(", ")}.`,
@@ -573,6 +594,8 @@ async function scale(session: BenchSession, httpFloor: HttpFloorServer): Promise
       rate: RATE,
       latencyMs: LATENCY,
       rounds: ROUNDS,
+      refreshes: REFRESHES,
+      refreshPairRatios: pairRatios,
       minutes,
       loads,
       criticalPath: depth,
