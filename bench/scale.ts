@@ -34,7 +34,7 @@
 // process, frame by frame: bench/provider-profile.ts (V8 profiles of refresh and destroy vs no-op).
 //
 // Run: npm run bench -- scale
-// Only when named: about 7 minutes on 2 idle cores
+// Only when named: about 10 minutes a round on 2 idle cores
 // Options: --size=N (IRV_BENCH_SCALE_SIZE, default 3000 resources), --small=N (IRV_BENCH_SCALE_SMALL,
 // 300), --rate=N (IRV_BENCH_RATE, 50), --latency=MS (IRV_BENCH_LATENCY, 30), --rounds=N
 // (IRV_BENCH_ROUNDS, 1), --refreshes=N (IRV_BENCH_SCALE_REFRESHES, 3: refreshes at SIZE per round),

@@ -37,8 +37,9 @@ export const RUNTIME_ENTRY = path.join(root, "dist", "provider", "runtime", "ind
  * (`../stub/index.js`) means the same file from both.
  */
 export const RUNTIME_BUNDLE = path.join(root, "dist", "provider", "runtime", "bundle.mjs");
+const LOADER_NAME = "load.cjs";
 /** What the package's exports name: turns on the compile cache, then requires {@link RUNTIME_BUNDLE}. */
-export const RUNTIME_LOADER = path.join(root, "dist", "provider", "runtime", "load.cjs");
+export const RUNTIME_LOADER = path.join(path.dirname(RUNTIME_BUNDLE), LOADER_NAME);
 const STUB = path.join(root, "dist", "provider", "stub", "index.js");
 const PACKAGES_OUTSIDE = new Set(["jose", "yaml"]);
 
@@ -49,7 +50,9 @@ function outside(id: string, importer: string | undefined): boolean {
 }
 
 // The loader's whole text. `enableCompileCache` is process-wide, so it also serves what loads later
-// (jose, at a pull token's create); it never throws, whatever the directory.
+// (jose, at a pull token's create). A directory it cannot write only returns a failed status (one
+// inside /proc makes Node spin: upstream, and tsc meets it the same way). `?.`: an old Node has no
+// such function, and must still reach the bundle's one-line version check.
 const loaderOf = (bundle: string) => `"use strict";
 // Written by scripts/bundle-runtime.ts: V8's compile cache, then the runtime bundle.
 require("node:module").enableCompileCache?.();
@@ -67,7 +70,7 @@ const BANNER = "const __filename = import.meta.filename; const __dirname = impor
  * await bundleRuntime(); // after `tsc -p tsconfig.build.json`
  */
 export async function bundleRuntime(input = RUNTIME_ENTRY, file = RUNTIME_BUNDLE): Promise<void> {
-  writeFileSync(path.join(path.dirname(file), path.basename(RUNTIME_LOADER)), loaderOf(path.basename(file)));
+  writeFileSync(path.join(path.dirname(file), LOADER_NAME), loaderOf(path.basename(file)));
   await build({
     input,
     platform: "node",
